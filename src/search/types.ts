@@ -1,0 +1,57 @@
+/** The engine's answer to a query: what the MCP tool and the CLI render. */
+
+export const RELEVANCE_LABELS = [
+  'Excellent match',
+  'Very relevant',
+  'Relevant',
+  'Somewhat relevant',
+  'Moderate match',
+] as const;
+export type RelevanceLabel = (typeof RELEVANCE_LABELS)[number];
+
+export interface Relevance {
+  label: RelevanceLabel;
+  /** 3, 2, 1, 0, 0 for the labels above, in that order. */
+  stars: number;
+}
+
+export interface WindowSection {
+  position: number;
+  headings: string[];
+  text: string;
+  /** True for the section that matched best; exactly one per result. */
+  isBest: boolean;
+}
+
+export interface SearchResult {
+  title: string;
+  /** Knowledge-base name. */
+  source: string;
+  /** Document path within its knowledge base. */
+  path: string;
+  relevance: Relevance;
+  /** Fused score the ranking used (higher is better); comparable only within one index. */
+  score: number;
+  /** Consecutive sections of one document, at most 15 on each side of the best match. */
+  sections: WindowSection[];
+}
+
+export interface SearchOptions {
+  /** Maximum number of results (documents). */
+  limit?: number;
+}
+
+export interface IndexSummary {
+  formatVersion: number;
+  modelId: string;
+  dimensions: number;
+  documents: number;
+  sections: number;
+  knowledgeBases: string[];
+  builtAt: string;
+}
+
+export interface SearchEngine {
+  search(term: string, options?: SearchOptions): Promise<SearchResult[]>;
+  summary(): IndexSummary;
+}
