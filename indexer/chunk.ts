@@ -1,0 +1,158 @@
+import type { Heading, Root, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * Markdown → sections, along the document's structure.
+ *
+ * Sections partition the document body: every character after the frontmatter lands in exactly
+ * one section, in order, so the window shown to users is the document as written. A section
+ * starts at a top-level heading and runs to the next one; text before the first heading is a
+ * section with no headings. Over-long sections are cut only between top-level blocks (or
+ * between list items), never inside a code block or a table.
+ */
+
+export interface ChunkOptions {
+  /** A section longer than this (in characters) is split into consecutive parts. */
+  maxSectionChars: number;
+}
+
+export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxSectionChars: 2000 };
+
+export interface ChunkedSection {
+  headings: string[];
+  text: string;
+}
+
+export interface ChunkedDocument {
+  /** Frontmatter `title`, else the first H1, else undefined (the caller falls back to the file name). */
+  title: string | undefined;
+  sections: ChunkedSection[];
+}
+
+const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm);
+
+export function parseMarkdown(source: string): Root {
+  return parser.parse(source);
+}
+
+/** Parses and chunks one Markdown document. Pure: no I/O. */
+export function chunkMarkdown(source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
+  return chunkTree(parseMarkdown(source), source, options);
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** The chunker proper: an mdast tree plus the text it was parsed from, to sections. */
+export function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
+  const children = tree.children;
+  let bodyStart = 0;
+  let frontmatterTitle: string | undefined;
+  const first = children[0];
+  if (first && isFrontmatter(first)) {
+    bodyStart = endOffset(first, source);
+    if (first.type === 'yaml') frontmatterTitle = titleFromYaml(first.value);
+  }
+
+  const sections: ChunkedSection[] = [];
+  const stack: { depth: number; text: string }[] = [];
+  let firstH1: string | undefined;
+  // Blocks of the section being gathered, with the offset where the section began.
+  let current: { headings: string[]; start: number; blocks: RootContent[] } = { headings: [], start: bodyStart, blocks: [] };
+
+  const flush = (end: number): boolean => {
+    const text = source.slice(current.start, end);
+    if (current.headings.length === 0 && text.trim() === '') return false;
+    for (const span of splitSpans(current.start, end, current.blocks, source, options.maxSectionChars)) {
+      sections.push({ headings: current.headings, text: source.slice(span.start, span.end) });
+    }
+    return true;
+  };
+
+  for (const node of children) {
+    if (isFrontmatter(node)) continue;
+    if (node.type === 'heading') {
+      const headingStart = startOffset(node, source);
+      // A blank preamble is not a section of its own: its whitespace joins the first heading's.
+      const start = flush(headingStart) ? headingStart : current.start;
+      const text = headingText(node);
+      if (node.depth === 1 && firstH1 === undefined) firstH1 = text;
+      while (stack.length > 0 && stack[stack.length - 1]!.depth >= node.depth) stack.pop();
+      stack.push({ depth: node.depth, text });
+      current = { headings: stack.map((h) => h.text), start, blocks: [] };
+      continue;
+    }
+    current.blocks.push(node);
+  }
+  flush(source.length);
+
+  return { title: frontmatterTitle ?? firstH1, sections };
+}
+
+function isFrontmatter(node: RootContent): boolean {
+  // 'toml' nodes exist at run time (remark-frontmatter) but not in mdast's type union.
+  const type: string = node.type;
+  return type === 'yaml' || type === 'toml';
+}
+
+function headingText(node: Heading): string {
+  return toString(node).replace(/\s+/g, ' ').trim();
+}
+
+function titleFromYaml(value: string): string | undefined {
+  try {
+    const data: unknown = parseYaml(value);
+    if (data && typeof data === 'object' && 'title' in data) {
+      const title = (data as { title: unknown }).title;
+      if (typeof title === 'string' && title.trim() !== '') return title.trim();
+      if (typeof title === 'number') return String(title);
+    }
+  } catch {
+    // Malformed frontmatter is indexed as well as it can be: it just gives no title.
+  }
+  return undefined;
+}
+
+function startOffset(node: { position?: { start: { offset?: number } } }, source: string): number {
+  return node.position?.start.offset ?? source.length;
+}
+
+function endOffset(node: { position?: { end: { offset?: number } } }, source: string): number {
+  return node.position?.end.offset ?? source.length;
+}
+
+/**
+ * Cuts [start, end) into parts of at most `max` characters where it can. Cut points are block
+ * starts (and list-item starts inside an over-long list); a single block longer than `max`,
+ * such as a big code block or table, stays whole.
+ */
+function splitSpans(start: number, end: number, blocks: RootContent[], source: string, max: number): Span[] {
+  if (end - start <= max) return [{ start, end }];
+  const cuts: number[] = [];
+  for (const block of blocks) {
+    const blockStart = startOffset(block, source);
+    if (blockStart > start) cuts.push(blockStart);
+    if (block.type === 'list' && endOffset(block, source) - blockStart > max) {
+      for (const item of block.children.slice(1)) cuts.push(startOffset(item, source));
+    }
+  }
+  const spans: Span[] = [];
+  let spanStart = start;
+  let lastCut = start;
+  for (const cut of [...cuts, end]) {
+    if (cut - spanStart > max && lastCut > spanStart) {
+      spans.push({ start: spanStart, end: lastCut });
+      spanStart = lastCut;
+    }
+    lastCut = cut;
+  }
+  spans.push({ start: spanStart, end });
+  return spans;
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Vectors already computed, keyed by the sha256 of the exact text embedded, one file per model
+ * (by checksum), so a reindex embeds only what changed. It is only a cache: a damaged file is
+ * set aside with a warning and everything is embedded again.
+ */
+
+const KEY_BYTES = 32;
+
+export function cacheKey(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export class VectorCache {
+  private readonly entries = new Map<string, Float32Array>();
+  private dirty = false;
+  hits = 0;
+  misses = 0;
+
+  private constructor(
+    private readonly file: string,
+    readonly dims: number,
+  ) {}
+
+  static async open(dir: string, modelChecksum: string, dims: number, warn: (line: string) => void = () => {}): Promise<VectorCache> {
+    const cache = new VectorCache(join(dir, `${modelChecksum.slice(0, 32)}-${dims}.bin`), dims);
+    if (existsSync(cache.file)) {
+      const data = await readFile(cache.file);
+      const record = KEY_BYTES + dims * 4;
+      if (data.byteLength % record !== 0) {
+        warn(`vector cache ${cache.file} is damaged (size ${data.byteLength} is not a whole number of records); embedding everything again`);
+      } else {
+        for (let off = 0; off < data.byteLength; off += record) {
+          const key = data.subarray(off, off + KEY_BYTES).toString('hex');
+          const vector = new Float32Array(dims);
+          new Uint8Array(vector.buffer).set(data.subarray(off + KEY_BYTES, off + record));
+          cache.entries.set(key, vector);
+        }
+      }
+    }
+    return cache;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): Float32Array | undefined {
+    const v = this.entries.get(key);
+    if (v) this.hits++;
+    else this.misses++;
+    return v;
+  }
+
+  set(key: string, vector: Float32Array): void {
+    this.entries.set(key, vector);
+    this.dirty = true;
+  }
+
+  /** Writes the cache atomically (temp file + rename); a no-op when nothing was added. */
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    await mkdir(join(this.file, '..'), { recursive: true });
+    const record = KEY_BYTES + this.dims * 4;
+    const out = Buffer.alloc(this.entries.size * record);
+    let off = 0;
+    for (const [key, vector] of this.entries) {
+      out.write(key, off, KEY_BYTES, 'hex');
+      Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(out, off + KEY_BYTES);
+      off += record;
+    }
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    const handle = await open(tmp, 'w');
+    try {
+      await handle.writeFile(out);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, this.file);
+    this.dirty = false;
+  }
+}

@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { projectRoot } from './paths.js';
+
+/**
+ * Settings shared by every command, read once: a command-line flag wins over its environment
+ * variable, which wins over the default. The README's configuration table lists them all; the
+ * HTTP server's own settings are in src/mcp/server-options.ts.
+ */
+
+export const ENV = {
+  corpus: 'SVC_DOCS_CORPUS',
+  index: 'SVC_DOCS_INDEX',
+  model: 'SVC_DOCS_MODEL',
+  allowRemoteModels: 'SVC_DOCS_ALLOW_REMOTE_MODELS',
+  cacheDir: 'SVC_DOCS_CACHE_DIR',
+} as const;
+
+export interface CommonSettings {
+  corpusDirs: string[];
+  indexDir: string;
+  /** Model folder or Hub id; undefined = the bundled default (or, when serving, the index's own). */
+  model: string | undefined;
+  allowRemoteModels: boolean;
+}
+
+export function defaultCorpusDir(): string {
+  return join(projectRoot(), 'corpus');
+}
+
+export function defaultIndexDir(): string {
+  return join(projectRoot(), 'index-data');
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+export interface CommonFlags {
+  corpus?: string[];
+  index?: string;
+  out?: string;
+  model?: string;
+  allowRemoteModels?: boolean;
+}
+
+export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): CommonSettings {
+  const envCorpus = env[ENV.corpus]?.split(',').map((s) => s.trim()).filter(Boolean);
+  return {
+    corpusDirs: flags.corpus && flags.corpus.length > 0 ? flags.corpus : envCorpus && envCorpus.length > 0 ? envCorpus : [defaultCorpusDir()],
+    indexDir: flags.out ?? flags.index ?? env[ENV.index] ?? defaultIndexDir(),
+    model: flags.model ?? (env[ENV.model]?.trim() || undefined),
+    allowRemoteModels: flags.allowRemoteModels ?? truthy(env[ENV.allowRemoteModels]),
+  };
+}

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+/**
+ * BM25F over three fields of a section: the document title, the section's heading path, and the
+ * body. Written by hand because scoring needs what the BM25 libraries on npm don't expose
+ * together: per-field weights with one saturation (BM25F), our identifier-aware tokenizer, a
+ * compact serialisable form, and every matching section's score and query-term coverage (the
+ * engine adds section scores up to a document's rank and labels relevance from coverage).
+ */
+
+export const LEXICAL_FIELDS = ['title', 'headings', 'body'] as const;
+export type LexicalField = (typeof LEXICAL_FIELDS)[number];
+export type FieldTokens = Record<LexicalField, string[]>;
+
+export const lexicalParamsSchema = z.object({
+  k1: z.number().positive(),
+  weights: z.object({ title: z.number().nonnegative(), headings: z.number().nonnegative(), body: z.number().nonnegative() }),
+  b: z.object({ title: z.number().min(0).max(1), headings: z.number().min(0).max(1), body: z.number().min(0).max(1) }),
+});
+export type LexicalParams = z.infer<typeof lexicalParamsSchema>;
+
+export const DEFAULT_LEXICAL_PARAMS: LexicalParams = {
+  k1: 1.2,
+  weights: { title: 2, headings: 3, body: 1 },
+  b: { title: 0.5, headings: 0.5, body: 0.75 },
+};
+
+/** On-disk form: per term, a flat list of [section, tf(title), tf(headings), tf(body)] quads. */
+export const lexicalDataSchema = z.object({
+  sectionCount: z.number().int().nonnegative(),
+  lengths: z.object({ title: z.array(z.number()), headings: z.array(z.number()), body: z.array(z.number()) }),
+  terms: z.array(z.string()),
+  postings: z.array(z.array(z.number().int().nonnegative())),
+});
+export type LexicalData = z.infer<typeof lexicalDataSchema>;
+
+export function buildLexicalData(sections: FieldTokens[]): LexicalData {
+  const byTerm = new Map<string, number[]>();
+  const lengths = { title: [] as number[], headings: [] as number[], body: [] as number[] };
+  sections.forEach((fields, sectionId) => {
+    const counts = new Map<string, [number, number, number]>();
+    LEXICAL_FIELDS.forEach((field, f) => {
+      lengths[field].push(fields[field].length);
+      for (const term of fields[field]) {
+        let c = counts.get(term);
+        if (!c) counts.set(term, (c = [0, 0, 0]));
+        c[f]! += 1;
+      }
+    });
+    for (const [term, [t, h, b]] of counts) {
+      let list = byTerm.get(term);
+      if (!list) byTerm.set(term, (list = []));
+      list.push(sectionId, t, h, b);
+    }
+  });
+  const terms = [...byTerm.keys()].sort();
+  return { sectionCount: sections.length, lengths, terms, postings: terms.map((t) => byTerm.get(t)!) };
+}
+
+export interface LexicalHits {
+  /** Sections with any matching term, and their BM25F scores, unordered. */
+  sections: Int32Array;
+  scores: Float64Array;
+  /**
+   * How much of the query the section answers, in [0, 1]: the IDF mass it matched (expansion
+   * terms credited at their weight) over the IDF mass of the user's own terms (weight ≥ 1).
+   */
+  coverage: Float64Array;
+}
+
+export class LexicalIndex {
+  private readonly postings = new Map<string, Int32Array>();
+  private readonly avg: Record<LexicalField, number>;
+
+  constructor(
+    private readonly data: LexicalData,
+    private readonly params: LexicalParams = DEFAULT_LEXICAL_PARAMS,
+  ) {
+    data.terms.forEach((term, i) => this.postings.set(term, Int32Array.from(data.postings[i]!)));
+    const mean = (xs: number[]) => (xs.length === 0 ? 1 : Math.max(1e-9, xs.reduce((a, b) => a + b, 0) / xs.length));
+    this.avg = { title: mean(data.lengths.title), headings: mean(data.lengths.headings), body: mean(data.lengths.body) };
+  }
+
+  get sectionCount(): number {
+    return this.data.sectionCount;
+  }
+
+  /** Number of sections containing the term. */
+  documentFrequency(term: string): number {
+    return (this.postings.get(term)?.length ?? 0) / 4;
+  }
+
+  idf(term: string): number {
+    const n = this.data.sectionCount;
+    const df = this.documentFrequency(term);
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  hasTerm(term: string): boolean {
+    return this.postings.has(term);
+  }
+
+  /** Scores every section that matches any query term; `query` maps term → weight. */
+  search(query: ReadonlyMap<string, number>): LexicalHits {
+    const { k1, weights, b } = this.params;
+    const { lengths } = this.data;
+    const scores = new Map<number, number>();
+    const covered = new Map<number, number>();
+    let idfMass = 0;
+    for (const [term, weight] of query) {
+      const idf = this.idf(term);
+      const own = weight >= 1;
+      if (own) idfMass += idf;
+      const list = this.postings.get(term);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 4) {
+        const s = list[i]!;
+        const tf =
+          (weights.title * list[i + 1]!) / (1 - b.title + (b.title * lengths.title[s]!) / this.avg.title) +
+          (weights.headings * list[i + 2]!) / (1 - b.headings + (b.headings * lengths.headings[s]!) / this.avg.headings) +
+          (weights.body * list[i + 3]!) / (1 - b.body + (b.body * lengths.body[s]!) / this.avg.body);
+        if (tf <= 0) continue;
+        scores.set(s, (scores.get(s) ?? 0) + weight * idf * ((tf * (k1 + 1)) / (tf + k1)));
+        covered.set(s, (covered.get(s) ?? 0) + weight * idf);
+      }
+    }
+    const sections = Int32Array.from(scores.keys());
+    const out = new Float64Array(sections.length);
+    const coverage = new Float64Array(sections.length);
+    sections.forEach((s, i) => {
+      out[i] = scores.get(s)!;
+      coverage[i] = idfMass > 0 ? Math.min(1, (covered.get(s) ?? 0) / idfMass) : 0;
+    });
+    return { sections, scores: out, coverage };
+  }
+}

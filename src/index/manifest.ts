@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { hnswParamsSchema } from './vector-index.js';
+import { lexicalParamsSchema } from './lexical-index.js';
+
+/** index-data's manifest: what was built, from what, with which settings, and each file's checksum. */
+
+export const INDEX_FORMAT_VERSION = 1;
+
+export const fusionSettingsSchema = z.object({
+  /** Weighted score fusion: lexical (max-normalised) + vectorWeight × vector similarity. */
+  method: z.literal('weighted'),
+  vectorWeight: z.number().min(0).max(1),
+  /** How many nearest sections the vector side contributes. */
+  vectorCandidates: z.number().int().positive(),
+  /** Query expansion with the model's nearest corpus terms: how many per query word, and their weight. */
+  expansionTerms: z.number().int().nonnegative(),
+  expansionWeight: z.number().min(0).max(1),
+  expansionMinSimilarity: z.number().min(-1).max(1),
+  /** A document's score: its best section's plus this share of the next best sections'. */
+  documentSupportWeight: z.number().min(0).max(1),
+});
+export type FusionSettings = z.infer<typeof fusionSettingsSchema>;
+
+/** Minimum confidence for each label; below the last one a result is a "Moderate match". */
+export const relevanceThresholdsSchema = z.object({
+  excellent: z.number(),
+  veryRelevant: z.number(),
+  relevant: z.number(),
+  somewhatRelevant: z.number(),
+});
+export type RelevanceThresholds = z.infer<typeof relevanceThresholdsSchema>;
+
+export const manifestSchema = z.object({
+  formatVersion: z.number().int(),
+  builtAt: z.string(),
+  builder: z.string(),
+  model: z.object({ id: z.string(), dimensions: z.number().int().positive(), checksum: z.string() }),
+  corpus: z.object({
+    checksum: z.string(),
+    knowledgeBases: z.array(z.string()),
+    documents: z.number().int().nonnegative(),
+  }),
+  sections: z.number().int().nonnegative(),
+  chunking: z.object({ maxSectionChars: z.number().int().positive() }),
+  lexical: lexicalParamsSchema,
+  hnsw: hnswParamsSchema,
+  fusion: fusionSettingsSchema,
+  relevance: relevanceThresholdsSchema,
+  /** sha256 of every data file in the build folder, by file name. */
+  files: z.record(z.string(), z.string()),
+});
+export type Manifest = z.infer<typeof manifestSchema>;

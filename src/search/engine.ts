@@ -1,0 +1,234 @@
+import { DEFAULT_MODEL_ID } from '../embedding/default-model.js';
+import { loadEmbedder } from '../embedding/embedder.js';
+import type { Embedder } from '../embedding/types.js';
+import { LexicalIndex } from '../index/lexical-index.js';
+import type { FusionSettings } from '../index/manifest.js';
+import { readIndex, type LoadedIndex } from '../index/store.js';
+import { ExactVectorIndex, type VectorIndex } from '../index/vector-index.js';
+import { fuseSections, rankDocuments, type DocumentHit, type SectionEvidence } from './fuse.js';
+import { expandQuery, parseQuery } from './query.js';
+import { relevanceFor } from './relevance.js';
+import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
+import { windowAround } from './window.js';
+
+/** Query → retrieve (BM25F + vectors) → fuse → rank documents → window → label. */
+
+export const DEFAULT_RESULT_LIMIT = 5;
+/** Lexical candidates beyond this many (by score) cannot reach the top results; skip their cosine. */
+const MAX_LEXICAL_CANDIDATES = 2000;
+
+export class SearchInputError extends Error {}
+export class ModelMismatchError extends Error {}
+
+export type Retrieval = 'hybrid' | 'lexical' | 'vector';
+
+export interface EngineOptions {
+  /** An embedder already loaded (tests, benchmarks, reload); otherwise the manifest's model is loaded. */
+  embedder?: Embedder;
+  /** The model the caller expects; a different one in the manifest is an error. */
+  model?: string;
+  allowRemoteModels?: boolean;
+  /** Benchmarks compare approximate and exact vector search. */
+  vectorSearch?: 'hnsw' | 'exact';
+  retrieval?: Retrieval;
+  /** Overrides of the manifest's fusion settings (benchmarks, tuning). */
+  fusion?: Partial<FusionSettings>;
+}
+
+export interface StageTimings {
+  embedMs: number;
+  lexicalMs: number;
+  vectorMs: number;
+  fuseMs: number;
+  windowMs: number;
+}
+
+export interface DetailedSearch {
+  results: SearchResult[];
+  timings: StageTimings;
+  /** Terms the query was expanded with. */
+  expansions: { word: string; term: string; similarity: number }[];
+}
+
+export interface LoadedEngine extends SearchEngine {
+  searchDetailed(term: string, options?: SearchOptions): Promise<DetailedSearch>;
+  readonly index: LoadedIndex;
+  readonly embedder: Embedder;
+  close(): Promise<void>;
+}
+
+/** Opens the current index in `indexDir` with the model it was built with. */
+export async function openEngine(indexDir: string, options: EngineOptions = {}): Promise<LoadedEngine> {
+  const index = await readIndex(indexDir);
+  const built = index.manifest.model;
+  if (options.model !== undefined && !sameModel(options.model, built.id)) {
+    throw new ModelMismatchError(
+      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${options.model}: run 'svc-docs index --model ${options.model}' or drop --model`,
+    );
+  }
+  const ownsEmbedder = options.embedder === undefined;
+  const embedder = options.embedder ?? (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false }));
+  if (embedder.checksum !== built.checksum || embedder.dimensions !== built.dimensions) {
+    if (ownsEmbedder) await embedder.dispose();
+    throw new ModelMismatchError(
+      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims, checksum ${built.checksum.slice(0, 12)}) but the server loads ${embedder.modelId} (${embedder.dimensions} dims, checksum ${embedder.checksum.slice(0, 12)}): run 'svc-docs index'`,
+    );
+  }
+  return new Engine(index, embedder, ownsEmbedder, options);
+}
+
+function sameModel(a: string, b: string): boolean {
+  const norm = (m: string) => (m === 'default' ? DEFAULT_MODEL_ID : m);
+  return norm(a) === norm(b);
+}
+
+class Engine implements LoadedEngine {
+  private readonly lexical: LexicalIndex;
+  private readonly vectors: VectorIndex;
+  private readonly sectionDoc: Int32Array;
+  private readonly expansionRow = new Map<string, number>();
+  private readonly fusion: FusionSettings;
+  private readonly retrieval: Retrieval;
+
+  constructor(
+    readonly index: LoadedIndex,
+    readonly embedder: Embedder,
+    private readonly ownsEmbedder: boolean,
+    options: EngineOptions,
+  ) {
+    this.lexical = new LexicalIndex(index.lexical, index.manifest.lexical);
+    this.vectors = options.vectorSearch === 'exact' ? new ExactVectorIndex(index.vectors) : index.hnsw;
+    this.sectionDoc = Int32Array.from(index.sections, (s) => s.doc);
+    index.expansion.terms.forEach((t, i) => this.expansionRow.set(t, i));
+    this.fusion = { ...index.manifest.fusion, ...options.fusion };
+    this.retrieval = options.retrieval ?? 'hybrid';
+  }
+
+  summary(): IndexSummary {
+    const m = this.index.manifest;
+    return {
+      formatVersion: m.formatVersion,
+      modelId: m.model.id,
+      dimensions: m.model.dimensions,
+      documents: m.corpus.documents,
+      sections: m.sections,
+      knowledgeBases: m.corpus.knowledgeBases,
+      builtAt: m.builtAt,
+    };
+  }
+
+  async search(term: string, options?: SearchOptions): Promise<SearchResult[]> {
+    return (await this.searchDetailed(term, options)).results;
+  }
+
+  async searchDetailed(term: string, options: SearchOptions = {}): Promise<DetailedSearch> {
+    const text = term.trim();
+    if (text === '') throw new SearchInputError('the search term is empty: pass some words or identifiers to look for');
+    const limit = options.limit ?? DEFAULT_RESULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1) throw new SearchInputError(`limit must be a positive whole number, got ${limit}`);
+    const t0 = performance.now();
+
+    const parsed = parseQuery(text);
+    const useVectors = this.retrieval !== 'lexical';
+    const useLexical = this.retrieval !== 'vector';
+    const expand = useLexical && useVectors && this.fusion.expansionTerms > 0;
+    // Words already in the corpus vocabulary have their vectors in the index; embed only the rest.
+    const unknownWords = expand ? parsed.words.filter((w) => !this.expansionRow.has(w)) : [];
+    const embedded = useVectors || unknownWords.length > 0 ? await this.embedder.embed([text, ...unknownWords]) : [];
+    const queryVector = embedded[0];
+    const t1 = performance.now();
+
+    let terms = parsed.terms;
+    let expansions: DetailedSearch['expansions'] = [];
+    if (expand) {
+      const wordVectors = parsed.words.map((w) => {
+        const row = this.expansionRow.get(w);
+        if (row !== undefined) {
+          const { dims, data } = this.index.expansion.vectors;
+          return data.subarray(row * dims, (row + 1) * dims);
+        }
+        return embedded[1 + unknownWords.indexOf(w)]!;
+      });
+      const expanded = expandQuery(parsed, wordVectors, this.index.expansion, this.fusion);
+      terms = expanded.terms;
+      expansions = expanded.added;
+    }
+    const evidence = new Map<number, SectionEvidence>();
+    if (useLexical) {
+      const hits = this.lexical.search(terms);
+      const order = Array.from(hits.sections.keys()).sort((a, b) => hits.scores[b]! - hits.scores[a]!);
+      for (const i of order.slice(0, MAX_LEXICAL_CANDIDATES)) {
+        const section = hits.sections[i]!;
+        evidence.set(section, { section, lexical: hits.scores[i]!, coverage: hits.coverage[i]!, cosine: 0 });
+      }
+    }
+    const t2 = performance.now();
+
+    if (useVectors && queryVector) {
+      const near = this.vectors.search(queryVector, this.fusion.vectorCandidates);
+      near.ids.forEach((section, i) => {
+        const e = evidence.get(section);
+        if (e) e.cosine = near.scores[i]!;
+        else evidence.set(section, { section, lexical: 0, coverage: 0, cosine: near.scores[i]! });
+      });
+      // Lexical candidates the vector search did not return still get their true cosine.
+      const nearSet = new Set(near.ids);
+      for (const e of evidence.values()) if (!nearSet.has(e.section)) e.cosine = this.cosine(queryVector, e.section);
+    }
+    const t3 = performance.now();
+
+    const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
+    const scored = fuseSections([...evidence.values()], weight);
+    const ranked = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit);
+    const t4 = performance.now();
+
+    const results = ranked.map((hit) => this.toResult(hit, ranked[0]!.score));
+    const t5 = performance.now();
+    return {
+      results,
+      expansions,
+      timings: { embedMs: t1 - t0, lexicalMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 },
+    };
+  }
+
+  private cosine(query: Float32Array, section: number): number {
+    const { dims, data } = this.index.vectors;
+    let dot = 0;
+    for (let d = 0, base = section * dims; d < dims; d++) dot += data[base + d]! * query[d]!;
+    return dot;
+  }
+
+  private toResult(hit: DocumentHit, topScore: number): SearchResult {
+    const doc = this.index.documents[hit.doc]!;
+    const best = hit.best.section - doc.firstSection;
+    const { from, to } = windowAround(best, doc.sectionCount);
+    const sections = [];
+    for (let p = from; p <= to; p++) {
+      const s = this.index.sections[doc.firstSection + p]!;
+      sections.push({ position: p, headings: s.headings, text: s.text, isBest: p === best });
+    }
+    return {
+      title: doc.title,
+      source: doc.kb,
+      path: doc.path,
+      relevance: relevanceFor(confidence(hit, topScore), this.index.manifest.relevance),
+      score: hit.score,
+      sections,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsEmbedder) await this.embedder.dispose();
+  }
+}
+
+/**
+ * How sure we are that a result answers the query, in [0, 1]: how much of the query its best
+ * section matches (IDF-weighted, expansions at their weight), damped for results scoring well
+ * below the top one. Matches found by the vector side alone count as half-covered at best.
+ */
+export function confidence(hit: DocumentHit, topScore: number): number {
+  const coverage = Math.max(hit.best.coverage, 0.5 * hit.best.vectorNorm * (hit.best.lexical > 0 ? 1 : 0.6));
+  const rank = topScore > 0 ? Math.min(1, hit.score / topScore) : 0;
+  return coverage * Math.sqrt(rank);
+}

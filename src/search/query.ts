@@ -1,0 +1,83 @@
+import { STOP_WORDS, stem, tokenize } from '../index/tokenize.js';
+import type { VectorMatrix } from '../index/vector-index.js';
+
+/**
+ * From a search term to weighted lexical terms. The user's own terms weigh 1. Each plain word may
+ * also bring in its nearest words from the corpus vocabulary by the model's word vectors
+ * ("refund" → "reimburse"), weighted by similarity and kept well below 1: this is where the
+ * model helps most, bridging a paraphrase to the words the docs use, while the ranking stays
+ * lexical and explainable.
+ */
+
+export interface ParsedQuery {
+  terms: Map<string, number>;
+  /** Plain words (lower case) whose neighbours may expand the query. */
+  words: string[];
+}
+
+const MAX_EXPANDED_WORDS = 12;
+const WORD = /^\p{L}{3,30}$/u;
+
+export function parseQuery(text: string): ParsedQuery {
+  const terms = new Map<string, number>();
+  for (const t of tokenize(text)) terms.set(t, 1);
+  const words: string[] = [];
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (WORD.test(raw) && !STOP_WORDS.has(raw) && !words.includes(raw)) words.push(raw);
+    if (words.length >= MAX_EXPANDED_WORDS) break;
+  }
+  return { terms, words };
+}
+
+export interface ExpansionSettings {
+  expansionTerms: number;
+  expansionWeight: number;
+  expansionMinSimilarity: number;
+}
+
+export interface ExpansionTable {
+  terms: string[];
+  vectors: VectorMatrix;
+}
+
+/** Adds up to `expansionTerms` neighbours per word; returns the new term map and what was added. */
+export function expandQuery(
+  query: ParsedQuery,
+  wordVectors: readonly Float32Array[],
+  table: ExpansionTable,
+  settings: ExpansionSettings,
+): { terms: Map<string, number>; added: { word: string; term: string; similarity: number }[] } {
+  const terms = new Map(query.terms);
+  const added: { word: string; term: string; similarity: number }[] = [];
+  const { dims, data } = table.vectors;
+  if (settings.expansionTerms === 0 || settings.expansionWeight === 0 || table.terms.length === 0) return { terms, added };
+  query.words.forEach((word, w) => {
+    const v = wordVectors[w];
+    if (!v) return;
+    const own = stem(word);
+    const best: { term: string; sim: number }[] = [];
+    for (let row = 0; row < table.terms.length; row++) {
+      let dot = 0;
+      const base = row * dims;
+      for (let d = 0; d < dims; d++) dot += data[base + d]! * v[d]!;
+      if (dot < settings.expansionMinSimilarity) continue;
+      const candidate = stem(table.terms[row]!);
+      if (candidate === own) continue;
+      const seen = best.find((b) => b.term === candidate);
+      if (seen) {
+        seen.sim = Math.max(seen.sim, dot);
+        continue;
+      }
+      best.push({ term: candidate, sim: dot });
+      best.sort((a, b) => b.sim - a.sim);
+      if (best.length > settings.expansionTerms) best.pop();
+    }
+    for (const { term, sim } of best) {
+      const weight = settings.expansionWeight * sim;
+      if ((terms.get(term) ?? 0) >= weight) continue;
+      terms.set(term, weight);
+      added.push({ word, term, similarity: sim });
+    }
+  });
+  return { terms, added };
+}

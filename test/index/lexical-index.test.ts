@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { buildLexicalData, LexicalIndex, lexicalDataSchema, type FieldTokens } from '../../src/index/lexical-index.js';
+import { tokenize } from '../../src/index/tokenize.js';
+
+const section = (title: string, headings: string, body: string): FieldTokens => ({ title: tokenize(title), headings: tokenize(headings), body: tokenize(body) });
+
+const sections = [
+  section('Webhooks', 'Verify the signature', 'Verify the JWT signature with the public key before trusting the payload.'),
+  section('Webhooks', 'Idempotency', 'Skip an event whose id was already processed.'),
+  section('Tokens', 'Create a token', 'POST the client credentials to get an access token.'),
+  section('Overview', 'Gift cards', 'Gift cards and store credit. Signature appears here once.'),
+];
+
+function query(text: string, weight = 1): Map<string, number> {
+  return new Map(tokenize(text).map((t) => [t, weight]));
+}
+
+describe('LexicalIndex (BM25F)', () => {
+  const index = new LexicalIndex(buildLexicalData(sections));
+
+  it('round-trips through its on-disk form', () => {
+    const data = lexicalDataSchema.parse(JSON.parse(JSON.stringify(buildLexicalData(sections))));
+    expect(new LexicalIndex(data).search(query('signature')).sections.length).toBe(2);
+  });
+
+  it('ranks a heading match above a passing body mention', () => {
+    const hits = index.search(query('signature'));
+    const best = hits.sections[hits.scores.indexOf(Math.max(...hits.scores))];
+    expect(best).toBe(0);
+  });
+
+  it('scores only sections that contain a query term', () => {
+    const hits = index.search(query('idempotency'));
+    expect(Array.from(hits.sections)).toEqual([1]);
+  });
+
+  it('gives rarer terms more weight (idf)', () => {
+    expect(index.idf('idempot')).toBeGreaterThan(index.idf('signatur'));
+  });
+
+  it('reports coverage of the user terms, crediting expansions at their weight', () => {
+    const q = query('verify signature');
+    const full = index.search(q);
+    expect(full.coverage[Array.from(full.sections).indexOf(0)]).toBeCloseTo(1);
+    const partial = full.coverage[Array.from(full.sections).indexOf(3)]!;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(1);
+    const expanded = index.search(new Map([['refund', 1], ['token', 0.5]]));
+    const c = expanded.coverage[Array.from(expanded.sections).indexOf(2)]!;
+    expect(c).toBeGreaterThan(0);
+    expect(c).toBeLessThan(1);
+  });
+
+  it('returns nothing for unknown terms and for an empty query', () => {
+    expect(index.search(query('kubernetes')).sections.length).toBe(0);
+    expect(index.search(new Map()).sections.length).toBe(0);
+  });
+});

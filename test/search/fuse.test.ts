@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { fuseSections, rankDocuments, type SectionEvidence } from '../../src/search/fuse.js';
+import { relevanceFor } from '../../src/search/relevance.js';
+import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
+
+const e = (section: number, lexical: number, cosine: number, coverage = 0.5): SectionEvidence => ({ section, lexical, cosine, coverage });
+
+describe('fuseSections', () => {
+  it('lets a small vector weight break a lexical tie but not overturn a clear lexical lead', () => {
+    const tie = fuseSections([e(0, 10, 0.2), e(1, 10, 0.9)], 0.1);
+    expect(tie[1]!.score).toBeGreaterThan(tie[0]!.score);
+    const lead = fuseSections([e(0, 10, 0.2), e(1, 6, 0.9)], 0.1);
+    expect(lead[0]!.score).toBeGreaterThan(lead[1]!.score);
+  });
+
+  it('falls back to the vector side entirely when no term matched', () => {
+    const fused = fuseSections([e(0, 0, 0.3), e(1, 0, 0.8)], 0.1);
+    expect(fused[1]!.score).toBe(1);
+    expect(fused[0]!.score).toBe(0);
+  });
+
+  it('keeps scores in [0, 1]', () => {
+    for (const s of fuseSections([e(0, 3, -0.2), e(1, 7, 0.4), e(2, 0, 0.99)], 0.3)) {
+      expect(s.score).toBeGreaterThanOrEqual(0);
+      expect(s.score).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('rankDocuments', () => {
+  const docOf = (s: number) => Math.floor(s / 10);
+
+  it('returns one hit per document with its best section', () => {
+    const fused = fuseSections([e(1, 5, 0), e(2, 9, 0), e(11, 7, 0)], 0);
+    const hits = rankDocuments(fused, docOf, 0, 10);
+    expect(hits.map((h) => [h.doc, h.best.section])).toEqual([[0, 2], [1, 11]]);
+  });
+
+  it('adds supporting sections at the given weight, so breadth breaks near-ties', () => {
+    const fused = fuseSections([e(1, 10, 0), e(11, 10, 0), e(12, 8, 0), e(13, 8, 0)], 0);
+    expect(rankDocuments(fused, docOf, 0.2, 10)[0]!.doc).toBe(1);
+    expect(rankDocuments(fused, docOf, 0, 10).map((h) => h.score)).toEqual([1, 1]);
+  });
+
+  it('honours the limit', () => {
+    const fused = fuseSections([e(1, 1, 0), e(11, 2, 0), e(21, 3, 0)], 0);
+    expect(rankDocuments(fused, docOf, 0, 2)).toHaveLength(2);
+  });
+});
+
+describe('relevanceFor', () => {
+  it('maps confidence bands to labels and stars', () => {
+    const t = DEFAULT_RELEVANCE_THRESHOLDS;
+    expect(relevanceFor(1, t)).toEqual({ label: 'Excellent match', stars: 3 });
+    expect(relevanceFor(t.veryRelevant, t)).toEqual({ label: 'Very relevant', stars: 2 });
+    expect(relevanceFor(t.relevant, t)).toEqual({ label: 'Relevant', stars: 1 });
+    expect(relevanceFor(t.somewhatRelevant, t)).toEqual({ label: 'Somewhat relevant', stars: 0 });
+    expect(relevanceFor(0, t)).toEqual({ label: 'Moderate match', stars: 0 });
+  });
+});
