@@ -49,8 +49,11 @@ export interface BuildSummary {
   documents: number;
   sections: number;
   knowledgeBases: string[];
-  vectorsReused: number;
-  vectorsEmbedded: number;
+  /** Section vectors computed in this build, and those taken from the cache. */
+  sectionsEmbedded: number;
+  sectionsReused: number;
+  /** Query-expansion vocabulary words embedded in this build (new words only). */
+  vocabularyEmbedded: number;
   changes: { added: string[]; changed: string[]; removed: string[] };
   seconds: number;
 }
@@ -78,7 +81,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   try {
     const cache = await VectorCache.open(options.vectorCacheDir ?? join(cacheDir(), 'vectors'), embedder.checksum, embedder.dimensions, log);
     const batchSize = options.batchSize ?? 64;
-    const embedAll = async (texts: string[], phase: BuildPhase): Promise<VectorMatrix> => {
+    const embedAll = async (texts: string[], phase: BuildPhase): Promise<{ matrix: VectorMatrix; embedded: number }> => {
       const data = new Float32Array(texts.length * embedder.dimensions);
       const keys = texts.map(cacheKey);
       const missing: number[] = [];
@@ -98,17 +101,17 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         options.onProgress?.({ phase, done: texts.length - missing.length + start + batch.length, total: texts.length });
         await options.afterBatch?.(start + batch.length);
       }
-      return { dims: embedder.dimensions, data };
+      return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
     };
 
-    const sectionVectors = await embedAll(
+    const embeddedSections = await embedAll(
       sections.map((s) => embeddingText(documents[s.doc]!.title, s)),
       'embed-sections',
     );
+    const sectionVectors = embeddedSections.matrix;
     const vocabulary = corpusVocabulary(sections);
-    const vocabularyVectors = await embedAll(vocabulary, 'embed-vocabulary');
-    const vectorsReused = cache.hits;
-    const vectorsEmbedded = cache.misses;
+    const embeddedVocabulary = await embedAll(vocabulary, 'embed-vocabulary');
+    const vocabularyVectors = embeddedVocabulary.matrix;
     // Saved before the index is written: a crash after this point costs no embedding next time.
     await cache.save();
 
@@ -141,8 +144,9 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       documents: documents.length,
       sections: sections.length,
       knowledgeBases,
-      vectorsReused,
-      vectorsEmbedded,
+      sectionsEmbedded: embeddedSections.embedded,
+      sectionsReused: sections.length - embeddedSections.embedded,
+      vocabularyEmbedded: embeddedVocabulary.embedded,
       changes: diffDocuments(previous, documents),
       seconds: (performance.now() - started) / 1000,
     };

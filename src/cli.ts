@@ -26,7 +26,7 @@ export function describeBuild(summary: BuildSummary): string[] {
   const { added, changed, removed } = summary.changes;
   return [
     `indexed ${summary.documents} documents, ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
-    `vectors: ${summary.vectorsEmbedded} embedded, ${summary.vectorsReused} reused from cache`,
+    `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
     `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` +
       [...added.map((d) => `\n  + ${d}`), ...changed.map((d) => `\n  ~ ${d}`), ...removed.map((d) => `\n  - ${d}`)].slice(0, 50).join(''),
     `index written to ${summary.buildDir}`,

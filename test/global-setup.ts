@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildIndex } from '../indexer/build.js';
+import { defaultCorpusDir } from '../src/config.js';
+import { ensureDefaultModel } from '../src/embedding/default-model.js';
+
+/**
+ * Once per test run: build the real default model (a no-op when it exists) and the real index of
+ * the bundled corpus, which end-to-end tests share read-only.
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
+  await ensureDefaultModel({ log: (line) => console.log(`[global-setup] ${line}`) });
+  const root = mkdtempSync(join(tmpdir(), 'svc-docs-test-'));
+  const bundledIndexDir = join(root, 'bundled-index');
+  await buildIndex({ corpusDirs: [defaultCorpusDir()], outDir: bundledIndexDir, vectorCacheDir: join(root, 'vectors') });
+  project.provide('bundledIndexDir', bundledIndexDir);
+  project.provide('testTempRoot', root);
+  return () => rmSync(root, { recursive: true, force: true });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    bundledIndexDir: string;
+    testTempRoot: string;
+  }
+}

@@ -1,0 +1,101 @@
+import { existsSync, readdirSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../indexer/build.js';
+import { currentBuildDir, IndexError, readIndex } from '../../src/index/store.js';
+import { ModelMismatchError, openEngine } from '../../src/search/engine.js';
+import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
+
+const files = {
+  'kb/a.md': '---\ntitle: Alpha\n---\n# Alpha\nalpha text about refunds\n## Details\nmore alpha\n',
+  'kb/b.md': '# Beta\nbeta text about webhooks\n',
+};
+
+async function copyOfIndex(): Promise<string> {
+  return fixtureIndex(files);
+}
+
+describe('index store', () => {
+  it('writes a manifest that records model, corpus, parameters and checksums', async () => {
+    const dir = await copyOfIndex();
+    const index = await readIndex(dir);
+    const m = index.manifest;
+    expect(m.formatVersion).toBe(1);
+    expect(m.corpus.documents).toBe(2);
+    expect(m.corpus.knowledgeBases).toEqual(['kb']);
+    expect(m.sections).toBe(index.sections.length);
+    expect(m.model.dimensions).toBe(index.vectors.dims);
+    expect(m.hnsw).toMatchObject({ m: expect.any(Number), efConstruction: expect.any(Number), efSearch: expect.any(Number) });
+    expect(Object.keys(m.files).sort()).toEqual(
+      ['expansion-terms.json', 'expansion-vectors.f32', 'lexical.json', 'sections.json', 'vectors.f32', 'vectors.hnsw'].sort(),
+    );
+  });
+
+  it('leaves the previous index intact and loadable when a build dies midway, and the next build succeeds', async () => {
+    const corpus = writeCorpus(files);
+    const outDir = tempDir('index');
+    const vectorCacheDir = tempDir('cache');
+    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    const before = await currentBuildDir(outDir);
+    writeFileSync(join(corpus, 'kb', 'c.md'), '# Gamma\n' + Array.from({ length: 30 }, (_, i) => `## Part ${i}\ntext ${i}\n`).join(''));
+    await expect(
+      buildIndex({
+        corpusDirs: [corpus],
+        outDir,
+        vectorCacheDir,
+        batchSize: 4,
+        afterBatch: () => {
+          throw new Error('simulated crash');
+        },
+      }),
+    ).rejects.toThrow('simulated crash');
+    expect(await currentBuildDir(outDir)).toBe(before);
+    expect((await readIndex(outDir)).documents.map((d) => d.path)).toEqual(['a.md', 'b.md']);
+    const summary = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    expect(summary.changes.added).toEqual(['kb/c.md']);
+    expect((await readIndex(outDir)).documents).toHaveLength(3);
+    expect(readdirSync(outDir).filter((e) => e.startsWith('.tmp'))).toEqual([]);
+  });
+
+  it('refuses a truncated data file, naming it', async () => {
+    const dir = await copyOfIndex();
+    const build = (await currentBuildDir(dir))!;
+    truncateSync(join(build, 'vectors.f32'), 10);
+    await expect(readIndex(dir)).rejects.toThrow(/vectors\.f32 is corrupt \(checksum mismatch\): run 'svc-docs index'/);
+  });
+
+  it('refuses a missing data file, naming it', async () => {
+    const dir = await copyOfIndex();
+    unlinkSync(join((await currentBuildDir(dir))!, 'lexical.json'));
+    await expect(readIndex(dir)).rejects.toThrow(/lexical\.json is missing/);
+  });
+
+  it('refuses an index of another format version', async () => {
+    const dir = await copyOfIndex();
+    const path = join((await currentBuildDir(dir))!, 'manifest.json');
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), formatVersion: 99 }));
+    await expect(readIndex(dir)).rejects.toThrow(/index format 99 but this svc-docs reads format 1/);
+  });
+
+  it('refuses a manifest that is not JSON or not a manifest', async () => {
+    const dir = await copyOfIndex();
+    const path = join((await currentBuildDir(dir))!, 'manifest.json');
+    writeFileSync(path, '{ nope');
+    await expect(readIndex(dir)).rejects.toThrow(/manifest\.json is not valid JSON/);
+    writeFileSync(path, JSON.stringify({ formatVersion: 1, model: 'x' }));
+    await expect(readIndex(dir)).rejects.toThrow(/manifest\.json is malformed/);
+  });
+
+  it('says there is no index and how to build one', async () => {
+    const empty = tempDir('empty');
+    await expect(readIndex(empty)).rejects.toThrow(IndexError);
+    await expect(readIndex(empty)).rejects.toThrow(/no index in .*run 'svc-docs index' first/);
+    expect(existsSync(join(empty, 'CURRENT'))).toBe(false);
+  });
+
+  it('refuses to serve an index with a model other than the one configured', async () => {
+    const dir = await copyOfIndex();
+    await expect(openEngine(dir, { model: 'Xenova/all-MiniLM-L6-v2' })).rejects.toThrow(ModelMismatchError);
+    await expect(openEngine(dir, { model: 'Xenova/all-MiniLM-L6-v2' })).rejects.toThrow(/was built with model svc-glove-sif-100d \(100 dims\)/);
+  });
+});
