@@ -7,8 +7,11 @@ import { lexicalParamsSchema } from './lexical-index.js';
 export const INDEX_FORMAT_VERSION = 1;
 
 export const fusionSettingsSchema = z.object({
-  /** Weighted score fusion: lexical (max-normalised) + vectorWeight × vector similarity. */
-  method: z.literal('weighted'),
+  /**
+   * 'weighted': (1 - vectorWeight) × max-normalised lexical + vectorWeight × normalised cosine.
+   * 'rrf': reciprocal-rank fusion (k = 60), kept for the benchmark's comparison.
+   */
+  method: z.enum(['weighted', 'rrf']),
   vectorWeight: z.number().min(0).max(1),
   /** How many nearest sections the vector side contributes. */
   vectorCandidates: z.number().int().positive(),

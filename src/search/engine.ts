@@ -5,7 +5,7 @@ import { LexicalIndex } from '../index/lexical-index.js';
 import type { FusionSettings } from '../index/manifest.js';
 import { readIndex, type LoadedIndex } from '../index/store.js';
 import { ExactVectorIndex, type VectorIndex } from '../index/vector-index.js';
-import { fuseSections, rankDocuments, type DocumentHit, type SectionEvidence } from './fuse.js';
+import { fuseReciprocalRank, fuseSections, rankDocuments, type DocumentHit, type SectionEvidence } from './fuse.js';
 import { expandQuery, parseQuery } from './query.js';
 import { relevanceFor } from './relevance.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
@@ -178,7 +178,8 @@ class Engine implements LoadedEngine {
     const t3 = performance.now();
 
     const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
-    const scored = fuseSections([...evidence.values()], weight);
+    const scored =
+      this.fusion.method === 'rrf' && this.retrieval === 'hybrid' ? fuseReciprocalRank([...evidence.values()]) : fuseSections([...evidence.values()], weight);
     const ranked = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit);
     const t4 = performance.now();
 

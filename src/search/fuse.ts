@@ -47,6 +47,24 @@ export function fuseSections(evidence: readonly SectionEvidence[], vectorWeight:
   });
 }
 
+/** Reciprocal-rank fusion over the lexical and the vector ranking (the benchmark's alternative). */
+export function fuseReciprocalRank(evidence: readonly SectionEvidence[], k = 60): ScoredSection[] {
+  const rankBy = (key: (e: SectionEvidence) => number, keep: (e: SectionEvidence) => boolean) => {
+    const ranks = new Map<number, number>();
+    [...evidence].filter(keep).sort((a, b) => key(b) - key(a)).forEach((e, i) => ranks.set(e.section, i + 1));
+    return ranks;
+  };
+  const lexRank = rankBy((e) => e.lexical, (e) => e.lexical > 0);
+  const vecRank = rankBy((e) => e.cosine, () => true);
+  const top = 2 / (k + 1);
+  const base = fuseSections(evidence, 0);
+  return base.map((e) => {
+    const l = lexRank.get(e.section);
+    const v = vecRank.get(e.section);
+    return { ...e, score: ((l ? 1 / (k + l) : 0) + (v ? 1 / (k + v) : 0)) / top };
+  });
+}
+
 export interface DocumentHit {
   doc: number;
   best: ScoredSection;

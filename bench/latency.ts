@@ -1,0 +1,58 @@
+import type { Embedder } from '../src/embedding/types.js';
+import { openEngine, type StageTimings } from '../src/search/engine.js';
+import { percentile } from './metrics.js';
+
+/** In-process query latency by stage, next to the floor: embedding the query alone. */
+
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export interface LatencyReport {
+  queries: number;
+  hnsw: Record<keyof StageTimings | 'total', Percentiles>;
+  exact: Record<'vectorMs' | 'total', Percentiles>;
+  embedFloor: Percentiles;
+  /** Median total latency, exact vector search over HNSW. */
+  exactOverHnsw: number;
+}
+
+const pct = (xs: number[]): Percentiles => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
+
+async function timings(indexDir: string, embedder: Embedder, queries: string[], rounds: number, vectorSearch: 'hnsw' | 'exact'): Promise<(StageTimings & { total: number })[]> {
+  const engine = await openEngine(indexDir, { embedder, vectorSearch });
+  const out: (StageTimings & { total: number })[] = [];
+  for (const q of queries.slice(0, 5)) await engine.search(q); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const start = performance.now();
+      const { timings } = await engine.searchDetailed(q);
+      out.push({ ...timings, total: performance.now() - start });
+    }
+  }
+  await engine.close();
+  return out;
+}
+
+export async function measureLatency(indexDir: string, embedder: Embedder, queries: string[], rounds: number): Promise<LatencyReport> {
+  const hnsw = await timings(indexDir, embedder, queries, rounds, 'hnsw');
+  const exact = await timings(indexDir, embedder, queries, rounds, 'exact');
+  const floor: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const start = performance.now();
+      await embedder.embed([q]);
+      floor.push(performance.now() - start);
+    }
+  }
+  const stage = (k: keyof StageTimings | 'total') => pct(hnsw.map((t) => t[k]));
+  return {
+    queries: hnsw.length,
+    hnsw: { embedMs: stage('embedMs'), lexicalMs: stage('lexicalMs'), vectorMs: stage('vectorMs'), fuseMs: stage('fuseMs'), windowMs: stage('windowMs'), total: stage('total') },
+    exact: { vectorMs: pct(exact.map((t) => t.vectorMs)), total: pct(exact.map((t) => t.total)) },
+    embedFloor: pct(floor),
+    exactOverHnsw: percentile(exact.map((t) => t.total), 50) / percentile(hnsw.map((t) => t.total), 50),
+  };
+}
