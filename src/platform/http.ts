@@ -1,0 +1,139 @@
+/**
+ * The one place the platform module talks HTTP to the platform: JSON POST with
+ * a timeout, errors mapped to `PlatformError`, and secrets scrubbed from
+ * anything that ends up in an error message.
+ */
+import { PlatformError } from './errors.js';
+
+/** The subset of `fetch` the module uses; inject one to add proxies, tracing or fakes. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** How much of an error response body is quoted in an error message. */
+const QUOTED_BODY_CHARS = 200;
+
+/**
+ * Accepts `https:` URLs, and `http:` only on loopback so a local fake works:
+ * tokens and API keys must never travel in clear text over a network.
+ */
+export function parseServiceUrl(value: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(value)} is not an absolute URL: pass e.g. "https://api.example.com"`);
+  }
+  const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(value)} must use https (plain http is accepted only for localhost)`);
+  }
+  return url;
+}
+
+/** `{base_url}` + `/path`, keeping any path prefix of the base. */
+export function joinUrl(base: URL, path: string): string {
+  return base.href.replace(/\/+$/, '') + path;
+}
+
+export function requireNonEmpty(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new PlatformError('invalid_argument', `${what} must be a non-empty string`);
+  }
+  return value;
+}
+
+/** Replaces every occurrence of each secret, so an echoing server cannot leak one into our errors. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+export interface JsonResponse {
+  status: number;
+  /** Parsed JSON body; `undefined` when the body is empty or not JSON. */
+  body: unknown;
+  /** Raw body, already scrubbed of secrets, for error messages. */
+  text: string;
+}
+
+export interface PostJsonOptions {
+  fetch: FetchLike;
+  url: string;
+  body: unknown;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** Values to scrub from error messages (client secret, API key, tokens). */
+  secrets: readonly string[];
+}
+
+/**
+ * POSTs JSON and returns the status and body whatever the status is; throws
+ * only when there is no answer (`network_error`, `timeout`).
+ */
+export async function postJson(options: PostJsonOptions): Promise<JsonResponse> {
+  const { url, timeoutMs, secrets } = options;
+  let response: Response;
+  let text: string;
+  try {
+    response = await options.fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...options.headers },
+      body: JSON.stringify(options.body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    text = await response.text();
+  } catch (error) {
+    if (isTimeout(error)) {
+      throw new PlatformError('timeout', `POST ${url} got no answer within ${timeoutMs} ms: check that the platform is reachable, or raise timeoutMs`);
+    }
+    // The cause's message is scrubbed and re-stated rather than attached, so no
+    // secret can reach a log through `error.cause`.
+    throw new PlatformError('network_error', `POST ${url} failed: ${redact(describeNetworkError(error), secrets)}: check the base URL and the network`);
+  }
+  const scrubbed = redact(text, secrets);
+  return { status: response.status, body: parseJsonOrUndefined(text), text: scrubbed };
+}
+
+/** A short, quoted excerpt of a response body for an error message. */
+export function quoteBody(text: string): string {
+  if (text.trim() === '') return 'an empty body';
+  const excerpt = text.length > QUOTED_BODY_CHARS ? `${text.slice(0, QUOTED_BODY_CHARS)}…` : text;
+  return JSON.stringify(excerpt);
+}
+
+/** Exponential backoff with full jitter, so many clients do not retry in lock-step. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code;
+    return typeof code === 'string' ? `${code} (${cause.message})` : cause.message;
+  }
+  return error.message;
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
