@@ -11,7 +11,7 @@ import { ensureDefaultModel } from '../src/embedding/default-model.js';
  * the bundled corpus, which end-to-end tests share read-only.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  await ensureDefaultModel({ log: (line) => console.log(`[global-setup] ${line}`) });
+  await ensureDefaultModel({ log: (line: string) => console.log(`[global-setup] ${line}`) });
   const root = mkdtempSync(join(tmpdir(), 'svc-docs-test-'));
   const bundledIndexDir = join(root, 'bundled-index');
   await buildIndex({ corpusDirs: [defaultCorpusDir()], outDir: bundledIndexDir, vectorCacheDir: join(root, 'vectors') });
