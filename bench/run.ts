@@ -57,6 +57,8 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
+  const partsArg = process.argv.find((a) => a.startsWith('--parts='));
+  const parts = new Set((partsArg?.slice('--parts='.length) ?? 'quality,latency,indexing').split(','));
   const root = projectRoot();
   const outDir = join(root, 'bench', 'results');
   const work = join(cacheDir(), 'bench');
@@ -74,14 +76,21 @@ async function main(): Promise<void> {
     quality: [],
   };
   for (const set of sets) {
+    if (!parts.has('quality')) break;
     log(`quality: ${set.name} (${set.queries.length} queries)`);
     results.quality.push(await qualityOf(set, work, embedder));
   }
   const argocd = sets.find((s) => s.name === 'argocd')!;
-  log('latency by stage');
-  results.latency = await measureLatency(join(work, 'argocd-index'), embedder, argocd.queries.map((q) => q.query), quick ? 2 : 10);
-  log('indexing speed');
-  results.indexing = await measureIndexing(argocd.corpusDir, join(work, 'indexing'), embedder);
+  if (parts.has('latency')) {
+    log('latency by stage');
+    const indexDir = join(work, 'argocd-index');
+    await buildIndex({ corpusDirs: [argocd.corpusDir], outDir: indexDir, embedder });
+    results.latency = await measureLatency(indexDir, embedder, argocd.queries.map((q) => q.query), quick ? 2 : 10);
+  }
+  if (parts.has('indexing')) {
+    log('indexing speed');
+    results.indexing = await measureIndexing(argocd.corpusDir, join(work, 'indexing'), embedder);
+  }
   await embedder.dispose();
 
   const suffix = quick ? '-quick' : '';

@@ -22,13 +22,21 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+const MAX_LISTED_CHANGES = 20;
+
+function changeList({ added, changed, removed }: BuildSummary['changes']): string {
+  const lines = [...added.map((d) => `  + ${d}`), ...changed.map((d) => `  ~ ${d}`), ...removed.map((d) => `  - ${d}`)];
+  const shown = lines.slice(0, MAX_LISTED_CHANGES);
+  if (lines.length > shown.length) shown.push(`  … and ${lines.length - shown.length} more`);
+  return shown.map((l) => `\n${l}`).join('');
+}
+
 export function describeBuild(summary: BuildSummary): string[] {
   const { added, changed, removed } = summary.changes;
   return [
     `indexed ${summary.documents} documents, ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
     `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
-    `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` +
-      [...added.map((d) => `\n  + ${d}`), ...changed.map((d) => `\n  ~ ${d}`), ...removed.map((d) => `\n  - ${d}`)].slice(0, 50).join(''),
+    `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` + changeList(summary.changes),
     `index written to ${summary.buildDir}`,
   ];
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_MODEL_ID } from '../embedding/default-model.js';
 import { loadEmbedder } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
-import { LexicalIndex } from '../index/lexical-index.js';
+import { LexicalIndex, type LexicalParams } from '../index/lexical-index.js';
 import type { FusionSettings } from '../index/manifest.js';
 import { readIndex, type LoadedIndex } from '../index/store.js';
 import { ExactVectorIndex, type VectorIndex } from '../index/vector-index.js';
@@ -31,8 +31,9 @@ export interface EngineOptions {
   /** Benchmarks compare approximate and exact vector search. */
   vectorSearch?: 'hnsw' | 'exact';
   retrieval?: Retrieval;
-  /** Overrides of the manifest's fusion settings (benchmarks, tuning). */
+  /** Overrides of the manifest's fusion and BM25F settings (benchmarks, tuning). */
   fusion?: Partial<FusionSettings>;
+  lexical?: Partial<LexicalParams>;
 }
 
 export interface StageTimings {
@@ -96,7 +97,7 @@ class Engine implements LoadedEngine {
     private readonly ownsEmbedder: boolean,
     options: EngineOptions,
   ) {
-    this.lexical = new LexicalIndex(index.lexical, index.manifest.lexical);
+    this.lexical = new LexicalIndex(index.lexical, { ...index.manifest.lexical, ...options.lexical });
     this.vectors = options.vectorSearch === 'exact' ? new ExactVectorIndex(index.vectors) : index.hnsw;
     this.sectionDoc = Int32Array.from(index.sections, (s) => s.doc);
     index.expansion.terms.forEach((t, i) => this.expansionRow.set(t, i));

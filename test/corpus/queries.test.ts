@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadQuerySet, type QuerySet } from '../../bench/queries.js';
+import { readCorpus } from './markdown-checks.js';
+import { corpusRoot, repoRoot } from './paths.js';
+import { checkQuerySet } from './query-checks.js';
+
+const options = { minQueries: 50, maxStyleShare: 0.35 };
+
+describe('labelled query checks', () => {
+  const pages = new Map([
+    ['kb/a.md', '---\ntitle: A\n---\n\n## Tokens\n\nText.\n'],
+    ['kb/b.md', '---\ntitle: B\n---\n\n## Webhooks\n\nText.\n'],
+  ]);
+  const styles = ['paraphrase', 'keyword', 'identifier', 'symptom'] as const;
+  const good: QuerySet['queries'] = styles.map((style, i) => ({
+    id: `q${i}`,
+    style,
+    query: 'tokens',
+    relevant: [{ doc: i % 2 === 0 ? 'kb/a.md' : 'kb/b.md', grade: 2, headings: [i % 2 === 0 ? 'Tokens' : 'Webhooks'] }],
+  }));
+  const small = { minQueries: 4, maxStyleShare: 0.35 };
+
+  it('accepts a consistent set', () => {
+    expect(checkQuerySet(good, pages, small)).toEqual([]);
+  });
+
+  it('reports unknown pages, unknown headings and unanswered pages', () => {
+    const bad: QuerySet['queries'] = good.map((q) => ({ ...q, relevant: [{ doc: 'kb/a.md', grade: 2, headings: ['Tokens'] }] }));
+    bad[0] = { ...bad[0]!, relevant: [{ doc: 'kb/missing.md', grade: 2 }] };
+    bad[1] = { ...bad[1]!, relevant: [{ doc: 'kb/a.md', grade: 2, headings: ['No such heading'] }] };
+    const problems = checkQuerySet(bad, pages, small);
+    expect(problems).toContain('q0: kb/missing.md is not a page of the corpus');
+    expect(problems).toContain('q1: kb/a.md has no heading "No such heading"');
+    expect(problems).toContain('kb/b.md: no query has it as the answering page (grade 2)');
+  });
+
+  it('reports too few queries, duplicate ids and lopsided styles', () => {
+    const lopsided = good.map((q) => ({ ...q, id: 'same', style: 'keyword' as const }));
+    const problems = checkQuerySet(lopsided, pages, { ...small, minQueries: 50 });
+    expect(problems).toContain('only 4 queries; at least 50 are needed');
+    expect(problems).toContain('same: duplicate id');
+    expect(problems.some((p) => p.startsWith('style keyword has 100%'))).toBe(true);
+  });
+});
+
+describe('bench/queries/svc.json', () => {
+  it('labels the bundled corpus consistently', () => {
+    const set = loadQuerySet(join(repoRoot(), 'bench', 'queries', 'svc.json'));
+    expect(set.corpusDir).toBe(corpusRoot());
+    expect(checkQuerySet(set.queries, readCorpus(set.corpusDir), options)).toEqual([]);
+  });
+});
