@@ -1,0 +1,57 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Who may talk to the server: Host and Origin allow-lists against DNS rebinding, and the optional
+ * bearer token. Pure checks; http.ts turns a refusal into a status code.
+ */
+
+/** The host name of a Host header (port dropped, IPv6 in brackets, lower case), or undefined if malformed. */
+export function hostNameOf(hostHeader: string | undefined): string | undefined {
+  if (!hostHeader) return undefined;
+  try {
+    const url = new URL(`http://${hostHeader}`);
+    // A Host header is host[:port] only; anything that parses into more is not one.
+    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
+    return url.hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+export function hostAllowed(hostHeader: string | undefined, allowedHosts: readonly string[]): boolean {
+  if (allowedHosts.includes('*')) return true;
+  const name = hostNameOf(hostHeader);
+  return name !== undefined && allowedHosts.includes(name);
+}
+
+/**
+ * Browsers send Origin on cross-origin requests; other clients (IDEs, CLIs) send none and are not
+ * at risk of rebinding. An entry with a scheme matches the exact origin, a bare name any origin
+ * with that host name.
+ */
+export function originAllowed(origin: string | undefined, allowedOrigins: readonly string[]): boolean {
+  if (origin === undefined) return true;
+  if (allowedOrigins.includes('*')) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.origin === 'null') return false;
+  return allowedOrigins.some((entry) => (entry.includes('://') ? entry === url.origin : entry === url.hostname.toLowerCase()));
+}
+
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/**
+ * Whether an Authorization header carries the expected bearer token. Digests have a fixed length,
+ * so the comparison takes the same time whatever the caller sent.
+ */
+export function bearerMatches(authorization: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
+  const given = tokenDigest(match?.[1] ?? '');
+  return timingSafeEqual(given, expected) && match !== null;
+}

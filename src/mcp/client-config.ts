@@ -1,0 +1,97 @@
+/**
+ * How each MCP client is told about the server: the snippet to paste, per client, as each one
+ * documents it. Pure; the CLI prints these.
+ */
+
+export interface ClientConfig {
+  /** Client name(s) the snippet is for. */
+  client: string;
+  /** Where the snippet goes. */
+  file: string;
+  format: 'json' | 'toml' | 'shell';
+  /** The snippet, ready to paste (JSON is pretty-printed). */
+  text: string;
+}
+
+export interface ClientConfigOptions {
+  /** Server entry name. */
+  name?: string;
+  /** The server requires a bearer token: add an Authorization header with a placeholder, never the token itself. */
+  auth?: boolean;
+}
+
+/** Placeholder for the token in snippets: printed configs end up in terminals and screenshots. */
+export const TOKEN_PLACEHOLDER = '<SVC_DOCS_AUTH_TOKEN>';
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** `url` is the MCP endpoint as startHttpServer reports it, e.g. http://127.0.0.1:8080/docs. */
+export function clientConfigs(url: string, options: ClientConfigOptions = {}): ClientConfig[] {
+  const name = options.name ?? 'svc-docs';
+  const authorization = `Bearer ${TOKEN_PLACEHOLDER}`;
+  const headers = options.auth ? { headers: { Authorization: authorization } } : {};
+  return [
+    {
+      client: 'Claude Code, Cursor (and other clients reading an mcpServers map with type http)',
+      file: '.mcp.json (Claude Code, project) or ~/.cursor/mcp.json / .cursor/mcp.json (Cursor)',
+      format: 'json',
+      text: json({ mcpServers: { [name]: { url, type: 'http', ...headers } } }),
+    },
+    {
+      client: 'Claude Code (command line)',
+      file: 'shell',
+      format: 'shell',
+      text: `claude mcp add --transport http ${name} ${url}${options.auth ? ` --header "Authorization: ${authorization}"` : ''}`,
+    },
+    {
+      client: 'VS Code (GitHub Copilot agent mode)',
+      file: '.vscode/mcp.json',
+      format: 'json',
+      text: json({ servers: { [name]: { type: 'http', url, ...headers } } }),
+    },
+    {
+      client: 'Windsurf',
+      file: '~/.codeium/windsurf/mcp_config.json',
+      format: 'json',
+      text: json({ mcpServers: { [name]: { serverUrl: url, ...headers } } }),
+    },
+    {
+      client: 'Gemini CLI',
+      file: '~/.gemini/settings.json or .gemini/settings.json',
+      format: 'json',
+      text: json({ mcpServers: { [name]: { httpUrl: url, ...headers } } }),
+    },
+    {
+      client: 'OpenAI Codex',
+      file: '~/.codex/config.toml',
+      format: 'toml',
+      // Codex reads the token from an environment variable rather than the file.
+      text: `[mcp_servers.${name}]\nurl = "${url}"${options.auth ? '\nbearer_token_env_var = "SVC_DOCS_AUTH_TOKEN"' : ''}`,
+    },
+    {
+      client: 'Claude Desktop (through the mcp-remote stdio bridge)',
+      file: 'claude_desktop_config.json',
+      format: 'json',
+      text: json({
+        mcpServers: {
+          [name]: {
+            command: 'npx',
+            // mcp-remote refuses plain http to hosts other than localhost unless told otherwise.
+            args: ['-y', 'mcp-remote', url, ...(isLoopback(url) ? [] : ['--allow-http']), ...(options.auth ? ['--header', `Authorization: ${authorization}`] : [])],
+          },
+        },
+      }),
+    },
+  ];
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(url);
+    return protocol === 'https:' || hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
+  } catch {
+    return false;
+  }
+}

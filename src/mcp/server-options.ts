@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/**
+ * Settings of the HTTP server, validated once at the boundary. Every option has an environment
+ * variable (ENV below); a command-line flag, passed as `overrides`, wins over the variable, which
+ * wins over the default. The README's configuration table lists them.
+ */
+
+/** Host names a local server answers to: DNS rebinding uses any other name. */
+export const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(\*|\[[0-9a-f:.]+\]|[a-z0-9_.-]+)$/, 'expected a host name without scheme or port (e.g. docs.internal, 10.0.0.5, [::1]) or *');
+
+/** An allowed Origin is a host name (any scheme and port) or an exact origin such as https://portal.example.com. */
+const originEntry = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    if (!value.includes('://')) {
+      const parsed = hostName.safeParse(value);
+      if (parsed.success) return parsed.data;
+      ctx.addIssue({ code: 'custom', message: `"${value}" is neither a host name nor an origin like https://portal.example.com` });
+      return z.NEVER;
+    }
+    try {
+      const url = new URL(value);
+      if (url.origin !== 'null' && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash) return url.origin;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin: expected scheme://host[:port] with no path, e.g. https://portal.example.com` });
+    return z.NEVER;
+  });
+
+export const serverOptionsSchema = z
+  .object({
+    /** Interface to bind. Loopback by default: exposing the server is a deliberate choice. */
+    host: z.string().trim().min(1).default('127.0.0.1'),
+    /** 0 picks a free port. */
+    port: z.number().int().min(0).max(65535).default(8080),
+    /** Accepted Host header names (port ignored); `*` accepts any. The bound address is always accepted. */
+    allowedHosts: z.array(hostName).min(1).default([...LOCALHOST_NAMES]),
+    /** Accepted Origin headers (sent by browsers); requests without Origin are not browser requests. */
+    allowedOrigins: z.array(originEntry).min(1).default([...LOCALHOST_NAMES]),
+    /** When set, /docs requires `Authorization: Bearer <token>`. */
+    authToken: z
+      .string()
+      .min(16, 'is too short: use at least 16 random characters, e.g. the output of `openssl rand -hex 32`')
+      .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces (it travels in an HTTP header)')
+      .optional(),
+    /** A session with no request for this long is closed; its client gets 404 and starts a new one. */
+    sessionIdleMs: z.number().int().positive().default(30 * 60_000),
+    /** Open sessions at most; beyond it, initialize gets 503 with Retry-After. */
+    maxSessions: z.number().int().positive().default(1000),
+    /** Largest accepted request body (bytes); larger gets 413. A search call is well under 2 KB. */
+    maxBodyBytes: z.number().int().min(1024).default(256 * 1024),
+    /** Largest SearchDocs result (characters of the text and the structured copy together). */
+    responseBudgetChars: z.number().int().min(2000).default(60_000),
+    /** Documents returned per search at most. */
+    maxResults: z.number().int().min(1).max(50).default(5),
+  })
+  .strict();
+
+export type ServerOptions = z.output<typeof serverOptionsSchema>;
+/** What callers may pass: every option is optional and gets its default. */
+export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;
+
+export const ENV = {
+  host: 'SVC_DOCS_HOST',
+  port: 'SVC_DOCS_PORT',
+  allowedHosts: 'SVC_DOCS_ALLOWED_HOSTS',
+  allowedOrigins: 'SVC_DOCS_ALLOWED_ORIGINS',
+  authToken: 'SVC_DOCS_AUTH_TOKEN',
+  sessionIdleMs: 'SVC_DOCS_SESSION_IDLE_SECONDS',
+  maxSessions: 'SVC_DOCS_MAX_SESSIONS',
+  maxBodyBytes: 'SVC_DOCS_MAX_BODY_BYTES',
+  responseBudgetChars: 'SVC_DOCS_RESPONSE_BUDGET_CHARS',
+  maxResults: 'SVC_DOCS_MAX_RESULTS',
+} as const satisfies Record<keyof ServerOptions, string>;
+
+export class ServerOptionsError extends Error {}
+
+/** Parses and checks options, with defaults; a mistake is one line naming the option and its variable. */
+export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
+  const parsed = serverOptionsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const key = issue.path[0];
+    const name = typeof key === 'string' && key in ENV ? `${key} (${ENV[key as keyof typeof ENV]})` : key === undefined ? 'server options' : String(key);
+    // Never echo the token back: error lines end up in logs.
+    return `${name}: ${issue.message}`;
+  });
+  throw new ServerOptionsError(`invalid server setting ${lines.join('; ')}`);
+}
+
+/**
+ * Reads the SVC_DOCS_* variables, then applies `overrides` (command-line flags, undefined = not
+ * given) and the defaults. Empty variables count as unset.
+ */
+export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: ServerOptionsInput = {}): ServerOptions {
+  const fromEnv: ServerOptionsInput = {};
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const whole = (name: string): number | undefined => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new ServerOptionsError(`${name} must be a whole number, got "${value}"`);
+    return Number(value);
+  };
+  const list = (name: string): string[] | undefined =>
+    text(name)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  fromEnv.host = text(ENV.host);
+  fromEnv.port = whole(ENV.port);
+  fromEnv.allowedHosts = list(ENV.allowedHosts);
+  fromEnv.allowedOrigins = list(ENV.allowedOrigins);
+  fromEnv.authToken = text(ENV.authToken);
+  const idleSeconds = whole(ENV.sessionIdleMs);
+  fromEnv.sessionIdleMs = idleSeconds === undefined ? undefined : idleSeconds * 1000;
+  fromEnv.maxSessions = whole(ENV.maxSessions);
+  fromEnv.maxBodyBytes = whole(ENV.maxBodyBytes);
+  fromEnv.responseBudgetChars = whole(ENV.responseBudgetChars);
+  fromEnv.maxResults = whole(ENV.maxResults);
+
+  const merged: Record<string, unknown> = {};
+  for (const [key, value] of [...Object.entries(fromEnv), ...Object.entries(overrides)]) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return parseServerOptions(merged as ServerOptionsInput);
+}

@@ -1,0 +1,198 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServer, type RunningServer } from '../../src/mcp/http.js';
+import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render.js';
+import { openEngine } from '../../src/search/engine.js';
+import { RELEVANCE_LABELS, type SearchEngine } from '../../src/search/types.js';
+import { fixtureIndex } from '../helpers/index-fixture.js';
+import { connectClient, raw, sessionHeaders } from '../helpers/mcp-client.js';
+
+/** The real SDK client against the real server over a real index, on an ephemeral port. */
+
+const longDoc =
+  '# Long Reference\n\nIntro.\n' +
+  Array.from({ length: 60 }, (_, i) => `## Topic ${i}\n\nDetails for topic number ${i}.${i === 40 ? ' The zanzibar setting lives here.' : ''}\n`).join('\n');
+
+const files: Record<string, string> = {
+  'platform/webhooks.md':
+    '---\ntitle: Webhooks guide\n---\n# Webhooks\n\nThe service sends signed notifications.\n\n## Verify the signature\n\nVerify the JWT with the public key.\n\n## Idempotency\n\nWhen an event id was already processed, skip it and return 200.\n\n## Ordering\n\nStore the last entityEventSequence per entityId.\n',
+  'platform/tokens.md': '# OAuth tokens\n\nSend `client_credentials` with the app secret. The access token is valid for about 4 hours.\n',
+  'platform/long.md': longDoc,
+  'guide/connect.md': '# Connect your IDE\n\nAdd an mcpServers entry with the url and type http.\n',
+};
+
+const STARS: Record<string, number> = { 'Excellent match': 3, 'Very relevant': 2, Relevant: 1, 'Somewhat relevant': 0, 'Moderate match': 0 };
+
+let engine: SearchEngine & { close(): Promise<void> };
+let server: RunningServer;
+/** Flip to make the engine unreachable, as during a failed reload. */
+let engineDown = false;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  engine = await openEngine(await fixtureIndex(files));
+  server = await startHttpServer({
+    port: 0,
+    engine: () => {
+      if (engineDown) throw new Error('index-data/CURRENT names a build that no longer exists');
+      return engine;
+    },
+    log: (line) => logLines.push(line),
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await engine?.close();
+});
+
+function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  if (first?.type !== 'text') throw new Error(`expected text content, got ${JSON.stringify(result.content)}`);
+  return first.text;
+}
+
+describe('SearchDocs over Streamable HTTP, end to end', () => {
+  it('initializes, lists the tool, searches, terminates, and then answers 404 for the session', async () => {
+    const { client, transport, close } = await connectClient(server.url);
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+      expect(client.getServerVersion()?.name).toBe('svc-docs');
+      const sessionId = transport.sessionId;
+      expect(sessionId).toMatch(/^[\x21-\x7e]{32,}$/);
+
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['SearchDocs']);
+      const tool = tools[0]!;
+      expect(tool.inputSchema).toMatchObject({
+        type: 'object',
+        required: ['searchTerm'],
+        additionalProperties: false,
+        properties: { searchTerm: { type: 'string', minLength: 1, maxLength: 1000 } },
+      });
+      expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['searchTerm']);
+      expect(tool.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['query', 'results']) });
+      expect(tool.description).toMatch(/specific technical terms/);
+      expect(tool.description).toMatch(/31 consecutive sections/);
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+
+      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'zanzibar setting' } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const structured: SearchDocsOutput = searchDocsOutputSchema.parse(result.structuredContent);
+      const top = structured.results[0]!;
+      expect(top).toMatchObject({ rank: 1, title: 'Long Reference', source: 'platform', path: 'long.md' });
+      expect(RELEVANCE_LABELS).toContain(top.relevance.label);
+      expect(top.relevance.stars).toBe(STARS[top.relevance.label]);
+      expect(top.sections.length).toBeLessThanOrEqual(31);
+      expect(top.sections).toHaveLength(31);
+      const best = top.sections.findIndex((s) => s.isBest);
+      expect(top.sections.filter((s) => s.isBest)).toHaveLength(1);
+      expect(best).toBe(15);
+      expect(top.sections[best]!.text).toContain('zanzibar');
+      const positions = top.sections.map((s) => s.position);
+      expect(positions).toEqual(positions.map((_, i) => positions[0]! + i));
+
+      const text = textOf(result);
+      expect(text).toContain('Title: Long Reference');
+      expect(text).toContain('Source: platform');
+      const stars = '★'.repeat(top.relevance.stars);
+      expect(text).toContain(`Relevance: ${stars ? `${stars} ` : ''}${top.relevance.label}`);
+      expect(text).toMatch(/>>>>> BEST MATCH \| section 42 \| Long Reference > Topic 40 <<<<<\n## Topic 40\n\nDetails for topic number 40\. The zanzibar setting lives here\./);
+      expect(text).toContain('----- section 27 | Long Reference > Topic 25 -----');
+      const firstResult = text.split('===== Result ')[1] ?? '';
+      expect(firstResult).toMatch(/^1 of \d+ =====/);
+      expect(firstResult.match(/^(-----|>>>>>) /gm)).toHaveLength(31);
+
+      await transport.terminateSession();
+      const after = await raw(server.url, { method: 'POST', headers: sessionHeaders(sessionId!), body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+      expect(after.status).toBe(404);
+      expect(JSON.parse(after.text)).toMatchObject({ error: { code: -32001, message: expect.stringMatching(/initialize/) } });
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers bad arguments with an error that says what is wrong, and the session stays usable', async () => {
+    const { client, transport, close } = await connectClient(server.url);
+    try {
+      const cases: [unknown, RegExp][] = [
+        [{}, /searchTerm/],
+        [{ searchTerm: '   ' }, /searchTerm is empty/],
+        [{ searchTerm: 'x'.repeat(1001) }, /longer than 1000 characters/],
+        [{ searchTerm: 'webhooks', limit: 3 }, /Unrecognized key.*limit/],
+        [{ searchTerm: 42 }, /expected string/],
+      ];
+      for (const [args, message] of cases) {
+        const result = (await client.callTool({ name: 'SearchDocs', arguments: args as Record<string, unknown> })) as CallToolResult;
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(message);
+      }
+      const ok = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: '  skip duplicate event id  ' } })) as CallToolResult;
+      expect(ok.isError).toBeFalsy();
+      const structured = searchDocsOutputSchema.parse(ok.structuredContent);
+      expect(structured.query).toBe('skip duplicate event id');
+      expect(structured.results[0]?.path).toBe('webhooks.md');
+      await transport.terminateSession();
+    } finally {
+      await close();
+    }
+  });
+
+  it('turns an engine failure into a tool error without ending the session', async () => {
+    const { client, transport, close } = await connectClient(server.url);
+    try {
+      engineDown = true;
+      const failed = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'webhooks' } })) as CallToolResult;
+      expect(failed.isError).toBe(true);
+      expect(textOf(failed)).toMatch(/^SearchDocs could not search the index: index-data\/CURRENT names a build that no longer exists\. The session is still usable/);
+      expect(logLines.some((l) => JSON.parse(l).event === 'search-failed')).toBe(true);
+
+      engineDown = false;
+      const ok = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'access token valid hours' } })) as CallToolResult;
+      expect(ok.isError).toBeFalsy();
+      expect(searchDocsOutputSchema.parse(ok.structuredContent).results[0]?.path).toBe('tokens.md');
+      await transport.terminateSession();
+    } finally {
+      engineDown = false;
+      await close();
+    }
+  });
+
+  it('reads the engine per request, so an open session searches a reloaded index', async () => {
+    const next = await openEngine(await fixtureIndex({ 'release/notes.md': '# Release notes\n\nThe quokka release adds batch exports.\n' }));
+    let current: SearchEngine = engine;
+    const reloading = await startHttpServer({ port: 0, engine: () => current, log: () => undefined });
+    const { client, transport, close } = await connectClient(reloading.url);
+    try {
+      const search = async () =>
+        searchDocsOutputSchema.parse(((await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'quokka release batch exports' } })) as CallToolResult).structuredContent);
+      expect((await search()).results.map((r) => r.source)).not.toContain('release');
+      current = next;
+      expect((await search()).results[0]).toMatchObject({ source: 'release', path: 'notes.md', title: 'Release notes' });
+      await transport.terminateSession();
+    } finally {
+      await close();
+      await reloading.close();
+      await next.close();
+    }
+  });
+
+  it('keeps a response within the size budget without losing the best match', async () => {
+    const small = await startHttpServer({ port: 0, engine: () => engine, responseBudgetChars: 2000, log: () => undefined });
+    const { client, transport, close } = await connectClient(small.url);
+    try {
+      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'zanzibar setting' } })) as CallToolResult;
+      const structured = searchDocsOutputSchema.parse(result.structuredContent);
+      expect(textOf(result).length + JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(2000);
+      const top = structured.results[0]!;
+      expect(top.sections.find((s) => s.isBest)?.text).toContain('zanzibar');
+      expect(top.sections.length).toBeLessThan(31);
+      expect(top.omittedBefore).toBeGreaterThan(0);
+      expect(top.omittedBefore).toBe(top.omittedAfter);
+      expect(textOf(result)).toMatch(/To fit the response size, \d+ section\(s\) before and \d+ after these were left out/);
+      await transport.terminateSession();
+    } finally {
+      await close();
+      await small.close();
+    }
+  });
+});

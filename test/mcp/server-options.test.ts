@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { parseServerOptions, serverOptionsFromEnv, ServerOptionsError } from '../../src/mcp/server-options.js';
+
+describe('server options', () => {
+  it('defaults to a loopback server on 8080 that only answers localhost names', () => {
+    expect(serverOptionsFromEnv({})).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      allowedOrigins: ['localhost', '127.0.0.1', '[::1]'],
+      sessionIdleMs: 1_800_000,
+      maxSessions: 1000,
+      maxBodyBytes: 262_144,
+      responseBudgetChars: 60_000,
+      maxResults: 5,
+    });
+  });
+
+  it('reads every SVC_DOCS_* variable', () => {
+    const options = serverOptionsFromEnv({
+      SVC_DOCS_HOST: '0.0.0.0',
+      SVC_DOCS_PORT: '9090',
+      SVC_DOCS_ALLOWED_HOSTS: 'docs.internal, 10.0.0.5 ,',
+      SVC_DOCS_ALLOWED_ORIGINS: 'https://portal.example.com:8443,localhost',
+      SVC_DOCS_AUTH_TOKEN: 'a'.repeat(32),
+      SVC_DOCS_SESSION_IDLE_SECONDS: '60',
+      SVC_DOCS_MAX_SESSIONS: '20',
+      SVC_DOCS_MAX_BODY_BYTES: '4096',
+      SVC_DOCS_RESPONSE_BUDGET_CHARS: '8000',
+      SVC_DOCS_MAX_RESULTS: '3',
+    });
+    expect(options).toEqual({
+      host: '0.0.0.0',
+      port: 9090,
+      allowedHosts: ['docs.internal', '10.0.0.5'],
+      allowedOrigins: ['https://portal.example.com:8443', 'localhost'],
+      authToken: 'a'.repeat(32),
+      sessionIdleMs: 60_000,
+      maxSessions: 20,
+      maxBodyBytes: 4096,
+      responseBudgetChars: 8000,
+      maxResults: 3,
+    });
+  });
+
+  it('lets flags (overrides) win over variables, and ignores empty variables and undefined flags', () => {
+    const options = serverOptionsFromEnv({ SVC_DOCS_PORT: '9090', SVC_DOCS_HOST: '' }, { port: 0, maxResults: undefined });
+    expect(options.port).toBe(0);
+    expect(options.host).toBe('127.0.0.1');
+    expect(options.maxResults).toBe(5);
+  });
+
+  it('names the variable and the problem in one line', () => {
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_PORT: 'eighty' })).toThrow(new ServerOptionsError('SVC_DOCS_PORT must be a whole number, got "eighty"'));
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_PORT: '70000' })).toThrow(/port \(SVC_DOCS_PORT\)/);
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_MAX_SESSIONS: '0' })).toThrow(/maxSessions \(SVC_DOCS_MAX_SESSIONS\)/);
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_ALLOWED_HOSTS: 'http://docs.internal' })).toThrow(/allowedHosts \(SVC_DOCS_ALLOWED_HOSTS\): expected a host name without scheme or port/);
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_ALLOWED_ORIGINS: 'https://portal.example.com/app' })).toThrow(/is not an origin/);
+  });
+
+  it('refuses a weak token without repeating it', () => {
+    let message = '';
+    try {
+      serverOptionsFromEnv({ SVC_DOCS_AUTH_TOKEN: 'hunter2' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/authToken \(SVC_DOCS_AUTH_TOKEN\): is too short/);
+    expect(message).not.toContain('hunter2');
+    expect(() => parseServerOptions({ authToken: 'has a space in it ok?' })).toThrow(/visible ASCII/);
+  });
+
+  it('rejects unknown options', () => {
+    expect(() => parseServerOptions({ prot: 1 } as never)).toThrow(/invalid server setting/);
+  });
+});
