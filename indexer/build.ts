@@ -4,7 +4,7 @@ import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { buildLexicalData, DEFAULT_LEXICAL_PARAMS, type FieldTokens, type LexicalParams } from '../src/index/lexical-index.js';
-import { currentBuildDir, readBuildDocuments, writeIndex, type StoredDocument, type StoredSection } from '../src/index/store.js';
+import { currentBuildDir, readBuildDocuments, readManifest, writeIndex, type StoredDocument, type StoredSection } from '../src/index/store.js';
 import { plainText, STOP_WORDS, tokenize } from '../src/index/tokenize.js';
 import { DEFAULT_HNSW_PARAMS, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
 import type { FusionSettings } from '../src/index/manifest.js';
@@ -58,7 +58,10 @@ export interface BuildSummary {
   seconds: number;
 }
 
-const VOCABULARY_WORD = /\p{L}{3,30}/gu;
+/** Runs of word characters with identifier punctuation: only plain words among them qualify. */
+const VOCABULARY_TOKEN = /[\p{L}\p{N}_]+(?:[.\-/:@][\p{L}\p{N}_]+)*/gu;
+/** A plain word: lower case or Capitalised, letters only (not `getRepository`, `v1`, `argocd-cm`). */
+const PLAIN_WORD = /^\p{Lu}?\p{Ll}{2,29}$/u;
 const MAX_VOCABULARY = 50_000;
 
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
@@ -179,12 +182,17 @@ export function lexicalFields(title: string, section: Pick<StoredSection, 'headi
   return { title: tokenize(title), headings: tokenize(section.headings.join('\n')), body: tokenize(plainText(bodyOf(section.text))) };
 }
 
-/** Words of the corpus that may bridge a query to the docs: seen at least twice, most frequent first. */
+/**
+ * Words of the corpus that may bridge a query to the docs: plain words seen at least twice, most
+ * frequent first. Identifiers are left out: their vectors are averages of word pieces
+ * (`getRepository` ≈ `repository`), which would make them look like synonyms of their parts.
+ */
 function corpusVocabulary(sections: StoredSection[]): string[] {
   const counts = new Map<string, number>();
   for (const s of sections) {
-    for (const m of plainText(s.text).toLowerCase().matchAll(VOCABULARY_WORD)) {
-      const w = m[0];
+    for (const m of plainText(s.text).matchAll(VOCABULARY_TOKEN)) {
+      if (!PLAIN_WORD.test(m[0])) continue;
+      const w = m[0].toLowerCase();
       if (!STOP_WORDS.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
     }
   }
@@ -193,6 +201,28 @@ function corpusVocabulary(sections: StoredSection[]): string[] {
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_VOCABULARY)
     .map(([w]) => w);
+}
+
+export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
+
+/**
+ * Whether the index in `outDir` was built from this corpus as it is now (and with `model`, when
+ * one is named). A damaged index is reported current here: loading it gives the precise error.
+ */
+export async function indexStatus(corpusDirs: string[], outDir: string, model?: string): Promise<IndexStatus> {
+  let manifest;
+  try {
+    const dir = await currentBuildDir(outDir);
+    if (dir === undefined) return { state: 'missing', reason: `no index in ${outDir}` };
+    manifest = await readManifest(dir);
+  } catch {
+    return { state: 'current' };
+  }
+  if (model !== undefined && model !== manifest.model.id && !(model === 'default' && manifest.model.id === DEFAULT_MODEL_ID)) {
+    return { state: 'stale', reason: `the index was built with ${manifest.model.id}, not ${model}` };
+  }
+  if (corpusChecksum(loadCorpus(corpusDirs)) !== manifest.corpus.checksum) return { state: 'stale', reason: 'the corpus changed since the index was built' };
+  return { state: 'current' };
 }
 
 function corpusChecksum(corpus: CorpusDocument[]): string {

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
-import { buildIndex, type BuildSummary } from '../indexer/build.js';
-import { resolveSettings, type CommonFlags } from './config.js';
-import { openEngine } from './search/engine.js';
+import { buildIndex, indexStatus, type BuildSummary } from '../indexer/build.js';
+import { defaultIndexDir, ENV, resolveSettings, type CommonFlags, type CommonSettings } from './config.js';
+import { clientConfigs } from './mcp/client-config.js';
+import { renderSearch } from './mcp/render.js';
+import { serverOptionsFromEnv } from './mcp/server-options.js';
+import { ModelMismatchError, openEngine } from './search/engine.js';
+import { serve, startupBanner } from './serve.js';
 import { progressReporter } from './cli-progress.js';
 
 /**
@@ -72,6 +76,83 @@ export function createProgram(): Command {
     });
 
   program
+    .command('serve')
+    .description('serve the index over MCP (Streamable HTTP at /docs); builds it first when missing or stale')
+    .option('--index <dir>', 'index folder (default: ./index-data)')
+    .option('--corpus <dir>', 'corpus folder to build from when the index is missing or stale (repeatable; default: ./corpus)', collect)
+    .option('--port <n>', 'port (default 8080; 0 = any free port)', Number)
+    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--auth-token <token>', 'require Authorization: Bearer <token> (or set SVC_DOCS_AUTH_TOKEN)')
+    .option('--allowed-hosts <list>', 'comma-separated Host names accepted (default localhost names)')
+    .option('--allowed-origins <list>', 'comma-separated Origins accepted (default localhost names)')
+    .option('--model <model>', 'the model the index must have been built with')
+    .option('--allow-remote-models', 'let Transformers.js download a Hub model')
+    .option('--no-build', 'never build the index; fail if it is missing')
+    .option('--watch', 'rebuild and reload the index when the corpus changes')
+    .action(async (flags: CommonFlags & ServeFlags) => {
+      const settings = resolveSettings(flags);
+      const server = serverOptionsFromEnv(process.env, {
+        port: flags.port,
+        host: flags.host,
+        authToken: flags.authToken,
+        allowedHosts: splitList(flags.allowedHosts),
+        allowedOrigins: splitList(flags.allowedOrigins),
+      });
+      // Build only for a corpus the user pointed at, or the default pairing ./corpus → ./index-data,
+      // so serving someone's --index never overwrites it with the bundled corpus.
+      const ownsIndex = flags.corpus !== undefined || process.env[ENV.corpus] !== undefined || settings.indexDir === defaultIndexDir();
+      const rebuild = () => buildQuietly(settings);
+      if (flags.build !== false && ownsIndex) {
+        const status = await indexStatus(settings.corpusDirs, settings.indexDir, settings.model);
+        if (status.state !== 'current') {
+          console.error(`${status.reason}: building it from ${settings.corpusDirs.join(', ')}`);
+          await rebuild();
+        }
+      }
+      const start = () =>
+        serve({
+          indexDir: settings.indexDir,
+          server,
+          engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels },
+          watch: flags.watch ? { dirs: settings.corpusDirs, rebuild } : undefined,
+          log: (line) => console.log(line),
+        });
+      let running;
+      try {
+        running = await start();
+      } catch (error) {
+        // The model files changed since the build (e.g. the default model was rebuilt): reindex once.
+        if (!(error instanceof ModelMismatchError) || flags.build === false || !ownsIndex || settings.model !== undefined) throw error;
+        console.error(`${error.message.split(':')[0]}: rebuilding the index`);
+        await rebuild();
+        running = await start();
+      }
+      console.error(startupBanner(running.http.url, server.authToken !== undefined));
+      await new Promise<void>((resolve) => {
+        const stop = () => void running.close().then(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+
+  program
+    .command('config')
+    .description('print the MCP client configuration for popular clients')
+    .option('--url <url>', 'the server endpoint', 'http://127.0.0.1:8080/docs')
+    .option('--auth', 'the server requires a bearer token (adds a placeholder header)')
+    .action((flags: { url: string; auth?: boolean }) => {
+      let url: URL;
+      try {
+        url = new URL(flags.url);
+      } catch {
+        throw new UsageError(`--url must be an absolute URL such as http://127.0.0.1:8080/docs, got "${flags.url}"`);
+      }
+      for (const c of clientConfigs(url.href, { auth: flags.auth ?? process.env.SVC_DOCS_AUTH_TOKEN !== undefined })) {
+        console.log(`# ${c.client} (${c.file})\n${c.text}\n`);
+      }
+    });
+
+  program
     .command('search')
     .description('search the index, printing results as the SearchDocs tool renders them')
     .argument('<term...>', 'what to look for')
@@ -87,7 +168,7 @@ export function createProgram(): Command {
       try {
         const results = await engine.search(term, { limit: flags.limit });
         if (flags.json) console.log(JSON.stringify(results, null, 2));
-        else console.log(renderPlain(results));
+        else console.log(renderSearch(term, results, serverOptionsFromEnv().responseBudgetChars).text);
       } finally {
         await engine.close();
       }
@@ -96,15 +177,29 @@ export function createProgram(): Command {
   return program;
 }
 
-function renderPlain(results: Awaited<ReturnType<Awaited<ReturnType<typeof openEngine>>['search']>>): string {
-  if (results.length === 0) return 'No results.';
-  return results
-    .map((r, i) => {
-      const stars = '★'.repeat(r.relevance.stars);
-      const body = r.sections.map((s) => (s.isBest ? '>>> ' : '') + s.text.trim()).join('\n\n---\n\n');
-      return `## ${i + 1}. ${r.title}\nSource: ${r.source} (${r.path})\nRelevance: ${stars ? stars + ' ' : ''}${r.relevance.label}\n\n${body}`;
-    })
-    .join('\n\n');
+interface ServeFlags {
+  port?: number;
+  host?: string;
+  authToken?: string;
+  allowedHosts?: string;
+  allowedOrigins?: string;
+  build?: boolean;
+  watch?: boolean;
+}
+
+function splitList(value: string | undefined): string[] | undefined {
+  return value?.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+async function buildQuietly(settings: CommonSettings): Promise<void> {
+  const summary = await buildIndex({
+    corpusDirs: settings.corpusDirs,
+    outDir: settings.indexDir,
+    model: settings.model,
+    allowRemoteModels: settings.allowRemoteModels,
+    log: (line) => console.error(line),
+  });
+  console.error(describeBuild(summary)[0]);
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -6,6 +6,7 @@ import type { FusionSettings } from '../index/manifest.js';
 import { readIndex, type LoadedIndex } from '../index/store.js';
 import { ExactVectorIndex, type VectorIndex } from '../index/vector-index.js';
 import { fuseReciprocalRank, fuseSections, rankDocuments, type DocumentHit, type SectionEvidence } from './fuse.js';
+import { stem } from '../index/tokenize.js';
 import { expandQuery, parseQuery } from './query.js';
 import { relevanceFor } from './relevance.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
@@ -150,7 +151,8 @@ class Engine implements LoadedEngine {
         }
         return embedded[1 + unknownWords.indexOf(w)]!;
       });
-      const expanded = expandQuery(parsed, wordVectors, this.index.expansion, this.fusion);
+      const maxIdf = this.lexical.idf('\u0000absent');
+      const expanded = expandQuery(parsed, wordVectors, this.index.expansion, this.fusion, (w) => this.lexical.idf(stem(w)) / maxIdf);
       terms = expanded.terms;
       expansions = expanded.added;
     }

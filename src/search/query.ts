@@ -46,6 +46,8 @@ export function expandQuery(
   wordVectors: readonly Float32Array[],
   table: ExpansionTable,
   settings: ExpansionSettings,
+  /** How informative each query word is in this corpus, [0, 1]: generic words expand less. */
+  informativeness: (word: string) => number = () => 1,
 ): { terms: Map<string, number>; added: { word: string; term: string; similarity: number }[] } {
   const terms = new Map(query.terms);
   const added: { word: string; term: string; similarity: number }[] = [];
@@ -61,7 +63,10 @@ export function expandQuery(
       const base = row * dims;
       for (let d = 0; d < dims; d++) dot += data[base + d]! * v[d]!;
       if (dot < settings.expansionMinSimilarity) continue;
-      const candidate = stem(table.terms[row]!);
+      const surface = table.terms[row]!;
+      // Inflections and compounds of the word itself add nothing the stem doesn't already match.
+      if (surface.includes(word) || word.includes(surface)) continue;
+      const candidate = stem(surface);
       if (candidate === own) continue;
       const seen = best.find((b) => b.term === candidate);
       if (seen) {
@@ -72,8 +77,10 @@ export function expandQuery(
       best.sort((a, b) => b.sim - a.sim);
       if (best.length > settings.expansionTerms) best.pop();
     }
+    const strength = informativeness(word);
     for (const { term, sim } of best) {
-      const weight = settings.expansionWeight * sim;
+      const weight = settings.expansionWeight * sim * strength;
+      if (weight <= 0) continue;
       if ((terms.get(term) ?? 0) >= weight) continue;
       terms.set(term, weight);
       added.push({ word, term, similarity: sim });
