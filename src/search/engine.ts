@@ -50,6 +50,8 @@ export interface DetailedSearch {
   timings: StageTimings;
   /** Terms the query was expanded with. */
   expansions: { word: string; term: string; similarity: number }[];
+  /** Each result's confidence (what its label is a band of), for calibration. */
+  confidences: number[];
 }
 
 export interface LoadedEngine extends SearchEngine {
@@ -186,11 +188,13 @@ class Engine implements LoadedEngine {
     const ranked = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit);
     const t4 = performance.now();
 
-    const results = ranked.map((hit) => this.toResult(hit, ranked[0]!.score));
+    const confidences = ranked.map((hit) => confidence(hit, ranked[0]!.score));
+    const results = ranked.map((hit, i) => this.toResult(hit, confidences[i]!));
     const t5 = performance.now();
     return {
       results,
       expansions,
+      confidences,
       timings: { embedMs: t1 - t0, lexicalMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 },
     };
   }
@@ -202,7 +206,7 @@ class Engine implements LoadedEngine {
     return dot;
   }
 
-  private toResult(hit: DocumentHit, topScore: number): SearchResult {
+  private toResult(hit: DocumentHit, confidence: number): SearchResult {
     const doc = this.index.documents[hit.doc]!;
     const best = hit.best.section - doc.firstSection;
     const { from, to } = windowAround(best, doc.sectionCount);
@@ -215,7 +219,7 @@ class Engine implements LoadedEngine {
       title: doc.title,
       source: doc.kb,
       path: doc.path,
-      relevance: relevanceFor(confidence(hit, topScore), this.index.manifest.relevance),
+      relevance: relevanceFor(confidence, this.index.manifest.relevance),
       score: hit.score,
       sections,
     };

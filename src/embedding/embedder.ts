@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { cacheDir } from '../paths.js';
+import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
+import type { Embedder } from './types.js';
+
+export interface LoadEmbedderOptions {
+  /** Unset or 'default': the bundled default model. A folder path: that model. Otherwise a Hub id. */
+  model?: string;
+  /** Let Transformers.js download a Hub model (into <cache>/hf). Off by default: nothing is fetched. */
+  allowRemote?: boolean;
+  /** Texts per forward pass. */
+  batchSize?: number;
+  log?: (line: string) => void;
+}
+
+const DEFAULT_BATCH_SIZE = 32;
+
+/** The files Transformers.js needs in a model folder for feature extraction with dtype fp32. */
+const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'];
+
+/** Tokenizers without a real limit say so with a huge model_max_length (Hugging Face uses 1e30). */
+const NO_LIMIT = 1_000_000;
+
+/** Where the model comes from; `dir` is its folder (for a Hub model, where Transformers.js caches it). */
+interface ModelSource {
+  kind: 'default' | 'folder' | 'hub';
+  modelId: string;
+  dir: string;
+}
+
+/**
+ * Loads any Transformers.js model (the default static model, a model folder, or, when allowed,
+ * a Hub id) behind the same `Embedder`: the real feature-extraction pipeline, mean pooling,
+ * L2 normalisation, fp32 weights.
+ */
+export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
+  const log = options.log ?? (() => {});
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
+  const started = Date.now();
+  const source = await resolveSource(options, log);
+  const hfCache = join(cacheDir(), 'hf');
+  // Global Transformers.js settings: local files only unless this load is a permitted download,
+  // and downloads go to the project's cache, not into node_modules.
+  env.allowLocalModels = true;
+  env.allowRemoteModels = source.kind === 'hub';
+  env.localModelPath = hfCache;
+  env.cacheDir = hfCache;
+
+  if (source.kind !== 'hub') {
+    const missing = REQUIRED_FILES.filter((file) => !existsSync(join(source.dir, file)));
+    if (missing.length > 0) throw new Error(loadError(source, `${missing.join(', ')} missing`));
+  }
+  let extractor: FeatureExtractionPipeline;
+  try {
+    extractor = await pipeline('feature-extraction', source.kind === 'hub' ? source.modelId : source.dir, {
+      dtype: 'fp32',
+      device: 'cpu',
+      local_files_only: source.kind !== 'hub',
+    });
+  } catch (error) {
+    throw new Error(loadError(source, brokenJson(source) ?? reason(error)));
+  }
+  try {
+    const maxTokens = limitTokens(extractor);
+    const embedder = new PipelineEmbedder(extractor, source.modelId, folderChecksum(source.dir), batchSize);
+    await embedder.probe();
+    log(`loaded model ${source.modelId} (${embedder.dimensions} dimensions, ${maxTokens === undefined ? 'no token limit' : `${maxTokens} tokens per text`}) in ${Date.now() - started} ms`);
+    return embedder;
+  } catch (error) {
+    await extractor.dispose();
+    throw new Error(loadError(source, reason(error)));
+  }
+}
+
+async function resolveSource(options: LoadEmbedderOptions, log: (line: string) => void): Promise<ModelSource> {
+  const model = options.model?.trim();
+  if (model === undefined || model === '' || model === 'default' || model === DEFAULT_MODEL_ID) {
+    return { kind: 'default', modelId: DEFAULT_MODEL_ID, dir: await ensureDefaultModel({ log }) };
+  }
+  const dir = resolve(model);
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw new Error(`model "${model}" is a file, not a model folder: pass the folder that holds config.json and onnx/model.onnx`);
+    return { kind: 'folder', modelId: model, dir };
+  }
+  if (/^[.~/\\]|[\\/]$/.test(model) || model.split('/').length > 2) {
+    throw new Error(`model folder "${model}" does not exist (resolved to ${dir}): pass an existing model folder, 'default', or a Hugging Face model id`);
+  }
+  if (!options.allowRemote) {
+    throw new Error(`model "${model}" is not a local folder and remote models are disabled; pass a model folder, or set SVC_DOCS_ALLOW_REMOTE_MODELS=1 to let Transformers.js download it`);
+  }
+  return { kind: 'hub', modelId: model, dir: join(cacheDir(), 'hf', model) };
+}
+
+function loadError(source: ModelSource, why: string): string {
+  switch (source.kind) {
+    case 'default':
+      return `the default model in ${source.dir} cannot be loaded (${why}): delete ${source.dir} and run 'svc-docs index' to rebuild it`;
+    case 'folder':
+      return `the model folder ${source.dir} cannot be loaded (${why}): it must be a Transformers.js model folder with ${REQUIRED_FILES.join(', ')}; export or download it again`;
+    case 'hub':
+      return `the model "${source.modelId}" cannot be loaded (${why}): check the model id and the network access (files already downloaded are in ${source.dir}; delete it to download them again)`;
+  }
+}
+
+/**
+ * Transformers.js reports a JSON syntax error without the file name; after a failed load, find
+ * the file ourselves (parsing up front would slow down every successful load).
+ */
+function brokenJson(source: ModelSource): string | undefined {
+  if (source.kind === 'hub') return undefined;
+  for (const file of REQUIRED_FILES.filter((f) => f.endsWith('.json'))) {
+    try {
+      JSON.parse(readFileSync(join(source.dir, file), 'utf8'));
+    } catch (error) {
+      return `${file} is not valid JSON: ${reason(error)}`;
+    }
+  }
+  return undefined;
+}
+
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error';
+  return firstLine.length > 300 ? `${firstLine.slice(0, 300)}…` : firstLine;
+}
+
+/**
+ * The pipeline truncates to the tokenizer's model_max_length. When a tokenizer claims no limit,
+ * fall back to the model's position count so long texts are cut instead of failing in the model.
+ */
+function limitTokens(extractor: FeatureExtractionPipeline): number | undefined {
+  const tokenizer = extractor.tokenizer;
+  const configured: unknown = tokenizer.model_max_length;
+  if (typeof configured === 'number' && configured > 0 && configured < NO_LIMIT) return configured;
+  const positions = (extractor.model.config as unknown as Record<string, unknown>)['max_position_embeddings'];
+  if (typeof positions !== 'number') return undefined;
+  // Transformers.js reads the limit from here on every call and offers no setter.
+  (tokenizer._tokenizerConfig as Record<string, unknown>)['model_max_length'] = positions;
+  return positions;
+}
+
+/**
+ * sha256 over the files that decide the vectors, sorted by relative path (path, then content).
+ * Other ONNX variants in onnx/ (quantised, fp16) are skipped: this embedder never loads them,
+ * and hashing them would cost seconds. Hidden files and partial downloads are skipped too.
+ */
+export function folderChecksum(dir: string): string {
+  const hash = createHash('sha256');
+  for (const path of modelFiles(dir)) {
+    hash.update(path).update('\0').update(readFileSync(join(dir, path))).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function modelFiles(dir: string, prefix = ''): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.name.startsWith('.') || entry.name.includes('.tmp.')) continue;
+    if (entry.isDirectory()) files.push(...modelFiles(dir, path));
+    else if (entry.isFile() && (!path.startsWith('onnx/') || /^onnx\/model\.onnx(_data(_\d+)?)?$/.test(path))) files.push(path);
+  }
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+class PipelineEmbedder implements Embedder {
+  dimensions = 0;
+
+  constructor(
+    private readonly extractor: FeatureExtractionPipeline,
+    readonly modelId: string,
+    readonly checksum: string,
+    private readonly batchSize: number,
+  ) {}
+
+  /** One forward pass at load time: gives the vector length and fails early on a broken model. */
+  async probe(): Promise<void> {
+    const [vector] = await this.run(['svc-docs']);
+    this.dimensions = vector!.length;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    // Longest first, so each batch pads its texts to similar lengths; results go back in input order.
+    const order = texts.map((_, i) => i).sort((a, b) => texts[b]!.length - texts[a]!.length || a - b);
+    const vectors: Float32Array[] = new Array<Float32Array>(texts.length);
+    for (let start = 0; start < order.length; start += this.batchSize) {
+      const batch = order.slice(start, start + this.batchSize);
+      const output = await this.run(batch.map((i) => texts[i]!));
+      batch.forEach((textIndex, row) => {
+        vectors[textIndex] = output[row]!;
+      });
+    }
+    return vectors;
+  }
+
+  private async run(texts: string[]): Promise<Float32Array[]> {
+    const output = await this.extractor(texts, { pooling: 'mean', normalize: true });
+    const [rows, dims] = output.dims;
+    if (rows !== texts.length || dims === undefined || !(output.data instanceof Float32Array)) {
+      throw new Error(`the model returned a ${output.type} tensor of shape [${output.dims.join(', ')}] for ${texts.length} texts; expected float32 [${texts.length}, dimensions]`);
+    }
+    const data = output.data;
+    return texts.map((_, row) => finiteUnit(data.slice(row * dims, (row + 1) * dims)));
+  }
+
+  async dispose(): Promise<void> {
+    await this.extractor.dispose();
+  }
+}
+
+/**
+ * A zero pooled vector (nothing but zero rows) normalises to NaN; the callers need a unit vector,
+ * so such a text gets the same fixed direction every time, equally far from every topic.
+ */
+function finiteUnit(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  if (Number.isFinite(norm) && norm > 0) return vector;
+  return vector.fill(1 / Math.sqrt(vector.length));
+}
