@@ -207,7 +207,7 @@ export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; r
 
 /**
  * Whether the index in `outDir` was built from this corpus as it is now (and with `model`, when
- * one is named). A damaged index is reported current here: loading it gives the precise error.
+ * one is named). Damaged data files are not checked here: loading the index reports them.
  */
 export async function indexStatus(corpusDirs: string[], outDir: string, model?: string): Promise<IndexStatus> {
   let manifest;
@@ -215,8 +215,9 @@ export async function indexStatus(corpusDirs: string[], outDir: string, model?: 
     const dir = await currentBuildDir(outDir);
     if (dir === undefined) return { state: 'missing', reason: `no index in ${outDir}` };
     manifest = await readManifest(dir);
-  } catch {
-    return { state: 'current' };
+  } catch (error) {
+    // An index this svc-docs cannot read (other format, damaged manifest) is rebuilt from the corpus.
+    return { state: 'stale', reason: (error as Error).message.split(': run')[0]! };
   }
   if (model !== undefined && model !== manifest.model.id && !(model === 'default' && manifest.model.id === DEFAULT_MODEL_ID)) {
     return { state: 'stale', reason: `the index was built with ${manifest.model.id}, not ${model}` };

@@ -19,6 +19,8 @@ export const fusionSettingsSchema = z.object({
   expansionTerms: z.number().int().nonnegative(),
   expansionWeight: z.number().min(0).max(1),
   expansionMinSimilarity: z.number().min(-1).max(1),
+  /** Whether pages that share no word with the query (even after expansion) may be returned on vector similarity alone. */
+  vectorOnlyResults: z.boolean(),
   /** A document's score: its best section's plus this share of the next best sections'. */
   documentSupportWeight: z.number().min(0).max(1),
 });

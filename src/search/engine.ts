@@ -169,7 +169,10 @@ class Engine implements LoadedEngine {
     }
     const t2 = performance.now();
 
-    if (useVectors && queryVector) {
+    // Nothing in the corpus shares a word with the query, even after expansion: unless the model is
+    // trusted on its own, its nearest neighbours would be noise dressed up as results.
+    const vectorOnly = useLexical && evidence.size === 0;
+    if (useVectors && queryVector && !(vectorOnly && this.retrieval === 'hybrid' && !this.fusion.vectorOnlyResults)) {
       const near = this.vectors.search(queryVector, this.fusion.vectorCandidates);
       near.ids.forEach((section, i) => {
         const e = evidence.get(section);

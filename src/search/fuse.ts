@@ -117,6 +117,8 @@ export function defaultFusionSettings(staticModel: boolean): FusionSettings {
     expansionTerms: staticModel ? 3 : 2,
     expansionWeight: staticModel ? 0.3 : 0.2,
     expansionMinSimilarity: staticModel ? 0.6 : 0.8,
+    // A static model's nearest neighbours for a query with no lexical match are noise.
+    vectorOnlyResults: !staticModel,
     documentSupportWeight: 0.2,
   };
 }

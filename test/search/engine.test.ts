@@ -83,9 +83,14 @@ describe('search engine (real index, real model)', () => {
     await expect(engine.search('')).rejects.toThrow(/search term is empty/);
   });
 
-  it('answers a term with no match in the corpus without failing', async () => {
-    const results = await engine.search('qqqxxzz');
-    expect(Array.isArray(results)).toBe(true);
+  it('answers a term nothing in the corpus matches with no results, not vector noise', async () => {
+    expect(await engine.search('qqqxxzz')).toEqual([]);
+    expect(await engine.search('qqqxxzz', { limit: 1 })).toEqual([]);
+  });
+
+  it('still returns vector-only results when asked for vector retrieval', async () => {
+    const vectorEngine = await openEngine(outDir, { embedder: engine.embedder, retrieval: 'vector' });
+    expect((await vectorEngine.search('qqqxxzz')).length).toBeGreaterThan(0);
   });
 
   it('reindexes after a one-file edit embedding only that file’s sections', async () => {
