@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeDurably } from '../src/index/store.js';
 
 /**
  * Vectors already computed, keyed by the sha256 of the exact text embedded, one file per model
@@ -74,13 +75,7 @@ export class VectorCache {
       off += record;
     }
     const tmp = `${this.file}.${process.pid}.tmp`;
-    const handle = await open(tmp, 'w');
-    try {
-      await handle.writeFile(out);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeDurably(tmp, out);
     await rename(tmp, this.file);
     this.dirty = false;
   }

@@ -74,7 +74,8 @@ function matrixBytes(m: VectorMatrix): Buffer {
   return Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
 }
 
-async function writeDurably(path: string, data: Uint8Array | string): Promise<void> {
+/** Writes and fsyncs a file, so a rename that follows never exposes a half-written one. */
+export async function writeDurably(path: string, data: Uint8Array | string): Promise<void> {
   const handle = await open(path, 'w');
   try {
     await handle.writeFile(data);

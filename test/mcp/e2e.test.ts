@@ -5,21 +5,11 @@ import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/ren
 import { openEngine } from '../../src/search/engine.js';
 import { RELEVANCE_LABELS, type SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
+import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { connectClient, raw, sessionHeaders } from '../helpers/mcp-client.js';
 
 /** The real SDK client against the real server over a real index, on an ephemeral port. */
 
-const longDoc =
-  '# Long Reference\n\nIntro.\n' +
-  Array.from({ length: 60 }, (_, i) => `## Topic ${i}\n\nDetails for topic number ${i}.${i === 40 ? ' The zanzibar setting lives here.' : ''}\n`).join('\n');
-
-const files: Record<string, string> = {
-  'platform/webhooks.md':
-    '---\ntitle: Webhooks guide\n---\n# Webhooks\n\nThe service sends signed notifications.\n\n## Verify the signature\n\nVerify the JWT with the public key.\n\n## Idempotency\n\nWhen an event id was already processed, skip it and return 200.\n\n## Ordering\n\nStore the last entityEventSequence per entityId.\n',
-  'platform/tokens.md': '# OAuth tokens\n\nSend `client_credentials` with the app secret. The access token is valid for about 4 hours.\n',
-  'platform/long.md': longDoc,
-  'guide/connect.md': '# Connect your IDE\n\nAdd an mcpServers entry with the url and type http.\n',
-};
 
 const STARS: Record<string, number> = { 'Excellent match': 3, 'Very relevant': 2, Relevant: 1, 'Somewhat relevant': 0, 'Moderate match': 0 };
 
@@ -30,7 +20,7 @@ let engineDown = false;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(files));
+  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
   server = await startHttpServer({
     port: 0,
     engine: () => {
