@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { lexicalDataSchema, type LexicalData } from './lexical-index.js';
 import { INDEX_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
@@ -94,10 +94,60 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * hnswlib neither reports a failed write (a full disk or a file size limit leaves a truncated
+ * file, and save() still succeeds) nor syncs: load the file back to prove it whole, then sync it.
+ */
+async function saveHnswDurably(hnsw: HnswVectorIndex, path: string, dims: number, rows: number, params: Manifest['hnsw']): Promise<void> {
+  await hnsw.save(path);
+  try {
+    await HnswVectorIndex.load(path, dims, rows, params);
+  } catch (error) {
+    throw Object.assign(new Error(`${basename(path)} was written incompletely (${(error as Error).message})`), { code: 'EINCOMPLETE' });
+  }
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export type ManifestDraft = Omit<Manifest, 'files' | 'formatVersion'>;
 
-/** Writes a complete build and makes it current. Returns the build folder. */
+/** What to do about a failed write, by error code. */
+const WRITE_FIX: Record<string, string> = {
+  ENOSPC: 'free disk space',
+  EDQUOT: 'free disk space (the disk quota is used up)',
+  EFBIG: 'raise the file size limit (ulimit -f) or free disk space',
+  EACCES: 'make the folder writable',
+  EPERM: 'make the folder writable',
+  EROFS: 'use a folder on a writable file system',
+  ENOTDIR: 'choose an output path whose parents are folders, not files',
+  EEXIST: 'choose an output path that is a folder',
+  EINCOMPLETE: 'free disk space or raise the file size limit (ulimit -f)',
+};
+
+/**
+ * Writes a complete build and makes it current. Returns the build folder. A write that fails
+ * (full disk, read-only folder, file size limit) leaves CURRENT and the previous build as they
+ * were, and is reported as one IndexError naming the folder and what to do.
+ */
 export async function writeIndex(indexDir: string, draft: ManifestDraft, content: IndexContent, hnsw: HnswVectorIndex): Promise<string> {
+  let name: string;
+  try {
+    name = await writeBuild(indexDir, draft, content, hnsw);
+  } catch (error) {
+    const fix = WRITE_FIX[(error as NodeJS.ErrnoException).code ?? ''] ?? 'check the folder';
+    throw new IndexError(`cannot write the index to ${indexDir} (${(error as Error).message}); the previous index is unchanged: ${fix}, then run 'svc-docs index' again`);
+  }
+  await syncDir(indexDir);
+  await removeOldBuilds(indexDir, name);
+  return join(indexDir, name);
+}
+
+/** Writes the build folder, then switches CURRENT to it (the last step that can fail); returns its name. */
+async function writeBuild(indexDir: string, draft: ManifestDraft, content: IndexContent, hnsw: HnswVectorIndex): Promise<string> {
   await mkdir(indexDir, { recursive: true });
   await removeAbandonedTemps(indexDir);
   const name = `build-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
@@ -116,7 +166,7 @@ export async function writeIndex(indexDir: string, draft: ManifestDraft, content
       await writeDurably(join(tmp, file), data);
       files[file] = sha256(data);
     }
-    await hnsw.save(join(tmp, FILES.hnsw));
+    await saveHnswDurably(hnsw, join(tmp, FILES.hnsw), content.vectors.dims, content.sections.length, draft.hnsw);
     files[FILES.hnsw] = sha256(await readFile(join(tmp, FILES.hnsw)));
     const manifest: Manifest = { formatVersion: INDEX_FORMAT_VERSION, ...draft, files };
     await writeDurably(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -127,11 +177,17 @@ export async function writeIndex(indexDir: string, draft: ManifestDraft, content
     throw error;
   }
   const pointer = join(indexDir, `.${CURRENT}.${process.pid}.tmp`);
-  await writeDurably(pointer, name + '\n');
-  await rename(pointer, join(indexDir, CURRENT));
-  await syncDir(indexDir);
-  await removeOldBuilds(indexDir, name);
-  return join(indexDir, name);
+  try {
+    await writeDurably(pointer, name + '\n');
+    await rename(pointer, join(indexDir, CURRENT));
+  } catch (error) {
+    // Not current, so not kept: an orphan build would pass for "the one before" and get the
+    // build a server is still reading deleted in its place.
+    await rm(pointer, { force: true });
+    await rm(join(indexDir, name), { recursive: true, force: true });
+    throw error;
+  }
+  return name;
 }
 
 /** Temp folders of builds whose process is gone (killed mid-build). */
