@@ -19,8 +19,14 @@ import { newSessionId, SessionRegistry } from './sessions.js';
 export const MCP_PATH = '/docs';
 
 /** Slow or stalled clients: headers must arrive within 10 s and a whole request within 30 s. */
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
+export const SLOW_CLIENT_TIMEOUTS: SlowClientTimeouts = { headersMs: 10_000, requestMs: 30_000 };
+
+export interface SlowClientTimeouts {
+  /** Time to receive the request headers; a client still sending them then gets 408. */
+  headersMs: number;
+  /** Time to receive the whole request, body included (a trickled body gets 408). */
+  requestMs: number;
+}
 
 export interface AppOptions extends ServerOptions {
   engine: () => SearchEngine;
@@ -31,6 +37,8 @@ export type HttpServerOptions = ServerOptionsInput & {
   engine: () => SearchEngine;
   /** One JSON line per request and per notable event; defaults to stdout. */
   log?: (line: string) => void;
+  /** Defaults to SLOW_CLIENT_TIMEOUTS; tests shorten them. */
+  timeouts?: SlowClientTimeouts;
 };
 
 export interface RunningServer {
@@ -53,6 +61,16 @@ function writeLine(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
+/**
+ * A log that never shows the token, even where a client put it by mistake (in the URL path, as a
+ * session id): each line is cleaned of it as sent, JSON-escaped and percent-encoded.
+ */
+function redacting(log: (line: string) => void, secret: string | undefined): (line: string) => void {
+  if (secret === undefined) return log;
+  const forms = [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])];
+  return (line) => log(forms.reduce((text, form) => text.split(form).join('[redacted]'), line));
+}
+
 /** The JSON-RPC error body the SDK also uses for transport-level refusals. */
 function refuse(res: Response, status: number, message: string, code = -32000, headers: Record<string, string> = {}): void {
   res.status(status).set(headers).json({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -73,7 +91,7 @@ function isHttpError(error: unknown): error is HttpError {
 
 /** The Express app and its session registry; startHttpServer wraps it in a listening server. */
 export function createApp(options: AppOptions): { app: Express; sessions: SessionRegistry<Session> } {
-  const log = options.log ?? writeLine;
+  const log = redacting(options.log ?? writeLine, options.authToken);
   const event = (fields: Record<string, unknown>) => log(JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields }));
   const sessions = new SessionRegistry<Session>({
     maxSessions: options.maxSessions,
@@ -196,6 +214,11 @@ export function createApp(options: AppOptions): { app: Express; sessions: Sessio
     express.json({ limit: options.maxBodyBytes, strict: false }),
     async (req: Request, res: Response) => {
       const body: unknown = req.body;
+      // JSON-RPC 2.0: an empty batch is an invalid request, not nothing to acknowledge with 202.
+      if (Array.isArray(body) && body.length === 0) {
+        refuse(res, 400, 'Invalid Request: the JSON-RPC batch is empty; send at least one message', -32600);
+        return;
+      }
       if (req.header('mcp-session-id') !== undefined) {
         const named = namedSession(req, res);
         if (!named) return;
@@ -280,6 +303,10 @@ export function createApp(options: AppOptions): { app: Express; sessions: Sessio
       refuse(res, 415, `Unsupported Media Type: ${isHttpError(error) ? error.message : 'unsupported encoding'}`);
     } else if (type === 'request.aborted') {
       res.end();
+    } else if (isHttpError(error) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+      // The client's fault, found while reading the body: a gzip body that does not inflate, a
+      // body shorter than its Content-Length. Not a server error, and not worth an error log line.
+      refuse(res, error.status, `Bad Request: the request body could not be read (${error.message}). Send JSON, uncompressed or validly gzip/deflate/br-encoded.`);
     } else {
       const message = isHttpError(error) ? error.message : String(error);
       log(JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'request-failed', error: message }));
@@ -305,13 +332,15 @@ function withBoundHost(allowedHosts: string[], host: string): string[] {
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
-  const { engine, log, ...rest } = options;
+  const { engine, log, timeouts = SLOW_CLIENT_TIMEOUTS, ...rest } = options;
   const settings = parseServerOptions(rest);
   const { app, sessions } = createApp({ ...settings, allowedHosts: withBoundHost(settings.allowedHosts, settings.host), engine, log });
 
-  const server = createServer(app);
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  // Node enforces both timeouts only when it checks its connections, every 30 s by default: a
+  // stalled client could then hold its socket up to 40 s instead of 10. Check every second.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) }, app);
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
