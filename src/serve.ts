@@ -32,24 +32,41 @@ export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
   live.watch();
   const onHangup = () => void live.reload();
   process.on('SIGHUP', onHangup);
-  const http = await startHttpServer({ ...options.server, engine: () => live.current, log });
-  const watchers = options.watch ? watchCorpus(options.watch, live, log) : [];
+  let http: RunningServer | undefined;
+  let watcher: CorpusWatcher | undefined;
+  try {
+    http = await startHttpServer({ ...options.server, engine: () => live.current, log });
+    watcher = options.watch ? watchCorpus(options.watch, live, log) : undefined;
+  } catch (error) {
+    // Port in use, say: without this the CURRENT poller would keep the process alive after the error.
+    process.off('SIGHUP', onHangup);
+    await http?.close();
+    await live.close();
+    throw error;
+  }
+  const listening = http;
   return {
-    http,
+    http: listening,
     live,
     async close() {
       process.off('SIGHUP', onHangup);
-      for (const w of watchers) w.close();
-      await http.close();
+      await watcher?.close();
+      await listening.close();
       await live.close();
     },
   };
 }
 
-function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine, log: (line: string) => void): FSWatcher[] {
+interface CorpusWatcher {
+  /** Stops watching and waits for a rebuild under way; a pending (debounced) one is dropped. */
+  close(): Promise<void>;
+}
+
+function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine, log: (line: string) => void): CorpusWatcher {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let closed = false;
   const run = async () => {
     if (running) {
       again = true;
@@ -64,7 +81,7 @@ function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine,
         } catch (error) {
           log(JSON.stringify({ event: 'reindex-failed', error: (error as Error).message }));
         }
-      } while (again);
+      } while (again && !closed);
     })();
     await running;
     running = undefined;
@@ -73,7 +90,15 @@ function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine,
     clearTimeout(timer);
     timer = setTimeout(() => void run(), spec.debounceMs ?? 500);
   };
-  return spec.dirs.map((dir) => watch(dir, { recursive: true }, schedule));
+  const watchers: FSWatcher[] = spec.dirs.map((dir) => watch(dir, { recursive: true }, schedule));
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      for (const w of watchers) w.close();
+      await running;
+    },
+  };
 }
 
 /** What startup prints for people: where the server is and what to paste into an IDE. */

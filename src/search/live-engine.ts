@@ -13,10 +13,18 @@ import { ModelMismatchError, openEngine, type EngineOptions, type LoadedEngine }
 export class LiveEngine {
   private engine: LoadedEngine;
   private reloading: Promise<boolean> | undefined;
+  /** A reload asked for while one runs: it runs next, since CURRENT may have moved on meanwhile. */
+  private queued: Promise<boolean> | undefined;
+  /**
+   * Every engine still open: the current one and those replaced within the grace period. Engines
+   * of one model share an embedder, which only the engine that loaded it disposes on close().
+   */
+  private readonly open = new Map<LoadedEngine, { ownsEmbedder: boolean; retireTimer?: NodeJS.Timeout }>();
   private stopWatching: (() => void) | undefined;
 
   constructor(
     private readonly indexDir: string,
+    /** An engine that loaded its own embedder (openEngine without `embedder`); this closes it. */
     initial: LoadedEngine,
     private readonly log: (line: string) => void,
     private readonly options: EngineOptions = {},
@@ -24,6 +32,7 @@ export class LiveEngine {
     private readonly graceMs = 30_000,
   ) {
     this.engine = initial;
+    this.open.set(initial, { ownsEmbedder: true });
   }
 
   get current(): LoadedEngine {
@@ -32,8 +41,17 @@ export class LiveEngine {
 
   /** Loads the index CURRENT names, if it is not the one being served. True when it swapped. */
   reload(): Promise<boolean> {
-    // Reloads run one at a time; a request during one joins it.
-    this.reloading ??= this.doReload().finally(() => {
+    // Reloads run one at a time. One requested meanwhile must not just join the running one, which
+    // may have read CURRENT before the newest build was written: it runs once more afterwards
+    // (requests during the same reload share that one run).
+    if (this.reloading) {
+      this.queued ??= this.reloading.then(() => {
+        this.queued = undefined;
+        return this.reload();
+      });
+      return this.queued;
+    }
+    this.reloading = this.doReload().finally(() => {
       this.reloading = undefined;
     });
     return this.reloading;
@@ -41,8 +59,10 @@ export class LiveEngine {
 
   private async doReload(): Promise<boolean> {
     let next: LoadedEngine;
+    let ownsEmbedder = false;
+    let buildDir: string | undefined;
     try {
-      const buildDir = await currentBuildDir(this.indexDir);
+      buildDir = await currentBuildDir(this.indexDir);
       if (buildDir === undefined || buildDir === this.engine.index.buildDir) return false;
       try {
         // Same model: share the loaded embedder rather than load it twice.
@@ -50,16 +70,33 @@ export class LiveEngine {
       } catch (error) {
         if (!(error instanceof ModelMismatchError)) throw error;
         next = await openEngine(this.indexDir, { ...this.options, embedder: undefined });
+        ownsEmbedder = true;
       }
     } catch (error) {
-      this.log(JSON.stringify({ event: 'reload-refused', index: this.indexDir, serving: this.engine.index.buildDir, error: (error as Error).message }));
+      this.log(
+        JSON.stringify({ event: 'reload-refused', index: this.indexDir, build: buildDir, serving: this.engine.index.buildDir, error: (error as Error).message }),
+      );
       return false;
     }
     const old = this.engine;
     this.engine = next;
+    this.open.set(next, { ownsEmbedder });
     this.log(JSON.stringify({ event: 'reloaded', index: next.index.buildDir, sections: next.summary().sections, previous: old.index.buildDir }));
-    setTimeout(() => void old.close(), this.graceMs).unref();
+    const entry = this.open.get(old);
+    if (entry) entry.retireTimer = setTimeout(() => void this.release(old), this.graceMs).unref();
     return true;
+  }
+
+  /** Forgets an engine; its embedder is disposed once no open engine uses it. */
+  private async release(engine: LoadedEngine): Promise<void> {
+    const entry = this.open.get(engine);
+    if (!entry) return;
+    this.open.delete(engine);
+    clearTimeout(entry.retireTimer);
+    // Closing the engine that loaded a shared embedder would break the engines still using it.
+    if ([...this.open.keys()].some((other) => other.embedder === engine.embedder)) return;
+    if (entry.ownsEmbedder) await engine.close();
+    else await engine.embedder.dispose();
   }
 
   /** Reloads whenever the index's CURRENT pointer changes (polled: works on every filesystem and volume). */
@@ -70,9 +107,11 @@ export class LiveEngine {
     this.stopWatching = () => unwatchFile(pointer, listener);
   }
 
+  /** Call after the HTTP server has stopped: no search can still be running on a retiring engine. */
   async close(): Promise<void> {
     this.stopWatching?.();
+    await this.queued;
     await this.reloading;
-    await this.engine.close();
+    for (const engine of [...this.open.keys()]) await this.release(engine);
   }
 }
