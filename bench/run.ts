@@ -1,20 +1,34 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
+import type { Embedder } from '../src/embedding/types.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
+import { measureColdStart, type ColdStartReport } from './coldstart.js';
+import { measureHttp, type HttpReport } from './http.js';
 import { measureIndexing, type IndexingReport } from './indexing.js';
 import { measureLatency, type LatencyReport } from './latency.js';
 import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality.js';
 import { loadQuerySet, type QuerySet } from './queries.js';
+import { measureScale, scaleChart, type ScaleReport } from './scale.js';
 import { renderSummary } from './summary.js';
 
 /**
  * `npm run bench` (full) and `npm run bench -- --quick` (CI): quality of every system on the
- * labelled sets, query latency by stage, and indexing speed, all measured in this one run on
- * this machine. Results: bench/results/results.json and bench/results/summary.md. The run fails
- * only when a benchmark is broken (an exception), never because the machine is slow.
+ * labelled sets, query latency by stage, indexing speed, end-to-end latency over HTTP, cold
+ * start, and behaviour at scale, all measured in this one run on this machine. Select parts with
+ * `--parts=quality,latency,indexing,http,coldstart,scale` (all by default) and the scale sizes
+ * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
+ * scale.svg (`-quick` suffixes in quick mode). The run fails only when a benchmark is broken
+ * (an exception), never because the machine is slow.
  */
+
+const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale';
+/** Sizes the full run measures; 1M is listed as not run, with the reason measured on the way. */
+const FULL_SCALE_SIZES = [10_000, 100_000];
+const QUICK_SCALE_SIZES = [10_000];
+const MILLION = 1_000_000;
 
 export interface QualityReport {
   set: string;
@@ -33,6 +47,13 @@ export interface BenchResults {
   quality: QualityReport[];
   latency?: LatencyReport;
   indexing?: IndexingReport;
+  http?: HttpReport;
+  coldstart?: ColdStartReport;
+  scale?: ScaleReport;
+  /** Wall-clock seconds of each part, and of the whole run. */
+  seconds: Record<string, number>;
+  /** The machine's 1-minute load average at the end of each part: other work on it slows every number. */
+  loadAverage: Record<string, number>;
 }
 
 async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<ReturnType<typeof loadEmbedder>>): Promise<QualityReport> {
@@ -56,9 +77,12 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
 }
 
 async function main(): Promise<void> {
+  const runStarted = performance.now();
   const quick = process.argv.includes('--quick');
-  const partsArg = process.argv.find((a) => a.startsWith('--parts='));
-  const parts = new Set((partsArg?.slice('--parts='.length) ?? 'quality,latency,indexing').split(','));
+  const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const parts = new Set((flag('parts') ?? ALL_PARTS).split(','));
+  const scaleSizes = flag('scale-sizes')?.split(',').map(Number) ?? (quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
+  if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
   const root = projectRoot();
   const outDir = join(root, 'bench', 'results');
   const work = join(cacheDir(), 'bench');
@@ -71,32 +95,77 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     mode: quick ? 'quick' : 'full',
     startedAt: new Date().toISOString(),
-    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: (await import('node:os')).cpus().length, memoryGiB: Math.round((await import('node:os')).totalmem() / 2 ** 30) },
+    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
     model: embedder.modelId,
     quality: [],
+    seconds: {},
+    loadAverage: {},
   };
-  for (const set of sets) {
-    if (!parts.has('quality')) break;
-    log(`quality: ${set.name} (${set.queries.length} queries)`);
-    results.quality.push(await qualityOf(set, work, embedder));
-  }
+  const timed = async (part: string, body: () => Promise<void>) => {
+    if (!parts.has(part)) return;
+    const started = performance.now();
+    await body();
+    results.seconds[part] = (performance.now() - started) / 1000;
+    results.loadAverage[part] = loadavg()[0]!;
+    log(`${part} done in ${results.seconds[part]!.toFixed(0)} s (load average ${results.loadAverage[part]!.toFixed(1)})`);
+  };
+
+  await timed('quality', async () => {
+    for (const set of sets) {
+      log(`quality: ${set.name} (${set.queries.length} queries)`);
+      results.quality.push(await qualityOf(set, work, embedder));
+    }
+  });
   const argocd = sets.find((s) => s.name === 'argocd')!;
-  if (parts.has('latency')) {
+  const argocdQueries = argocd.queries.map((q) => q.query);
+  const argocdIndex = indexOnce(argocd.corpusDir, join(work, 'argocd-index'), embedder);
+  await timed('latency', async () => {
     log('latency by stage');
-    const indexDir = join(work, 'argocd-index');
-    await buildIndex({ corpusDirs: [argocd.corpusDir], outDir: indexDir, embedder });
-    results.latency = await measureLatency(indexDir, embedder, argocd.queries.map((q) => q.query), quick ? 2 : 10);
-  }
-  if (parts.has('indexing')) {
+    results.latency = await measureLatency(await argocdIndex(), embedder, argocdQueries, quick ? 2 : 10);
+  });
+  await timed('indexing', async () => {
     log('indexing speed');
     results.indexing = await measureIndexing(argocd.corpusDir, join(work, 'indexing'), embedder);
-  }
+  });
+  await timed('http', async () => {
+    log('end to end over HTTP');
+    const plan = quick
+      ? [{ sessions: 1, callsPerSession: 50 }, { sessions: 8, callsPerSession: 10 }, { sessions: 32, callsPerSession: 5 }]
+      : [{ sessions: 1, callsPerSession: 2 * argocdQueries.length }, { sessions: 8, callsPerSession: 50 }, { sessions: 32, callsPerSession: 25 }];
+    results.http = await measureHttp(await argocdIndex(), embedder, argocdQueries, plan, log);
+  });
+  await timed('coldstart', async () => {
+    log('cold start');
+    results.coldstart = await measureColdStart(await argocdIndex(), argocdQueries[0]!, quick ? 2 : 5, log);
+  });
+  await timed('scale', async () => {
+    log(`scale: ${scaleSizes.join(', ')} sections`);
+    results.scale = await measureScale({
+      corpusRoot: argocd.corpusDir,
+      baseIndexDir: await argocdIndex(),
+      queriesFile: join(root, 'bench', 'queries', 'argocd.json'),
+      work,
+      sizes: scaleSizes,
+      rounds: quick ? 1 : 3,
+      skipped: quick || scaleSizes.includes(MILLION) ? [] : [MILLION],
+      embedder,
+      log,
+    });
+  });
   await embedder.dispose();
+  results.seconds.total = (performance.now() - runStarted) / 1000;
 
   const suffix = quick ? '-quick' : '';
   writeFileSync(join(outDir, `results${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(join(outDir, `summary${suffix}.md`), renderSummary(results));
-  log(`wrote bench/results/results${suffix}.json and summary${suffix}.md`);
+  if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
+  log(`wrote bench/results/results${suffix}.json, summary${suffix}.md${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`);
+}
+
+/** The index of `corpusDir`, built on first use and shared by the parts that need it. */
+function indexOnce(corpusDir: string, indexDir: string, embedder: Embedder): () => Promise<string> {
+  let built: Promise<string> | undefined;
+  return () => (built ??= buildIndex({ corpusDirs: [corpusDir], outDir: indexDir, embedder }).then(() => indexDir));
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,12 @@
 import type { BenchResults } from './run.js';
+import { compactCount } from './scale-chart.js';
 
 /** bench/results/summary.md: the tables the README quotes. */
 
 const f = (x: number, digits = 3) => x.toFixed(digits);
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+const mb = (x: number) => x.toFixed(0);
+const signedMs = (x: number) => `${x < 0 ? '−' : '+'}${ms(Math.abs(x))}`;
 
 export function renderSummary(r: BenchResults): string {
   const lines: string[] = [];
@@ -40,6 +43,107 @@ export function renderSummary(r: BenchResults): string {
     lines.push('## Indexing (argocd)', '');
     lines.push(`Full build: ${i.documents} documents, ${i.sections} sections in ${i.fullBuildSeconds.toFixed(1)} s (${i.sectionsPerSecond.toFixed(0)} sections/s).`);
     lines.push(`One-file edit reindexed in ${i.incrementalSeconds.toFixed(1)} s, embedding ${i.incrementalSectionsEmbedded} sections: ${i.fullOverIncremental.toFixed(1)}× faster than the full build. No-change reindex: ${i.noChangeSeconds.toFixed(1)} s.`, '');
+  }
+  if (r.http) {
+    const h = r.http;
+    lines.push(`## End to end over HTTP (argocd, ${h.queries} queries), ms`, '');
+    lines.push(
+      `The compiled server (\`svc-docs serve\`) in its own process on 127.0.0.1 (ephemeral port), driven by the MCP SDK client (Client + StreamableHTTPClientTransport) from the benchmark process on the same ${r.machine.cpus}-core machine. Each session initializes, lists tools, makes one warm-up call, then its SearchDocs calls one after another; all sessions run at once. Latency is measured by the client, per call.`,
+      '',
+      '| sessions | calls (each) | p50 | p95 | p99 | throughput (calls/s) | errors | server CPU per call (ms) | client CPU per call (ms) | server RSS after (MB) |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const l of h.levels) {
+      lines.push(
+        `| ${l.sessions} | ${l.calls} (${l.callsPerSession}) | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${l.throughput.toFixed(0)} | ${l.errors} | ${ms(l.serverCpuMsPerCall)} | ${ms(l.clientCpuMsPerCall)} | ${mb(l.serverRssMB)} |`,
+      );
+    }
+    lines.push(
+      '',
+      `In-process \`engine.search\` in the benchmark process on the same index and queries: p50 ${ms(h.inProcessP50)} ms. HTTP at one session: ${h.httpOverInProcess.toFixed(2)}× that (${signedMs(h.overheadP50Ms)} ms), for MCP framing, JSON, rendering the result, HTTP and the client's schema validation; the server's CPU per call, next to the in-process search time, is the steadier measure of that cost on a busy machine.`,
+      '',
+    );
+  }
+  if (r.coldstart) {
+    const c = r.coldstart;
+    const p = c.parts;
+    lines.push('## Cold start (argocd index), ms', '');
+    lines.push(`Spawned \`svc-docs serve --no-build\` to \`/readyz\` answering 200: median ${c.readyP50.toFixed(0)} ms over ${c.runs} starts (${c.readyMs.map((x) => x.toFixed(0)).join(', ')}); index files in the page cache.`, '');
+    lines.push(`The same steps timed inside a fresh process (median of ${c.probeRuns}):`, '', '| step | ms |', '|---|---|');
+    lines.push(`| Node start-up and imports (engine, HTTP, MCP SDK, Transformers.js) | ${p.importsMs.toFixed(0)} |`);
+    lines.push(`| load the model | ${p.modelMs.toFixed(0)} |`);
+    if (p.modelChecksumMs !== undefined) lines.push(`| … of which hashing the model files (checked against the index) | ${p.modelChecksumMs.toFixed(0)} |`);
+    lines.push(`| load the index (openEngine) | ${p.indexMs.toFixed(0)} |`);
+    lines.push(`| … of which reading, verifying and parsing its files (readIndex) | ${p.indexReadMs.toFixed(0)} |`);
+    lines.push(`| listen (HTTP) | ${p.listenMs.toFixed(0)} |`);
+    lines.push(`| **ready, from process start** | **${p.readyMs.toFixed(0)}** |`);
+    lines.push(`| first query after that (cold code paths) | ${p.firstQueryMs.toFixed(0)} |`);
+    lines.push(`| not in the probe: what the CLI imports on top (indexer, commander) | ${p.cliImportsMs.toFixed(0)} |`, '');
+  }
+  if (r.scale) {
+    const sc = r.scale;
+    lines.push('## Scale', '');
+    lines.push(
+      'The Argo CD docs as they are, then grown to each size with versioned copies (`argocd-versions/v001/…`, files renamed) whose prose is perturbed: 8 % of words repeated, 6 % followed by an inserted identifier-like token drawn from 300k (Zipf-like), so every copy has its own BM25 postings and the vocabulary keeps growing; headings, code and tables are unchanged. ' +
+        `Each build is a real \`buildIndex\` (load, chunk, embed, BM25, HNSW, write) in its own process, except that a copy's section is not embedded: it gets its original's vector plus Gaussian noise (cosine ≈ 0.96 to the original), renormalised, so copies form tight clusters of near-duplicates, which is hard for HNSW. Sections the copies chunk differently are embedded for real. The real model embeds ${sc.embedSectionsPerSecond.toFixed(0)} sections/s here; the fourth column adds the time it would take to embed every section. ` +
+        'Each index is then loaded by a fresh process as the server does (openEngine); it runs the argocd queries (hybrid, shipped settings) and compares HNSW with exact search on their vectors.',
+      '',
+      'Building:',
+      '',
+      '| sections | documents | build (s) | + embedding every section (s, est.) | build peak RSS (MB) | sections embedded / copies given a vector | index on disk (MB) |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const p of sc.points) {
+      const b = p.build;
+      const allEmbedded = b.seconds + (b.reused + b.exact) / sc.embedSectionsPerSecond;
+      lines.push(`| ${b.sections}${p.target === undefined ? ' (as is)' : ''} | ${b.documents} | ${b.seconds.toFixed(1)} | ${allEmbedded.toFixed(0)} | ${mb(b.peakRssMB)} | ${b.embedded} / ${b.reused} | ${(p.index.bytes / 2 ** 20).toFixed(1)} |`);
+    }
+    lines.push(
+      '',
+      'Serving (a fresh process per size; latency of the whole search, ms, and the medians of its slowest stages):',
+      '',
+      '| sections | index load (ms) | p50 | p95 | lexical p50 | fuse p50 | vector p50 | HNSW recall@10 | recall@100 | RSS after queries (MB) | RSS after full GC (MB) | peak RSS (MB) |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const p of sc.points) {
+      const q = p.probe;
+      lines.push(
+        `| ${p.build.sections} | ${q.loadMs.toFixed(0)} | ${ms(q.total.p50)} | ${ms(q.total.p95)} | ${ms(q.stagesP50.lexicalMs)} | ${ms(q.stagesP50.fuseMs)} | ${ms(q.stagesP50.vectorMs)} | ${f(q.recall10)} | ${f(q.recallCandidates.recall)} | ${mb(q.memory.servingMB)} | ${mb(q.memory.afterGcMB)} | ${mb(q.memory.peakMB)} |`,
+      );
+    }
+    const first = sc.points[0];
+    if (first) {
+      lines.push(
+        '',
+        `The probe process holds ${mb(first.probe.memory.baselineMB)} MB before loading anything and ${mb(first.probe.memory.modelMB)} MB with the model loaded; the rest is the index. ` +
+          `Index files at the largest size: ${Object.entries(sc.points[sc.points.length - 1]!.index.files)
+            .map(([name, bytes]) => `${name} ${(bytes / 2 ** 20).toFixed(1)} MB`)
+            .join(', ')}.`,
+      );
+    }
+    for (const n of sc.notRun) lines.push('', `Not run: ${compactCount(n.sections)} sections: ${n.reason}.`);
+    lines.push('', `![Latency and memory against size](scale${r.mode === 'quick' ? '-quick' : ''}.svg)`, '');
+  }
+  const ratios: string[] = [];
+  if (r.http) ratios.push(`| HTTP p50 (1 session) / in-process p50 | ${r.http.httpOverInProcess.toFixed(2)}× (${signedMs(r.http.overheadP50Ms)} ms) |`);
+  if (r.http && r.http.levels.length > 1) {
+    const one = r.http.levels[0]!;
+    const most = r.http.levels[r.http.levels.length - 1]!;
+    ratios.push(`| HTTP throughput, ${most.sessions} sessions / 1 session | ${(most.throughput / one.throughput).toFixed(2)}× (${most.throughput.toFixed(0)} vs ${one.throughput.toFixed(0)} calls/s) |`);
+  }
+  if (r.latency) ratios.push(`| median query, exact vector search / HNSW (argocd) | ${r.latency.exactOverHnsw.toFixed(2)}× |`);
+  if (r.indexing) ratios.push(`| full build / one-file incremental reindex | ${r.indexing.fullOverIncremental.toFixed(1)}× |`);
+  if (r.scale && r.scale.points.length > 1) {
+    const a = r.scale.points[0]!;
+    const z = r.scale.points[r.scale.points.length - 1]!;
+    ratios.push(`| p50 latency, ${compactCount(z.build.sections)} / ${compactCount(a.build.sections)} sections (${(z.build.sections / a.build.sections).toFixed(0)}× the data) | ${(z.probe.total.p50 / a.probe.total.p50).toFixed(2)}× |`);
+  }
+  if (ratios.length > 0) lines.push('## Ratios', '', '| ratio | value |', '|---|---|', ...ratios, '');
+  const parts = Object.entries(r.seconds).filter(([k]) => k !== 'total');
+  if (r.seconds.total !== undefined) lines.push(`Run time: ${(r.seconds.total / 60).toFixed(1)} min (${parts.map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}).`, '');
+  const load = Object.entries(r.loadAverage);
+  if (load.length > 0) {
+    lines.push(`Load average (1 min) at the end of each part, on ${r.machine.cpus} cores: ${load.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}. Above ${r.machine.cpus}, other processes were competing for the CPU and every time above is inflated.`, '');
   }
   return lines.join('\n') + '\n';
 }

@@ -1,0 +1,145 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Embedder } from '../src/embedding/types.js';
+import { openEngine } from '../src/search/engine.js';
+import { cpuSecondsOf, memoryOf, spawnServer } from './child-process.js';
+import { percentile } from './metrics.js';
+
+/**
+ * End to end over HTTP: the compiled server (`svc-docs serve`) in a process of its own on a
+ * loopback port, driven by the real MCP client (SDK Client + StreamableHTTPClientTransport) at 1,
+ * 8 and 32 concurrent sessions. Every session initializes, lists the tools (as clients do, which
+ * also gives the client the output schema to validate against), then makes a fixed number of
+ * SearchDocs calls one after another; all sessions run at once. Client-side latency per call.
+ */
+
+export interface HttpLevel {
+  sessions: number;
+  callsPerSession: number;
+  calls: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Calls answered per second over the whole level (first call sent to last answer). */
+  throughput: number;
+  /** Server RSS after the level, MB. */
+  serverRssMB: number;
+  /** CPU time per call, ms: the server process, and this process (the MCP clients). */
+  serverCpuMsPerCall: number;
+  clientCpuMsPerCall: number;
+}
+
+export interface HttpReport {
+  server: string;
+  queries: number;
+  /** engine.search in this process on the same index and queries, same limit as the server's. */
+  inProcessP50: number;
+  levels: HttpLevel[];
+  /** p50 at one session over the in-process p50, and the difference in ms. */
+  httpOverInProcess: number;
+  overheadP50Ms: number;
+  serverReadyMs: number;
+}
+
+const SERVER_RESULT_LIMIT = 5;
+const WARM_UP_CALLS = 30;
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'svc-docs-bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.listTools();
+  return client;
+}
+
+async function level(url: string, queries: string[], sessions: number, callsPerSession: number, pid: number): Promise<HttpLevel> {
+  const clients = await Promise.all(Array.from({ length: sessions }, () => connect(url)));
+  // One warm-up call per session: the first call of a session pays for its lazy set-up.
+  await Promise.all(clients.map((c, i) => c.callTool({ name: 'SearchDocs', arguments: { searchTerm: queries[i % queries.length]! } })));
+  const latencies: number[] = [];
+  let errors = 0;
+  const serverCpu = cpuSecondsOf(pid);
+  const clientCpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client, s) => {
+      for (let n = 0; n < callsPerSession; n++) {
+        // Sessions start at different queries, so concurrent calls don't all ask the same thing.
+        const searchTerm = queries[(s * 7 + n) % queries.length]!;
+        const t = performance.now();
+        try {
+          const result = await client.callTool({ name: 'SearchDocs', arguments: { searchTerm } });
+          if (result.isError) errors++;
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const serverCpuMs = (cpuSecondsOf(pid) - serverCpu) * 1000;
+  const { user, system } = process.cpuUsage(clientCpu);
+  await Promise.all(clients.map((c) => c.close()));
+  const calls = sessions * callsPerSession;
+  return {
+    sessions,
+    callsPerSession,
+    calls,
+    errors,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    throughput: calls / seconds,
+    serverRssMB: memoryOf(pid).rssMB,
+    serverCpuMsPerCall: serverCpuMs / calls,
+    clientCpuMsPerCall: (user + system) / 1000 / calls,
+  };
+}
+
+export interface HttpPlan {
+  sessions: number;
+  callsPerSession: number;
+}
+
+export async function measureHttp(indexDir: string, embedder: Embedder, queries: string[], plan: HttpPlan[], log: (line: string) => void): Promise<HttpReport> {
+  const engine = await openEngine(indexDir, { embedder });
+  for (const q of queries.slice(0, 5)) await engine.search(q, { limit: SERVER_RESULT_LIMIT });
+  const inProcess: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const q of queries) {
+      const t = performance.now();
+      await engine.search(q, { limit: SERVER_RESULT_LIMIT });
+      inProcess.push(performance.now() - t);
+    }
+  }
+  await engine.close();
+
+  const server = await spawnServer(indexDir, log);
+  const levels: HttpLevel[] = [];
+  try {
+    // Warm the server's code paths first, as the in-process engine above was warmed.
+    const warm = await connect(server.url);
+    for (const q of queries.slice(0, WARM_UP_CALLS)) await warm.callTool({ name: 'SearchDocs', arguments: { searchTerm: q } });
+    await warm.close();
+    for (const { sessions, callsPerSession: calls } of plan) {
+      const result = await level(server.url, queries, sessions, calls, server.pid);
+      log(`http: ${sessions} session(s) × ${calls} calls: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.throughput.toFixed(0)} calls/s, ${result.errors} errors`);
+      if (result.errors === result.calls) throw new Error(`every SearchDocs call failed at ${sessions} sessions: the server or the benchmark is broken`);
+      levels.push(result);
+    }
+  } finally {
+    await server.stop();
+  }
+  const inProcessP50 = percentile(inProcess, 50);
+  const single = levels.find((l) => l.sessions === 1) ?? levels[0]!;
+  return {
+    server: 'node <compiled>/src/cli.js serve --no-build, its own process, 127.0.0.1, ephemeral port; client in the benchmark process',
+    queries: queries.length,
+    inProcessP50,
+    levels,
+    httpOverInProcess: single.p50 / inProcessP50,
+    overheadP50Ms: single.p50 - inProcessP50,
+    serverReadyMs: server.readyMs,
+  };
+}

@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { buildIndex, embeddingText } from '../indexer/build.js';
+import { loadEmbedder } from '../src/embedding/embedder.js';
+import { readIndex } from '../src/index/store.js';
+import { memoryOf } from './child-process.js';
+import { ReplicaEmbedder } from './scale-corpus.js';
+
+/**
+ * Child process of the scale benchmark: one full build (buildIndex, as `svc-docs index` runs it)
+ * of a grown corpus, in a heap of its own so its peak memory is its own. Copies of the base
+ * corpus's sections reuse the base index's vectors (ReplicaEmbedder); the rest is the real build.
+ *
+ * node bench/scale-build.js --corpus DIR… --out DIR --base-index DIR --vector-cache DIR
+ */
+
+export const scaleBuildReportSchema = z.object({
+  seconds: z.number(),
+  documents: z.number(),
+  sections: z.number(),
+  embedded: z.number(),
+  words: z.number(),
+  exact: z.number(),
+  reused: z.number(),
+  peakRssMB: z.number(),
+});
+export type ScaleBuildReport = z.infer<typeof scaleBuildReportSchema>;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { corpus: { type: 'string', multiple: true }, out: { type: 'string' }, 'base-index': { type: 'string' }, 'vector-cache': { type: 'string' } },
+  });
+  const inner = await loadEmbedder();
+  const embedder = new ReplicaEmbedder(inner);
+  const base = await readIndex(values['base-index']!);
+  base.sections.forEach((s, i) => embedder.remember(embeddingText(base.documents[s.doc]!.title, s), base.vectors.data.subarray(i * base.vectors.dims, (i + 1) * base.vectors.dims)));
+  const summary = await buildIndex({
+    corpusDirs: values.corpus!,
+    outDir: values.out!,
+    embedder,
+    vectorCacheDir: values['vector-cache']!,
+    log: (line) => console.error(line),
+  });
+  const report: ScaleBuildReport = {
+    seconds: summary.seconds,
+    documents: summary.documents,
+    sections: summary.sections,
+    ...embedder.stats,
+    peakRssMB: memoryOf('self').peakMB,
+  };
+  await embedder.dispose();
+  console.log(JSON.stringify(report));
+}
+
+if (process.argv[1]?.endsWith('scale-build.js')) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  });
+}

@@ -1,0 +1,134 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { loadEmbedder } from '../src/embedding/embedder.js';
+import { currentBuildDir, readManifest } from '../src/index/store.js';
+import type { VectorMatrix } from '../src/index/vector-index.js';
+import { openEngine } from '../src/search/engine.js';
+import { memoryOf } from './child-process.js';
+import { mean, percentile } from './metrics.js';
+import { loadQuerySet } from './queries.js';
+
+/**
+ * Child process of the scale benchmark: what a server holding this index costs and how fast it
+ * answers. Loads the index as the server does (openEngine), runs the labelled queries, compares
+ * HNSW with exact search, and reports its own memory.
+ *
+ * node --expose-gc bench/scale-probe.js --index DIR --queries FILE --rounds N
+ */
+
+const pct = z.object({ p50: z.number(), p95: z.number(), p99: z.number() });
+export const scaleProbeReportSchema = z.object({
+  loadMs: z.number(),
+  queries: z.number(),
+  total: pct,
+  /** Medians of the engine's stages. */
+  stagesP50: z.object({ embedMs: z.number(), lexicalMs: z.number(), vectorMs: z.number(), fuseMs: z.number(), windowMs: z.number() }),
+  recall10: z.number(),
+  /** At the engine's vectorCandidates (what fusion actually receives). */
+  recallCandidates: z.object({ k: z.number(), recall: z.number() }),
+    /**
+   * RSS: before anything is loaded, with the model, right after loading the index, after the
+   * queries (what the OS sees while serving), and after a full garbage collection (what the
+   * index really holds); the peak; and the JS heap in use after that collection.
+   */
+  memory: z.object({ baselineMB: z.number(), modelMB: z.number(), loadedMB: z.number(), servingMB: z.number(), afterGcMB: z.number(), peakMB: z.number(), heapUsedMB: z.number() }),
+});
+export type ScaleProbeReport = z.infer<typeof scaleProbeReportSchema>;
+
+/** Exact top-k by cosine (unit vectors: dot product), without sorting every row. */
+export function exactTopK({ dims, data }: VectorMatrix, query: Float32Array, k: number): number[] {
+  const ids = new Int32Array(k).fill(-1);
+  const sims = new Float64Array(k).fill(-Infinity);
+  const rows = data.length / dims;
+  for (let row = 0; row < rows; row++) {
+    let dot = 0;
+    for (let d = 0, base = row * dims; d < dims; d++) dot += data[base + d]! * query[d]!;
+    if (dot <= sims[k - 1]!) continue;
+    let at = k - 1;
+    for (; at > 0 && sims[at - 1]! < dot; at--) {
+      sims[at] = sims[at - 1]!;
+      ids[at] = ids[at - 1]!;
+    }
+    sims[at] = dot;
+    ids[at] = row;
+  }
+  return Array.from(ids).filter((id) => id >= 0);
+}
+
+/** Share of `exact` that `approx` found. */
+function recall(approx: number[], exact: number[]): number {
+  const found = new Set(approx);
+  return exact.length === 0 ? 1 : exact.filter((id) => found.has(id)).length / exact.length;
+}
+
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+const MB = 2 ** 20;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, rounds: { type: 'string' } } });
+  const indexDir = values.index!;
+  const queries = loadQuerySet(values.queries!).queries.map((q) => q.query);
+  const rounds = Number(values.rounds ?? '1');
+  gc();
+  const baselineMB = memoryOf('self').rssMB;
+  const manifest = await readManifest((await currentBuildDir(indexDir))!);
+  const embedder = await loadEmbedder({ model: manifest.model.id });
+  gc();
+  const modelMB = memoryOf('self').rssMB;
+  const started = performance.now();
+  const engine = await openEngine(indexDir, { embedder });
+  const loadMs = performance.now() - started;
+  const loadedMB = memoryOf('self').rssMB;
+
+  for (const q of queries.slice(0, 5)) await engine.search(q);
+  const totals: number[] = [];
+  const stages = { embedMs: [] as number[], lexicalMs: [] as number[], vectorMs: [] as number[], fuseMs: [] as number[], windowMs: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const t = performance.now();
+      const { timings } = await engine.searchDetailed(q);
+      totals.push(performance.now() - t);
+      for (const k of Object.keys(stages) as (keyof typeof stages)[]) stages[k].push(timings[k]);
+    }
+  }
+  const servingMB = memoryOf('self').rssMB;
+
+  const k = manifest.fusion.vectorCandidates;
+  const recall10: number[] = [];
+  const recallK: number[] = [];
+  for (const q of queries) {
+    const [v] = await embedder.embed([q]);
+    const exact = exactTopK(engine.index.vectors, v!, k);
+    const approx = engine.index.hnsw.search(v!, k).ids;
+    recall10.push(recall(approx.slice(0, 10), exact.slice(0, 10)));
+    recallK.push(recall(approx, exact));
+  }
+  const { peakMB } = memoryOf('self');
+  gc();
+  const afterGcMB = memoryOf('self').rssMB;
+  const report: ScaleProbeReport = {
+    loadMs,
+    queries: totals.length,
+    total: { p50: percentile(totals, 50), p95: percentile(totals, 95), p99: percentile(totals, 99) },
+    stagesP50: {
+      embedMs: percentile(stages.embedMs, 50),
+      lexicalMs: percentile(stages.lexicalMs, 50),
+      vectorMs: percentile(stages.vectorMs, 50),
+      fuseMs: percentile(stages.fuseMs, 50),
+      windowMs: percentile(stages.windowMs, 50),
+    },
+    recall10: mean(recall10),
+    recallCandidates: { k, recall: mean(recallK) },
+    memory: { baselineMB, modelMB, loadedMB, servingMB, afterGcMB, peakMB, heapUsedMB: process.memoryUsage().heapUsed / MB },
+  };
+  await engine.close();
+  await embedder.dispose();
+  console.log(JSON.stringify(report));
+}
+
+if (process.argv[1]?.endsWith('scale-probe.js')) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  });
+}

@@ -1,0 +1,78 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
+import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
+import { startHttpServer } from '../src/mcp/http.js';
+import { currentBuildDir, readIndex, readManifest } from '../src/index/store.js';
+import { openEngine } from '../src/search/engine.js';
+
+/**
+ * Child process of the cold-start benchmark: the steps `svc-docs serve` takes before it is ready,
+ * timed one by one in a fresh process (performance.now() counts from process start): Node's
+ * start-up and the imports, loading the model, loading the index, listening. Then the parts of
+ * the two big steps, measured again on their own: hashing the model files (the index records the
+ * model's checksum), and reading + verifying + parsing the index files; and what importing the
+ * CLI adds, since `svc-docs serve` starts from it.
+ *
+ * node bench/startup-probe.js --index DIR --query TEXT
+ */
+
+export const startupReportSchema = z.object({
+  importsMs: z.number(),
+  modelMs: z.number(),
+  indexMs: z.number(),
+  listenMs: z.number(),
+  readyMs: z.number(),
+  firstQueryMs: z.number(),
+  modelChecksumMs: z.number().optional(),
+  indexReadMs: z.number(),
+  /** What the CLI imports on top (the indexer, for building on demand; commander). */
+  cliImportsMs: z.number(),
+});
+export type StartupReport = z.infer<typeof startupReportSchema>;
+
+async function main(): Promise<void> {
+  const importsMs = performance.now();
+  const { values } = parseArgs({ options: { index: { type: 'string' }, query: { type: 'string' } } });
+  const indexDir = values.index!;
+  const manifest = await readManifest((await currentBuildDir(indexDir))!);
+  let t = performance.now();
+  const embedder = await loadEmbedder({ model: manifest.model.id });
+  const modelMs = performance.now() - t;
+  t = performance.now();
+  const engine = await openEngine(indexDir, { embedder });
+  const indexMs = performance.now() - t;
+  t = performance.now();
+  const http = await startHttpServer({ port: 0, host: '127.0.0.1', engine: () => engine, log: () => {} });
+  const listenMs = performance.now() - t;
+  const readyMs = performance.now();
+  t = performance.now();
+  await engine.search(values.query!);
+  const firstQueryMs = performance.now() - t;
+  await http.close();
+
+  let modelChecksumMs: number | undefined;
+  if (manifest.model.id === DEFAULT_MODEL_ID) {
+    const dir = await ensureDefaultModel({ log: () => {} });
+    t = performance.now();
+    folderChecksum(dir);
+    modelChecksumMs = performance.now() - t;
+  }
+  t = performance.now();
+  await readIndex(indexDir);
+  const indexReadMs = performance.now() - t;
+  t = performance.now();
+  await import('../src/cli.js');
+  const cliImportsMs = performance.now() - t;
+  await engine.close();
+  await embedder.dispose();
+  const report: StartupReport = { importsMs, modelMs, indexMs, listenMs, readyMs, firstQueryMs, modelChecksumMs, indexReadMs, cliImportsMs };
+  console.log(JSON.stringify(report));
+}
+
+if (process.argv[1]?.endsWith('startup-probe.js')) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  });
+}
