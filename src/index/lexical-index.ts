@@ -68,6 +68,10 @@ export interface LexicalHits {
    * terms credited at their weight) over the IDF mass of the user's own terms (weight ≥ 1).
    */
   coverage: Float64Array;
+  /** Which of the user's own terms (bit i = `ownTerms[i]`, the first 31) each section matched. */
+  matched: Int32Array;
+  /** The user's own terms' IDF share of the query, in query order: what a matched bit is worth. */
+  ownTermShare: number[];
 }
 
 export class LexicalIndex {
@@ -98,41 +102,76 @@ export class LexicalIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /** The BM25F pseudo term frequency of the posting at `i` (fields weighted and length-normalised). */
+  private withFieldTf(list: Int32Array, i: number, use: (section: number, tf: number) => void): void {
+    const { weights, b } = this.params;
+    const { lengths } = this.data;
+    const s = list[i]!;
+    const tf =
+      (weights.title * list[i + 1]!) / (1 - b.title + (b.title * lengths.title[s]!) / this.avg.title) +
+      (weights.headings * list[i + 2]!) / (1 - b.headings + (b.headings * lengths.headings[s]!) / this.avg.headings) +
+      (weights.body * list[i + 3]!) / (1 - b.body + (b.body * lengths.body[s]!) / this.avg.body);
+    if (tf > 0) use(s, tf);
+  }
+
+  /** IDF of a word written several ways: sections holding any of them (an upper bound on the union). */
+  private idfOfAny(terms: readonly string[]): number {
+    const n = this.data.sectionCount;
+    const df = Math.min(n, terms.reduce((sum, t) => sum + this.documentFrequency(t), 0));
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
   hasTerm(term: string): boolean {
     return this.postings.has(term);
   }
 
-  /** Scores every section that matches any query term; `query` maps term → weight. */
-  search(query: ReadonlyMap<string, number>): LexicalHits {
-    const { k1, weights, b } = this.params;
-    const { lengths } = this.data;
+  /**
+   * Scores every section that matches any query term; `query` maps term → weight. A term's
+   * `variants` (other spellings of the same word: `admin` for `administrator`) count as that term:
+   * their occurrences add to its term frequency and its IDF is that of all its spellings together,
+   * so a section that uses both spellings is not counted twice.
+   */
+  search(query: ReadonlyMap<string, number>, variants: ReadonlyMap<string, readonly string[]> = new Map()): LexicalHits {
+    const { k1 } = this.params;
     const scores = new Map<number, number>();
     const covered = new Map<number, number>();
+    const bits = new Map<number, number>();
+    const ownIdf: number[] = [];
     let idfMass = 0;
     for (const [term, weight] of query) {
-      const idf = this.idf(term);
-      const own = weight >= 1;
-      if (own) idfMass += idf;
-      const list = this.postings.get(term);
-      if (!list) continue;
-      for (let i = 0; i < list.length; i += 4) {
-        const s = list[i]!;
-        const tf =
-          (weights.title * list[i + 1]!) / (1 - b.title + (b.title * lengths.title[s]!) / this.avg.title) +
-          (weights.headings * list[i + 2]!) / (1 - b.headings + (b.headings * lengths.headings[s]!) / this.avg.headings) +
-          (weights.body * list[i + 3]!) / (1 - b.body + (b.body * lengths.body[s]!) / this.avg.body);
-        if (tf <= 0) continue;
-        scores.set(s, (scores.get(s) ?? 0) + weight * idf * ((tf * (k1 + 1)) / (tf + k1)));
-        covered.set(s, (covered.get(s) ?? 0) + weight * idf);
+      const spellings = [term, ...(variants.get(term) ?? [])];
+      const idf = spellings.length === 1 ? this.idf(term) : this.idfOfAny(spellings);
+      const bit = weight >= 1 && ownIdf.length < 31 ? 1 << ownIdf.length : 0;
+      if (weight >= 1) {
+        idfMass += idf;
+        if (bit !== 0) ownIdf.push(idf);
       }
+      const add = (s: number, t: number) => {
+        scores.set(s, (scores.get(s) ?? 0) + weight * idf * ((t * (k1 + 1)) / (t + k1)));
+        covered.set(s, (covered.get(s) ?? 0) + weight * idf);
+        if (bit !== 0) bits.set(s, (bits.get(s) ?? 0) | bit);
+      };
+      if (spellings.length === 1) {
+        const list = this.postings.get(term);
+        if (list) for (let i = 0; i < list.length; i += 4) this.withFieldTf(list, i, add);
+        continue;
+      }
+      const tf = new Map<number, number>();
+      for (const spelling of spellings) {
+        const list = this.postings.get(spelling);
+        if (list) for (let i = 0; i < list.length; i += 4) this.withFieldTf(list, i, (s, t) => tf.set(s, (tf.get(s) ?? 0) + t));
+      }
+      for (const [s, t] of tf) add(s, t);
     }
     const sections = Int32Array.from(scores.keys());
     const out = new Float64Array(sections.length);
     const coverage = new Float64Array(sections.length);
+    const matched = new Int32Array(sections.length);
     sections.forEach((s, i) => {
       out[i] = scores.get(s)!;
       coverage[i] = idfMass > 0 ? Math.min(1, (covered.get(s) ?? 0) / idfMass) : 0;
+      matched[i] = bits.get(s) ?? 0;
     });
-    return { sections, scores: out, coverage };
+    return { sections, scores: out, coverage, matched, ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)) };
   }
 }

@@ -23,6 +23,12 @@ export const fusionSettingsSchema = z.object({
   vectorOnlyResults: z.boolean(),
   /** A document's score: its best section's plus this share of the next best sections'. */
   documentSupportWeight: z.number().min(0).max(1),
+  /**
+   * A document's score also gains this × the IDF share of the query's own terms it matches in any
+   * of its sections, so a page that answers every part of a long question beats one section that
+   * repeats one of its words. Indexes built before it existed rank without it.
+   */
+  documentBreadthWeight: z.number().min(0).max(1).default(0),
 });
 export type FusionSettings = z.infer<typeof fusionSettingsSchema>;
 

@@ -8,6 +8,7 @@ import { ExactVectorIndex, type VectorIndex } from '../index/vector-index.js';
 import { fuseReciprocalRank, fuseSections, rankDocuments, type DocumentHit, type SectionEvidence } from './fuse.js';
 import { stem } from '../index/tokenize.js';
 import { expandQuery, parseQuery } from './query.js';
+import { rewriteQuery } from './rewrite.js';
 import { relevanceFor } from './relevance.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
 import { windowAround } from './window.js';
@@ -35,6 +36,8 @@ export interface EngineOptions {
   /** Overrides of the manifest's fusion and BM25F settings (benchmarks, tuning). */
   fusion?: Partial<FusionSettings>;
   lexical?: Partial<LexicalParams>;
+  /** Compound and abbreviation rewrites of the query (on unless a benchmark ablates them). */
+  rewrites?: boolean;
 }
 
 export interface StageTimings {
@@ -93,6 +96,7 @@ class Engine implements LoadedEngine {
   private readonly expansionRow = new Map<string, number>();
   private readonly fusion: FusionSettings;
   private readonly retrieval: Retrieval;
+  private readonly rewrites: boolean;
 
   constructor(
     readonly index: LoadedIndex,
@@ -106,6 +110,7 @@ class Engine implements LoadedEngine {
     index.expansion.terms.forEach((t, i) => this.expansionRow.set(t, i));
     this.fusion = { ...index.manifest.fusion, ...options.fusion };
     this.retrieval = options.retrieval ?? 'hybrid';
+    this.rewrites = options.rewrites ?? true;
   }
 
   summary(): IndexSummary {
@@ -158,13 +163,22 @@ class Engine implements LoadedEngine {
       terms = expanded.terms;
       expansions = expanded.added;
     }
+    let variants = new Map<string, string[]>();
+    if (useLexical && this.rewrites) {
+      const rewritten = rewriteQuery(text, parsed.terms, (t) => this.lexical.hasTerm(t));
+      variants = rewritten.variants;
+      terms = new Map(terms);
+      for (const [t, w] of rewritten.terms) terms.set(t, Math.max(w, terms.get(t) ?? 0));
+    }
     const evidence = new Map<number, SectionEvidence>();
+    let termShare: number[] = [];
     if (useLexical) {
-      const hits = this.lexical.search(terms);
+      const hits = this.lexical.search(terms, variants);
+      termShare = hits.ownTermShare;
       const order = Array.from(hits.sections.keys()).sort((a, b) => hits.scores[b]! - hits.scores[a]!);
       for (const i of order.slice(0, MAX_LEXICAL_CANDIDATES)) {
         const section = hits.sections[i]!;
-        evidence.set(section, { section, lexical: hits.scores[i]!, coverage: hits.coverage[i]!, cosine: 0 });
+        evidence.set(section, { section, lexical: hits.scores[i]!, coverage: hits.coverage[i]!, cosine: 0, matched: hits.matched[i]! });
       }
     }
     const t2 = performance.now();
@@ -177,7 +191,7 @@ class Engine implements LoadedEngine {
       near.ids.forEach((section, i) => {
         const e = evidence.get(section);
         if (e) e.cosine = near.scores[i]!;
-        else evidence.set(section, { section, lexical: 0, coverage: 0, cosine: near.scores[i]! });
+        else evidence.set(section, { section, lexical: 0, coverage: 0, cosine: near.scores[i]!, matched: 0 });
       });
       // Lexical candidates the vector search did not return still get their true cosine.
       const nearSet = new Set(near.ids);
@@ -188,7 +202,10 @@ class Engine implements LoadedEngine {
     const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
     const scored =
       this.fusion.method === 'rrf' && this.retrieval === 'hybrid' ? fuseReciprocalRank([...evidence.values()]) : fuseSections([...evidence.values()], weight);
-    const ranked = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit);
+    const ranked = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
+      weight: this.fusion.documentBreadthWeight,
+      termShare,
+    });
     const t4 = performance.now();
 
     const confidences = ranked.map((hit) => confidence(hit, ranked[0]!.score));

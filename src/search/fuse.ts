@@ -18,6 +18,8 @@ export interface SectionEvidence {
   coverage: number;
   /** Cosine similarity between query and section vectors. */
   cosine: number;
+  /** Bit set of the user's own query terms the section matched (see LexicalHits.matched). */
+  matched: number;
 }
 
 export interface ScoredSection extends SectionEvidence {
@@ -74,13 +76,19 @@ export interface DocumentHit {
 /**
  * One hit per document: its best section's score plus `supportWeight` × the mean of its next two
  * best sections, so a page that treats the topic in several sections edges out a page that
- * mentions it once, without long pages winning on length alone.
+ * mentions it once, without long pages winning on length alone; plus its breadth: how much of the
+ * query (IDF share of the user's own terms) the page matches across all its sections. A long
+ * question's words are often spread over a page's title, intro and the section that answers; a
+ * page that matches them all is the better answer than one that repeats one of them (on the Argo
+ * CD set: paraphrased questions 0.459 → 0.482 nDCG@10, symptoms 0.885 → 0.916).
  */
 export function rankDocuments(
   sections: readonly ScoredSection[],
   docOf: (section: number) => number,
   supportWeight: number,
   limit: number,
+  /** `weight` × the share of the query's own terms (`termShare`, by bit) a document matches anywhere. */
+  breadth: { weight: number; termShare: readonly number[] } = { weight: 0, termShare: [] },
 ): DocumentHit[] {
   const byDoc = new Map<number, ScoredSection[]>();
   for (const s of sections) {
@@ -96,7 +104,13 @@ export function rankDocuments(
     const best = list[0]!;
     const support = list.slice(1, 3);
     const supportMean = support.length === 0 ? 0 : support.reduce((a, s) => a + s.score, 0) / 2;
-    hits.push({ doc, best, score: best.score + supportWeight * supportMean });
+    let union = 0;
+    for (const s of list) union |= s.matched;
+    let covered = 0;
+    breadth.termShare.forEach((share, i) => {
+      if (union & (1 << i)) covered += share;
+    });
+    hits.push({ doc, best, score: best.score + supportWeight * supportMean + breadth.weight * covered });
   }
   hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
   return hits.slice(0, limit);
@@ -120,5 +134,6 @@ export function defaultFusionSettings(staticModel: boolean): FusionSettings {
     // A static model's nearest neighbours for a query with no lexical match are noise.
     vectorOnlyResults: !staticModel,
     documentSupportWeight: 0.2,
+    documentBreadthWeight: 0.3,
   };
 }

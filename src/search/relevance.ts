@@ -13,10 +13,10 @@ import { RELEVANCE_LABELS, type Relevance } from './types.js';
  * label's measured precision).
  */
 export const DEFAULT_RELEVANCE_THRESHOLDS: RelevanceThresholds = {
-  excellent: 0.96,
-  veryRelevant: 0.59,
-  relevant: 0.4,
-  somewhatRelevant: 0.34,
+  excellent: 0.95,
+  veryRelevant: 0.65,
+  relevant: 0.46,
+  somewhatRelevant: 0.33,
 };
 
 const STARS = [3, 2, 1, 0, 0] as const;

@@ -55,4 +55,35 @@ describe('LexicalIndex (BM25F)', () => {
     expect(index.search(query('kubernetes')).sections.length).toBe(0);
     expect(index.search(new Map()).sections.length).toBe(0);
   });
+
+  it('scores a variant spelling as the term itself, never twice for a section with both', () => {
+    const idx = new LexicalIndex(
+      buildLexicalData([
+        section('Access', 'Admin login', 'The admin account signs in first.'),
+        section('Access', 'Administrator', 'Only an administrator may add users; the admin role is the administrator.'),
+        section('Access', 'Users', 'Add users to a group.'),
+      ]),
+    );
+    const own = query('administrator');
+    const plain = idx.search(own);
+    expect(Array.from(plain.sections).sort()).toEqual([1]);
+    const withVariant = idx.search(own, new Map([[own.keys().next().value!, ['admin']]]));
+    expect(Array.from(withVariant.sections).sort()).toEqual([0, 1]);
+    // A section using both spellings gains from the higher term frequency, saturated as one term:
+    // less than its score for either spelling alone added to the other.
+    const both = withVariant.scores[Array.from(withVariant.sections).indexOf(1)]!;
+    const adminAlone = idx.search(query('admin'));
+    const sum = plain.scores[0]! + adminAlone.scores[Array.from(adminAlone.sections).indexOf(1)]!;
+    expect(both).toBeLessThan(sum);
+    expect(withVariant.coverage.every((c) => c === 1)).toBe(true);
+  });
+
+  it("records which of the user's own terms each section matched, and each term's share of the query", () => {
+    const hits = index.search(new Map([...query('verify idempotency'), ['refund', 0.5]]));
+    const at = (s: number) => hits.matched[Array.from(hits.sections).indexOf(s)];
+    expect(at(0)).toBe(0b01);
+    expect(at(1)).toBe(0b10);
+    expect(hits.ownTermShare).toHaveLength(2);
+    expect(hits.ownTermShare.reduce((a, b) => a + b, 0)).toBeCloseTo(1);
+  });
 });

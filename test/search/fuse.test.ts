@@ -3,7 +3,7 @@ import { fuseSections, rankDocuments, type SectionEvidence } from '../../src/sea
 import { relevanceFor } from '../../src/search/relevance.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
 
-const e = (section: number, lexical: number, cosine: number, coverage = 0.5): SectionEvidence => ({ section, lexical, cosine, coverage });
+const e = (section: number, lexical: number, cosine: number, coverage = 0.5, matched = 0): SectionEvidence => ({ section, lexical, cosine, coverage, matched });
 
 describe('fuseSections', () => {
   it('lets a small vector weight break a lexical tie but not overturn a clear lexical lead', () => {
@@ -40,6 +40,18 @@ describe('rankDocuments', () => {
     const fused = fuseSections([e(1, 10, 0), e(11, 10, 0), e(12, 8, 0), e(13, 8, 0)], 0);
     expect(rankDocuments(fused, docOf, 0.2, 10)[0]!.doc).toBe(1);
     expect(rankDocuments(fused, docOf, 0, 10).map((h) => h.score)).toEqual([1, 1]);
+  });
+
+  it("adds the share of the query's own terms a page matches across its sections, each term once", () => {
+    // Query terms a, b, c worth 0.5, 0.3, 0.2. Page 0: one strong section matching a. Page 1: a
+    // weaker section matching a and b, another matching c (and a again).
+    const termShare = [0.5, 0.3, 0.2];
+    const fused = fuseSections([e(1, 10, 0, 0.5, 0b001), e(11, 9, 0, 0.8, 0b011), e(12, 2, 0, 0.7, 0b101)], 0);
+    expect(rankDocuments(fused, docOf, 0, 10)[0]!.doc).toBe(0);
+    const hits = rankDocuments(fused, docOf, 0, 10, { weight: 0.3, termShare });
+    expect(hits[0]!.doc).toBe(1);
+    expect(hits[0]!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
+    expect(hits[1]!.score).toBeCloseTo(1 + 0.3 * 0.5);
   });
 
   it('honours the limit', () => {
