@@ -26,21 +26,6 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/**
- * Where the indexer keeps computed vectors: --vector-cache, else SVC_DOCS_VECTOR_CACHE_DIR, else
- * <cache>/vectors. Separate from SVC_DOCS_CACHE_DIR so a container can keep vectors on its data
- * volume while the prebuilt default model stays in the image.
- */
-export const VECTOR_CACHE_ENV = 'SVC_DOCS_VECTOR_CACHE_DIR';
-
-function vectorCacheDir(flag: string | undefined): string | undefined {
-  return flag ?? (process.env[VECTOR_CACHE_ENV]?.trim() || undefined);
-}
-
-interface VectorCacheFlag {
-  vectorCache?: string;
-}
-
 const MAX_LISTED_CHANGES = 20;
 
 function changeList({ added, changed, removed }: BuildSummary['changes']): string {
@@ -71,8 +56,8 @@ export function createProgram(): Command {
     .option('--out <dir>', 'index folder (default: ./index-data)')
     .option('--model <model>', 'Transformers.js model folder or Hub id (default: the bundled offline model)')
     .option('--allow-remote-models', 'let Transformers.js download a Hub model')
-    .option('--vector-cache <dir>', `vector cache folder (or set ${VECTOR_CACHE_ENV}; default: <cache>/vectors)`)
-    .action(async (flags: CommonFlags & VectorCacheFlag) => {
+    .option('--vector-cache <dir>', `vector cache folder (or set ${ENV.vectorCache}; default: <cache>/vectors)`)
+    .action(async (flags: CommonFlags) => {
       const settings = resolveSettings(flags);
       const progress = progressReporter(process.stderr);
       try {
@@ -81,7 +66,7 @@ export function createProgram(): Command {
           outDir: settings.indexDir,
           model: settings.model,
           allowRemoteModels: settings.allowRemoteModels,
-          vectorCacheDir: vectorCacheDir(flags.vectorCache),
+          vectorCacheDir: settings.vectorCacheDir,
           onProgress: progress.update,
           log: (line) => progress.log(line),
         });
@@ -106,8 +91,8 @@ export function createProgram(): Command {
     .option('--allow-remote-models', 'let Transformers.js download a Hub model')
     .option('--no-build', 'never build the index; fail if it is missing')
     .option('--watch', 'rebuild and reload the index when the corpus changes')
-    .option('--vector-cache <dir>', `vector cache folder for builds (or set ${VECTOR_CACHE_ENV}; default: <cache>/vectors)`)
-    .action(async (flags: CommonFlags & ServeFlags & VectorCacheFlag) => {
+    .option('--vector-cache <dir>', `vector cache folder for builds (or set ${ENV.vectorCache}; default: <cache>/vectors)`)
+    .action(async (flags: CommonFlags & ServeFlags) => {
       const settings = resolveSettings(flags);
       const server = serverOptionsFromEnv(process.env, {
         port: flags.port,
@@ -119,7 +104,7 @@ export function createProgram(): Command {
       // Build only for a corpus the user pointed at, or the default pairing ./corpus → ./index-data,
       // so serving someone's --index never overwrites it with the bundled corpus.
       const ownsIndex = flags.corpus !== undefined || process.env[ENV.corpus] !== undefined || settings.indexDir === defaultIndexDir();
-      const rebuild = () => buildQuietly(settings, vectorCacheDir(flags.vectorCache));
+      const rebuild = () => buildQuietly(settings);
       if (flags.build !== false && ownsIndex) {
         const status = await indexStatus(settings.corpusDirs, settings.indexDir, settings.model);
         if (status.state !== 'current') {
@@ -209,13 +194,13 @@ function splitList(value: string | undefined): string[] | undefined {
   return value?.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-async function buildQuietly(settings: CommonSettings, vectorCache: string | undefined): Promise<void> {
+async function buildQuietly(settings: CommonSettings): Promise<void> {
   const summary = await buildIndex({
     corpusDirs: settings.corpusDirs,
     outDir: settings.indexDir,
     model: settings.model,
     allowRemoteModels: settings.allowRemoteModels,
-    vectorCacheDir: vectorCache,
+    vectorCacheDir: settings.vectorCacheDir,
     log: (line) => console.error(line),
   });
   console.error(describeBuild(summary)[0]);

@@ -13,6 +13,8 @@ export const ENV = {
   model: 'SVC_DOCS_MODEL',
   allowRemoteModels: 'SVC_DOCS_ALLOW_REMOTE_MODELS',
   cacheDir: 'SVC_DOCS_CACHE_DIR',
+  /** Separate from the cache folder so a container keeps vectors on its data volume while the prebuilt model stays in the image. */
+  vectorCache: 'SVC_DOCS_VECTOR_CACHE_DIR',
 } as const;
 
 export interface CommonSettings {
@@ -21,6 +23,8 @@ export interface CommonSettings {
   /** Model folder or Hub id; undefined = the bundled default (or, when serving, the index's own). */
   model: string | undefined;
   allowRemoteModels: boolean;
+  /** Where the indexer keeps computed vectors; undefined = <cache>/vectors. */
+  vectorCacheDir: string | undefined;
 }
 
 export function defaultCorpusDir(): string {
@@ -41,6 +45,7 @@ export interface CommonFlags {
   out?: string;
   model?: string;
   allowRemoteModels?: boolean;
+  vectorCache?: string;
 }
 
 export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): CommonSettings {
@@ -50,5 +55,6 @@ export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = pro
     indexDir: flags.out ?? flags.index ?? env[ENV.index] ?? defaultIndexDir(),
     model: flags.model ?? (env[ENV.model]?.trim() || undefined),
     allowRemoteModels: flags.allowRemoteModels ?? truthy(env[ENV.allowRemoteModels]),
+    vectorCacheDir: flags.vectorCache ?? (env[ENV.vectorCache]?.trim() || undefined),
   };
 }

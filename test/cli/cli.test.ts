@@ -147,37 +147,79 @@ describe('svc-docs config', () => {
 
 describe('svc-docs serve', () => {
   it('serves SearchDocs over MCP at the URL it prints, and exits cleanly on SIGTERM', async () => {
-    const child = spawnCli(['serve', '--port', '0', '--no-build', '--index', bundledIndex()], cliEnv());
-    const exit = finished(child, 120_000);
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no startup banner within 60 s: ${stderr}`)), 60_000);
-      child.stderr!.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /svc-docs is serving MCP at (http:\/\/\S+)/.exec(stderr);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-      child.once('exit', () => reject(new Error(`svc-docs serve exited before serving: ${stderr}`)));
-    });
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+    const server = await startServe(['serve', '--port', '0', '--no-build', '--index', bundledIndex()], cliEnv());
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+    // The entry to paste into an IDE, for this very URL.
+    const entry = /\{[\s\S]*\}/.exec(server.stderr())?.[0];
+    expect(JSON.parse(entry!)).toEqual({ mcpServers: { 'svc-docs': { url: server.url, type: 'http' } } });
+    expect(await searchPaths(server.url, 'rate limits')).toContain('svc-platform/limits.md');
 
-    const { client, transport, close } = await connectClient(url);
-    try {
-      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'rate limits' } })) as CallToolResult;
-      expect(result.isError).toBeFalsy();
-      const { results } = searchDocsOutputSchema.parse(result.structuredContent);
-      expect(results.map((r) => `${r.source}/${r.path}`)).toContain('svc-platform/limits.md');
-      await transport.terminateSession();
-    } finally {
-      await close();
-    }
-
-    child.kill('SIGTERM');
-    const { code, signal, stdout } = await exit;
+    const { code, signal, stdout } = await server.stop();
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(stdout).toContain('"event":"listening"');
   });
+
+  it('builds a missing index before serving, rebuilds a stale one, and reuses a current one', async () => {
+    const corpus = writeCorpus({ 'handbook/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy the previous tag.\n' });
+    const index = tempDir('serve-index');
+    const args = ['serve', '--port', '0', '--corpus', corpus, '--index', index];
+    const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('serve-vectors') });
+
+    const first = await startServe(args, env);
+    expect(first.stderr()).toMatch(/no index in .*: building it from/);
+    expect((await searchPaths(first.url, 'flamingo rollback'))[0]).toBe('handbook/deploy.md');
+    await first.stop();
+
+    writeFileSync(join(corpus, 'handbook', 'oncall.md'), '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n');
+    const second = await startServe(args, env);
+    expect(second.stderr()).toMatch(/the corpus changed since the index was built: building it from/);
+    expect((await searchPaths(second.url, 'pelican pager'))[0]).toBe('handbook/oncall.md');
+    await second.stop();
+
+    const third = await startServe(args, env);
+    expect(third.stderr()).not.toMatch(/building it/);
+    expect((await searchPaths(third.url, 'pelican pager'))[0]).toBe('handbook/oncall.md');
+    await third.stop();
+  });
 });
+
+/** `svc-docs serve` started and serving: its URL (from the startup banner), its output, and a stop (SIGTERM) that waits for the exit. */
+async function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; stderr: () => string; stop: () => Promise<Finished> }> {
+  const child = spawnCli(args, env);
+  const exit = finished(child, 180_000);
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no startup banner within 120 s: ${stderr}`)), 120_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /svc-docs is serving MCP at (http:\/\/\S+)[\s\S]*\n\}/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', () => reject(new Error(`svc-docs serve exited before serving: ${stderr}`)));
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exit;
+    },
+  };
+}
+
+/** The pages SearchDocs returns for `term`, through the real MCP client; the session is ended. */
+async function searchPaths(url: string, term: string): Promise<string[]> {
+  const { client, transport, close } = await connectClient(url);
+  try {
+    const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: term } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const { results } = searchDocsOutputSchema.parse(result.structuredContent);
+    await transport.terminateSession();
+    return results.map((r) => `${r.source}/${r.path}`);
+  } finally {
+    await close();
+  }
+}

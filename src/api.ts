@@ -1,0 +1,13 @@
+/**
+ * `svc-docs`: the in-process API, for embedding the search or the server in another program.
+ * The indexer is the CLI's (`svc-docs index`); this entry serves and searches what it built.
+ */
+export { openEngine, ModelMismatchError, SearchInputError } from './search/engine.js';
+export type { EngineOptions, LoadedEngine } from './search/engine.js';
+export { RELEVANCE_LABELS } from './search/types.js';
+export type { IndexSummary, Relevance, RelevanceLabel, SearchEngine, SearchOptions, SearchResult, WindowSection } from './search/types.js';
+export { serve } from './serve.js';
+export type { RunningDocsServer, ServeOptions } from './serve.js';
+export { createDocsServer } from './mcp/docs-server.js';
+export { startHttpServer, MCP_PATH } from './mcp/http.js';
+export type { HttpServerOptions, RunningServer } from './mcp/http.js';
