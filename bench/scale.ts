@@ -137,7 +137,7 @@ function whyNot(sections: number, points: ScalePoint[]): string {
   const buildGB = (largest.build.peakRssMB * factor) / 1024;
   const serverGB = (largest.probe.memory.modelMB + (largest.probe.memory.servingMB - largest.probe.memory.modelMB) * factor) / 1024;
   const reasons = [
-    `its build would take at least ${minutes.toFixed(0)} min here (${factor.toFixed(0)}× the ${compactCount(largest.build.sections)} build, linear extrapolation; HNSW insertion grows faster), over the ${BUDGET_MINUTES}-minute budget`,
+    `its build would take at least ${minutes.toFixed(0)} min here (${factor.toFixed(0)}× the ${compactCount(largest.build.sections)} build, linear extrapolation; HNSW insertion grows faster)${minutes > BUDGET_MINUTES ? `, over the ${BUDGET_MINUTES}-minute budget` : ''}`,
     `its build process would peak near ${buildGB.toFixed(0)} GB and the server near ${serverGB.toFixed(0)} GB (same extrapolation), on a shared ${MACHINE_GB}-GiB machine`,
   ];
   const over = formatOverflow(sections, points);

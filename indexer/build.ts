@@ -4,14 +4,14 @@ import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { buildLexicalData, DEFAULT_LEXICAL_PARAMS, type FieldTokens, type LexicalParams } from '../src/index/lexical-index.js';
-import { currentBuildDir, readBuildDocuments, readManifest, writeIndex, type StoredDocument, type StoredSection } from '../src/index/store.js';
+import { currentBuildDir, readBuildSections, readManifest, writeIndex, type StoredDocument, type StoredSection } from '../src/index/store.js';
 import { plainText, STOP_WORDS, tokenize } from '../src/index/tokenize.js';
 import { DEFAULT_HNSW_PARAMS, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
 import type { FusionSettings } from '../src/index/manifest.js';
 import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
-import { chunkMarkdown, DEFAULT_CHUNK_OPTIONS, type ChunkOptions, type ChunkedDocument } from './chunk.js';
+import { CHUNKER_VERSION, chunkMarkdown, DEFAULT_CHUNK_OPTIONS, type ChunkOptions, type ChunkedDocument } from './chunk.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
 
@@ -52,6 +52,8 @@ export interface BuildSummary {
   /** Section vectors computed in this build, and those taken from the cache. */
   sectionsEmbedded: number;
   sectionsReused: number;
+  /** Files parsed and chunked in this build; the others kept their sections from the previous build. */
+  documentsParsed: number;
   /** Query-expansion vocabulary words embedded in this build (new words only). */
   vocabularyEmbedded: number;
   changes: { added: string[]; changed: string[]; removed: string[] };
@@ -70,12 +72,26 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const corpus = loadCorpus(options.corpusDirs);
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
 
+  const previous = await previousBuild(options.outDir);
+  // Parsing is most of a reindex's work: files unchanged since a build chunked the same way keep
+  // their sections, so a one-file edit parses one file.
+  const reusable = new Map<string, { title: string; sections: StoredSection[] }>();
+  const { maxSectionChars } = chunkOptions;
+  if (previous && previous.manifest.chunking.maxSectionChars === maxSectionChars && previous.manifest.chunking.version === CHUNKER_VERSION) {
+    for (const d of previous.documents) reusable.set(`${d.kb}/${d.path}\0${d.hash}`, { title: d.title, sections: previous.sections.slice(d.firstSection, d.firstSection + d.sectionCount) });
+  }
+
   const documents: StoredDocument[] = [];
   const sections: StoredSection[] = [];
+  let documentsParsed = 0;
   for (const doc of corpus) {
-    const chunked = chunkSafely(doc, chunkOptions, log);
-    const title = chunked.title ?? basename(doc.path).replace(/\.(md|markdown|mdx)$/i, '');
-    documents.push({ kb: doc.kb, path: doc.path, title, hash: doc.hash, firstSection: sections.length, sectionCount: chunked.sections.length });
+    let chunked = reusable.get(`${doc.kb}/${doc.path}\0${doc.hash}`);
+    if (!chunked) {
+      const parsed = chunkSafely(doc, chunkOptions, log);
+      chunked = { title: parsed.title ?? basename(doc.path).replace(/\.(md|markdown|mdx)$/i, ''), sections: parsed.sections.map((s) => ({ doc: 0, ...s })) };
+      documentsParsed++;
+    }
+    documents.push({ kb: doc.kb, path: doc.path, title: chunked.title, hash: doc.hash, firstSection: sections.length, sectionCount: chunked.sections.length });
     for (const s of chunked.sections) sections.push({ doc: documents.length - 1, headings: s.headings, text: s.text });
   }
 
@@ -123,7 +139,6 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     const hnswParams = options.hnsw ?? DEFAULT_HNSW_PARAMS;
     const hnsw = HnswVectorIndex.build(sectionVectors, hnswParams);
     const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
-    const previous = await previousDocuments(options.outDir);
 
     const buildDir = await writeIndex(
       options.outDir,
@@ -133,7 +148,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
         corpus: { checksum: corpusChecksum(corpus), knowledgeBases, documents: documents.length },
         sections: sections.length,
-        chunking: { maxSectionChars: chunkOptions.maxSectionChars },
+        chunking: { maxSectionChars, version: CHUNKER_VERSION },
         lexical: lexicalParams,
         hnsw: hnswParams,
         fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
@@ -150,7 +165,8 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       sectionsEmbedded: embeddedSections.embedded,
       sectionsReused: sections.length - embeddedSections.embedded,
       vocabularyEmbedded: embeddedVocabulary.embedded,
-      changes: diffDocuments(previous, documents),
+      documentsParsed,
+      changes: diffDocuments(previous?.documents ?? [], documents),
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
@@ -232,13 +248,13 @@ function corpusChecksum(corpus: CorpusDocument[]): string {
   return h.digest('hex');
 }
 
-async function previousDocuments(outDir: string): Promise<StoredDocument[]> {
+async function previousBuild(outDir: string): Promise<Awaited<ReturnType<typeof readBuildSections>> | undefined> {
   try {
     const dir = await currentBuildDir(outDir);
-    return dir === undefined ? [] : await readBuildDocuments(dir);
+    return dir === undefined ? undefined : await readBuildSections(dir);
   } catch {
-    // No usable previous index: everything counts as added.
-    return [];
+    // No usable previous index: everything counts as added, and every file is parsed.
+    return undefined;
   }
 }
 

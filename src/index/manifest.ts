@@ -52,7 +52,11 @@ export const manifestSchema = z.object({
     documents: z.number().int().nonnegative(),
   }),
   sections: z.number().int().nonnegative(),
-  chunking: z.object({ maxSectionChars: z.number().int().positive() }),
+  chunking: z.object({
+    maxSectionChars: z.number().int().positive(),
+    /** The chunker's version (CHUNKER_VERSION): a reindex reuses sections only from a build with the same. */
+    version: z.number().int().nonnegative().default(0),
+  }),
   lexical: lexicalParamsSchema,
   hnsw: hnswParamsSchema,
   fusion: fusionSettingsSchema,

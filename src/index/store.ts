@@ -281,11 +281,11 @@ export async function readIndex(indexDir: string): Promise<LoadedIndex> {
   return readBuild(buildDir);
 }
 
-/** Just the document list of a build (what a reindex compares against), verified. */
-export async function readBuildDocuments(buildDir: string): Promise<StoredDocument[]> {
+/** A build's manifest, documents and sections (what a reindex compares against and reuses), verified. */
+export async function readBuildSections(buildDir: string): Promise<{ manifest: Manifest; documents: StoredDocument[]; sections: StoredSection[] }> {
   const manifest = await readManifest(buildDir);
   const data = await readChecked(buildDir, manifest, FILES.sections);
-  return parseJson(data, sectionsFileSchema, join(buildDir, FILES.sections)).documents;
+  return { manifest, ...parseJson(data, sectionsFileSchema, join(buildDir, FILES.sections)) };
 }
 
 export async function readBuild(buildDir: string): Promise<LoadedIndex> {

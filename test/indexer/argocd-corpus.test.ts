@@ -41,6 +41,7 @@ describe.skipIf(!existsSync(SHARED))('the Argo CD corpus', () => {
     expect(full.sections).toBeGreaterThan(full.documents);
     expect(full.sectionsEmbedded).toBe(full.sections);
     expect(full.changes.added).toHaveLength(full.documents);
+    expect(full.documentsParsed).toBe(full.documents);
   });
 
   it('answers from the built index: a feature name finds its page', async () => {
@@ -50,11 +51,12 @@ describe.skipIf(!existsSync(SHARED))('the Argo CD corpus', () => {
     expect(top!.title).toBe('Sync Windows');
   });
 
-  it('reindexes a one-file edit by embedding only the sections that changed', async () => {
+  it('reindexes a one-file edit by parsing only that file and embedding only the sections that changed', async () => {
     appendFileSync(join(corpus, 'argocd', 'faq.md'), '\n\n## How do I feed the zebrafish?\n\nThe zebrafish eats at dawn.\n');
     const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir: vectors });
     expect(again.changes).toEqual({ added: [], changed: ['argocd/faq.md'], removed: [] });
     expect(again.sections).toBe(full.sections + 1);
+    expect(again.documentsParsed).toBe(1);
     // The new section, and the one before it if its text now ends differently; never the rest.
     expect(again.sectionsEmbedded).toBeGreaterThanOrEqual(1);
     expect(again.sectionsEmbedded).toBeLessThanOrEqual(2);

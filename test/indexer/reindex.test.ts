@@ -1,0 +1,42 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../indexer/build.js';
+import { readIndex } from '../../src/index/store.js';
+import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+
+/** A reindex reuses the sections of unchanged files, and the result is the index a fresh build makes. */
+
+describe('reindex', () => {
+  it('parses only the files that changed, and ends with the same sections as a build from scratch', async () => {
+    const corpus = writeCorpus({ ...SAMPLE_CORPUS });
+    const files = Object.keys(SAMPLE_CORPUS).length;
+    const vectorCacheDir = tempDir('vectors');
+    const outDir = tempDir('index');
+    expect((await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir })).documentsParsed).toBe(files);
+
+    appendFileSync(join(corpus, 'platform', 'tokens.md'), '\n## Refresh\n\nRefresh each instance\'s token before it expires.\n');
+    const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    expect(again.documentsParsed).toBe(1);
+    expect(again.changes.changed).toEqual(['platform/tokens.md']);
+
+    const fresh = tempDir('index');
+    await buildIndex({ corpusDirs: [corpus], outDir: fresh, vectorCacheDir });
+    const [incremental, scratch] = await Promise.all([readIndex(outDir), readIndex(fresh)]);
+    expect(incremental.documents).toEqual(scratch.documents);
+    expect(incremental.sections).toEqual(scratch.sections);
+    expect(incremental.lexical).toEqual(scratch.lexical);
+    expect(incremental.vectors.data).toEqual(scratch.vectors.data);
+  });
+
+  it('parses every file again when the chunking changed', async () => {
+    const corpus = writeCorpus({ ...SAMPLE_CORPUS });
+    const vectorCacheDir = tempDir('vectors');
+    const outDir = tempDir('index');
+    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    const rechunked = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, chunk: { maxSectionChars: 300 } });
+    expect(rechunked.documentsParsed).toBe(Object.keys(SAMPLE_CORPUS).length);
+    expect((await readIndex(outDir)).manifest.chunking.maxSectionChars).toBe(300);
+  });
+});
