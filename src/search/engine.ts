@@ -172,9 +172,15 @@ class Engine implements LoadedEngine {
     }
     const evidence = new Map<number, SectionEvidence>();
     let termShare: number[] = [];
+    const matchedByDoc = new Map<number, number>();
     if (useLexical) {
       const hits = this.lexical.search(terms, variants);
       termShare = hits.ownTermShare;
+      // A page's breadth counts every section that matched, not only the candidates kept below.
+      hits.sections.forEach((section, i) => {
+        const doc = this.sectionDoc[section]!;
+        matchedByDoc.set(doc, (matchedByDoc.get(doc) ?? 0) | hits.matched[i]!);
+      });
       const order = Array.from(hits.sections.keys()).sort((a, b) => hits.scores[b]! - hits.scores[a]!);
       for (const i of order.slice(0, MAX_LEXICAL_CANDIDATES)) {
         const section = hits.sections[i]!;
@@ -205,6 +211,7 @@ class Engine implements LoadedEngine {
     const ranked = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
       weight: this.fusion.documentBreadthWeight,
       termShare,
+      matchedByDoc,
     });
     const t4 = performance.now();
 

@@ -67,6 +67,14 @@ export function fuseReciprocalRank(evidence: readonly SectionEvidence[], k = 60)
   });
 }
 
+export interface Breadth {
+  weight: number;
+  /** Each own query term's IDF share, by bit of `matched`. */
+  termShare: readonly number[];
+  /** Terms matched per document by sections beyond the candidates ranked here, if any were cut. */
+  matchedByDoc?: ReadonlyMap<number, number>;
+}
+
 export interface DocumentHit {
   doc: number;
   best: ScoredSection;
@@ -88,7 +96,7 @@ export function rankDocuments(
   supportWeight: number,
   limit: number,
   /** `weight` × the share of the query's own terms (`termShare`, by bit) a document matches anywhere. */
-  breadth: { weight: number; termShare: readonly number[] } = { weight: 0, termShare: [] },
+  breadth: Breadth = { weight: 0, termShare: [] },
 ): DocumentHit[] {
   const byDoc = new Map<number, ScoredSection[]>();
   for (const s of sections) {
@@ -104,7 +112,7 @@ export function rankDocuments(
     const best = list[0]!;
     const support = list.slice(1, 3);
     const supportMean = support.length === 0 ? 0 : support.reduce((a, s) => a + s.score, 0) / 2;
-    let union = 0;
+    let union = breadth.matchedByDoc?.get(doc) ?? 0;
     for (const s of list) union |= s.matched;
     let covered = 0;
     breadth.termShare.forEach((share, i) => {

@@ -52,6 +52,10 @@ describe('rankDocuments', () => {
     expect(hits[0]!.doc).toBe(1);
     expect(hits[0]!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
     expect(hits[1]!.score).toBeCloseTo(1 + 0.3 * 0.5);
+    // Terms a page matched in sections cut from the candidates still count, once.
+    const withCut = rankDocuments(fused, docOf, 0, 10, { weight: 0.3, termShare, matchedByDoc: new Map([[0, 0b101], [1, 0b001]]) });
+    expect(withCut.find((h) => h.doc === 0)!.score).toBeCloseTo(1 + 0.3 * 0.7);
+    expect(withCut.find((h) => h.doc === 1)!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
   });
 
   it('honours the limit', () => {
