@@ -16,14 +16,34 @@ export interface ParsedQuery {
 }
 
 const MAX_EXPANDED_WORDS = 12;
+
+/**
+ * Words that carry the grammar of a question rather than its topic: light verbs, indefinite
+ * pronouns, quantifiers and focus adverbs ("make argo put things back when someone edits …").
+ * In a question of several words they are kept at FILLER_WEIGHT: they still count as evidence,
+ * but not as part of what a page must cover (coverage, breadth) to answer it. Negations are
+ * not filler ("sync never finishes"), nor are verbs with a technical sense (keep, run, stop).
+ */
+const QUESTION_FILLER = `make makes made put puts take takes took give gives gave go goes went come comes came do does did
+  thing things stuff someone somebody something anyone anybody anything everyone everybody everything
+  every each many several single one another whole lot lots
+  just only also still really actually instead rather somehow simply directly basically exactly`
+  .split(/\s+/)
+  .filter(Boolean);
+const FILLER_TERMS: ReadonlySet<string> = new Set(QUESTION_FILLER.flatMap((w) => tokenize(w)));
+/** From this many terms on, a query is a question whose filler is discounted. */
+const QUESTION_TERMS = 6;
+export const FILLER_WEIGHT = 0.5;
 const WORD = /^\p{L}{3,30}$/u;
 
 export function parseQuery(text: string): ParsedQuery {
   const terms = new Map<string, number>();
-  for (const t of tokenize(text)) terms.set(t, 1);
+  const tokens = tokenize(text);
+  const question = tokens.length >= QUESTION_TERMS;
+  for (const t of tokens) terms.set(t, question && FILLER_TERMS.has(t) ? FILLER_WEIGHT : 1);
   const words: string[] = [];
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (WORD.test(raw) && !STOP_WORDS.has(raw) && !words.includes(raw)) words.push(raw);
+    if (WORD.test(raw) && !STOP_WORDS.has(raw) && !(question && FILLER_TERMS.has(stem(raw))) && !words.includes(raw)) words.push(raw);
     if (words.length >= MAX_EXPANDED_WORDS) break;
   }
   return { terms, words };

@@ -15,8 +15,8 @@ import { RELEVANCE_LABELS, type Relevance } from './types.js';
 export const DEFAULT_RELEVANCE_THRESHOLDS: RelevanceThresholds = {
   excellent: 0.95,
   veryRelevant: 0.65,
-  relevant: 0.46,
-  somewhatRelevant: 0.33,
+  relevant: 0.45,
+  somewhatRelevant: 0.28,
 };
 
 const STARS = [3, 2, 1, 0, 0] as const;
