@@ -62,7 +62,7 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
   const rankers = [
     miniSearchRanker([set.corpusDir]),
     await engineRanker('bm25f alone', indexDir, embedder, { retrieval: 'lexical', rewrites: false, fusion: { documentBreadthWeight: 0 } }),
-    await engineRanker('bm25f + rewrites + breadth', indexDir, embedder, { retrieval: 'lexical' }),
+    await engineRanker('bm25f + query rewrites + breadth', indexDir, embedder, { retrieval: 'lexical' }),
     await engineRanker('vector (hnsw)', indexDir, embedder, { retrieval: 'vector' }),
     await engineRanker('vector (exact)', indexDir, embedder, { retrieval: 'vector', vectorSearch: 'exact' }),
     await engineRanker('hybrid rrf', indexDir, embedder, { fusion: { method: 'rrf', expansionTerms: 0 } }),

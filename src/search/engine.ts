@@ -36,7 +36,7 @@ export interface EngineOptions {
   /** Overrides of the manifest's fusion and BM25F settings (benchmarks, tuning). */
   fusion?: Partial<FusionSettings>;
   lexical?: Partial<LexicalParams>;
-  /** Compound and abbreviation rewrites of the query (on unless a benchmark ablates them). */
+  /** Query rewrites: compounds, abbreviations, question filler (on unless a benchmark ablates them). */
   rewrites?: boolean;
 }
 
@@ -137,7 +137,7 @@ class Engine implements LoadedEngine {
     if (!Number.isInteger(limit) || limit < 1) throw new SearchInputError(`limit must be a positive whole number, got ${limit}`);
     const t0 = performance.now();
 
-    const parsed = parseQuery(text);
+    const parsed = parseQuery(text, this.rewrites);
     const useVectors = this.retrieval !== 'lexical';
     const useLexical = this.retrieval !== 'vector';
     const expand = useLexical && useVectors && this.fusion.expansionTerms > 0;

@@ -36,10 +36,11 @@ const QUESTION_TERMS = 6;
 export const FILLER_WEIGHT = 0.5;
 const WORD = /^\p{L}{3,30}$/u;
 
-export function parseQuery(text: string): ParsedQuery {
+/** `discountFiller`: off only where a benchmark measures plain BM25F. */
+export function parseQuery(text: string, discountFiller = true): ParsedQuery {
   const terms = new Map<string, number>();
   const tokens = tokenize(text);
-  const question = tokens.length >= QUESTION_TERMS;
+  const question = discountFiller && tokens.length >= QUESTION_TERMS;
   for (const t of tokens) terms.set(t, question && FILLER_TERMS.has(t) ? FILLER_WEIGHT : 1);
   const words: string[] = [];
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
