@@ -38,7 +38,7 @@ function changeList({ added, changed, removed }: BuildSummary['changes']): strin
 export function describeBuild(summary: BuildSummary): string[] {
   const { added, changed, removed } = summary.changes;
   return [
-    `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, the rest unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
+    `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, ${summary.documents - summary.documentsParsed} unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
     `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
     `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` + changeList(summary.changes),
     `index written to ${summary.buildDir}`,
