@@ -5,6 +5,7 @@ import { loadEmbedder } from '../src/embedding/embedder.js';
 import { readIndex } from '../src/index/store.js';
 import { memoryOf } from './child-process.js';
 import { ReplicaEmbedder } from './scale-corpus.js';
+import { runIfEntry } from './probe-entry.js';
 
 /**
  * Child process of the scale benchmark: one full build (buildIndex, as `svc-docs index` runs it)
@@ -52,9 +53,4 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(report));
 }
 
-if (process.argv[1]?.endsWith('scale-build.js')) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  });
-}
+runIfEntry('scale-build.js', main);

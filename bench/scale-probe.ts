@@ -7,6 +7,7 @@ import { openEngine } from '../src/search/engine.js';
 import { memoryOf } from './child-process.js';
 import { mean, percentile } from './metrics.js';
 import { loadQuerySet } from './queries.js';
+import { runIfEntry } from './probe-entry.js';
 
 /**
  * Child process of the scale benchmark: what a server holding this index costs and how fast it
@@ -126,9 +127,4 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(report));
 }
 
-if (process.argv[1]?.endsWith('scale-probe.js')) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  });
-}
+runIfEntry('scale-probe.js', main);

@@ -5,6 +5,7 @@ import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import { startHttpServer } from '../src/mcp/http.js';
 import { currentBuildDir, readIndex, readManifest } from '../src/index/store.js';
 import { openEngine } from '../src/search/engine.js';
+import { runIfEntry } from './probe-entry.js';
 
 /**
  * Child process of the cold-start benchmark: the steps `svc-docs serve` takes before it is ready,
@@ -70,9 +71,4 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(report));
 }
 
-if (process.argv[1]?.endsWith('startup-probe.js')) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  });
-}
+runIfEntry('startup-probe.js', main);

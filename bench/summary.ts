@@ -8,6 +8,11 @@ const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 const mb = (x: number) => x.toFixed(0);
 const signedMs = (x: number) => `${x < 0 ? '−' : '+'}${ms(Math.abs(x))}`;
 
+/** A Markdown table's header row and separator. */
+function tableHead(columns: string[]): string[] {
+  return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`];
+}
+
 export function renderSummary(r: BenchResults): string {
   const lines: string[] = [];
   lines.push(`# Benchmark results (${r.mode})`, '');
@@ -15,24 +20,24 @@ export function renderSummary(r: BenchResults): string {
   lines.push(`Command: \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`.`, '');
   for (const q of r.quality) {
     lines.push(`## Quality: ${q.set} (${q.queries} queries, ${q.documents} documents, ${q.sections} sections)`, '');
-    lines.push('| system | nDCG@10 | Recall@5 | Recall@10 | MRR | Hit@1 | Section@1 |', '|---|---|---|---|---|---|---|');
+    lines.push(...tableHead(['system', 'nDCG@10', 'Recall@5', 'Recall@10', 'MRR', 'Hit@1', 'Section@1']));
     for (const s of q.systems) {
       const o = s.overall;
       lines.push(`| ${s.system} | ${f(o.ndcg10)} | ${f(o.recall5)} | ${f(o.recall10)} | ${f(o.mrr)} | ${f(o.hit1)} | ${f(o.section1)} |`);
     }
     const styles = Object.keys(q.systems[0]?.byStyle ?? {});
-    lines.push('', 'nDCG@10 by query style:', '', `| system | ${styles.map((s) => `${s} (${q.systems[0]!.byStyle[s]!.queries})`).join(' | ')} |`, `|---|${styles.map(() => '---').join('|')}|`);
+    lines.push('', 'nDCG@10 by query style:', '', ...tableHead(['system', ...styles.map((s) => `${s} (${q.systems[0]!.byStyle[s]!.queries})`)]));
     for (const s of q.systems) lines.push(`| ${s.system} | ${styles.map((st) => f(s.byStyle[st]!.ndcg10)).join(' | ')} |`);
     const shipped = q.systems.find((s) => s.system === 'hybrid (shipped)');
     if (shipped?.labels) {
-      lines.push('', 'Relevance labels of the shipped system (share of results with the label that are judged relevant):', '', '| label | results | precision |', '|---|---|---|');
+      lines.push('', 'Relevance labels of the shipped system (share of results with the label that are judged relevant):', '', ...tableHead(['label', 'results', 'precision']));
       for (const [label, v] of Object.entries(shipped.labels)) lines.push(`| ${label} | ${v.count} | ${v.count === 0 ? '–' : f(v.precision, 2)} |`);
     }
     lines.push('');
   }
   if (r.latency) {
     const l = r.latency;
-    lines.push(`## Query latency in-process (argocd, ${l.queries} queries), ms`, '', '| stage | p50 | p95 | p99 |', '|---|---|---|---|');
+    lines.push(`## Query latency in-process (argocd, ${l.queries} queries), ms`, '', ...tableHead(['stage', 'p50', 'p95', 'p99']));
     for (const [stage, p] of Object.entries(l.hnsw)) lines.push(`| ${stage} | ${ms(p.p50)} | ${ms(p.p95)} | ${ms(p.p99)} |`);
     lines.push(`| floor: embed the query alone | ${ms(l.embedFloor.p50)} | ${ms(l.embedFloor.p95)} | ${ms(l.embedFloor.p99)} |`);
     lines.push(`| exact vector search (vectorMs) | ${ms(l.exact.vectorMs.p50)} | ${ms(l.exact.vectorMs.p95)} | ${ms(l.exact.vectorMs.p99)} |`);
@@ -50,8 +55,7 @@ export function renderSummary(r: BenchResults): string {
     lines.push(
       `The compiled server (\`svc-docs serve\`) in its own process on 127.0.0.1 (ephemeral port), driven by the MCP SDK client (Client + StreamableHTTPClientTransport) from the benchmark process on the same ${r.machine.cpus}-core machine. Each session initializes, lists tools, makes one warm-up call, then its SearchDocs calls one after another; all sessions run at once. Latency is measured by the client, per call.`,
       '',
-      '| sessions | calls (each) | p50 | p95 | p99 | throughput (calls/s) | errors | server CPU per call (ms) | client CPU per call (ms) | server RSS after (MB) |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      ...tableHead(['sessions', 'calls (each)', 'p50', 'p95', 'p99', 'throughput (calls/s)', 'errors', 'server CPU per call (ms)', 'client CPU per call (ms)', 'server RSS after (MB)']),
     );
     for (const l of h.levels) {
       lines.push(
@@ -69,7 +73,7 @@ export function renderSummary(r: BenchResults): string {
     const p = c.parts;
     lines.push('## Cold start (argocd index), ms', '');
     lines.push(`Spawned \`svc-docs serve --no-build\` to \`/readyz\` answering 200: median ${c.readyP50.toFixed(0)} ms over ${c.runs} starts (${c.readyMs.map((x) => x.toFixed(0)).join(', ')}); index files in the page cache.`, '');
-    lines.push(`The same steps timed inside a fresh process (median of ${c.probeRuns}):`, '', '| step | ms |', '|---|---|');
+    lines.push(`The same steps timed inside a fresh process (median of ${c.probeRuns}):`, '', ...tableHead(['step', 'ms']));
     lines.push(`| Node start-up and imports (engine, HTTP, MCP SDK, Transformers.js) | ${p.importsMs.toFixed(0)} |`);
     lines.push(`| load the model | ${p.modelMs.toFixed(0)} |`);
     if (p.modelChecksumMs !== undefined) lines.push(`| … of which hashing the model files (checked against the index) | ${p.modelChecksumMs.toFixed(0)} |`);
@@ -90,8 +94,7 @@ export function renderSummary(r: BenchResults): string {
       '',
       'Building:',
       '',
-      '| sections | documents | build (s) | + embedding every section (s, est.) | build peak RSS (MB) | sections embedded / copies given a vector | index on disk (MB) |',
-      '|---|---|---|---|---|---|---|',
+      ...tableHead(['sections', 'documents', 'build (s)', '+ embedding every section (s, est.)', 'build peak RSS (MB)', 'sections embedded / copies given a vector', 'index on disk (MB)']),
     );
     for (const p of sc.points) {
       const b = p.build;
@@ -102,8 +105,7 @@ export function renderSummary(r: BenchResults): string {
       '',
       'Serving (a fresh process per size; latency of the whole search, ms, and the medians of its slowest stages):',
       '',
-      '| sections | index load (ms) | p50 | p95 | lexical p50 | fuse p50 | vector p50 | HNSW recall@10 | recall@100 | RSS after queries (MB) | RSS after full GC (MB) | peak RSS (MB) |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...tableHead(['sections', 'index load (ms)', 'p50', 'p95', 'lexical p50', 'fuse p50', 'vector p50', 'HNSW recall@10', 'recall@100', 'RSS after queries (MB)', 'RSS after full GC (MB)', 'peak RSS (MB)']),
     );
     for (const p of sc.points) {
       const q = p.probe;
@@ -138,7 +140,7 @@ export function renderSummary(r: BenchResults): string {
     const z = r.scale.points[r.scale.points.length - 1]!;
     ratios.push(`| p50 latency, ${compactCount(z.build.sections)} / ${compactCount(a.build.sections)} sections (${(z.build.sections / a.build.sections).toFixed(0)}× the data) | ${(z.probe.total.p50 / a.probe.total.p50).toFixed(2)}× |`);
   }
-  if (ratios.length > 0) lines.push('## Ratios', '', '| ratio | value |', '|---|---|', ...ratios, '');
+  if (ratios.length > 0) lines.push('## Ratios', '', ...tableHead(['ratio', 'value']), ...ratios, '');
   const parts = Object.entries(r.seconds).filter(([k]) => k !== 'total');
   if (r.seconds.total !== undefined) lines.push(`Run time: ${(r.seconds.total / 60).toFixed(1)} min (${parts.map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}).`, '');
   const load = Object.entries(r.loadAverage);
