@@ -8,6 +8,8 @@ import { searchDocsOutputSchema } from '../../src/mcp/render.js';
 import { projectRoot } from '../../src/paths.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
+import { buildTinyBert } from '../embedding/tiny-bert.js';
+import { readIndex } from '../../src/index/store.js';
 
 /** The real command line, spawned as users run it: output, exit codes, and serve's lifecycle. */
 
@@ -103,6 +105,19 @@ describe('svc-docs index and search', () => {
 });
 
 describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero exit', () => {
+  it('indexes with the model folder --model names, and searches with it', async () => {
+    const model = buildTinyBert(join(tempDir('cli-model'), 'tiny-bert'));
+    const corpus = writeCorpus({ 'kb/webhooks.md': '# Webhooks\n\n## Verify\n\nVerify the webhook signature.\n' });
+    const out = tempDir('cli-model-index');
+    const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('cli-model-vectors') });
+    const indexed = await run(['index', '--corpus', corpus, '--out', out, '--model', model], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect((await readIndex(out)).manifest.model.id).toBe(model);
+    const search = await run(['search', 'verify', 'webhook', '--json', '--index', out], env);
+    expect(search.code, search.stderr).toBe(0);
+    expect((JSON.parse(search.stdout) as { path: string }[])[0]!.path).toBe('webhooks.md');
+  });
+
   it('names a missing corpus folder', async () => {
     const missing = join(tempDir('cli'), 'no-such-corpus');
     expectOneLineError(await run(['index', '--corpus', missing, '--out', tempDir('cli-out')]), new RegExp(`corpus folder ${missing} does not exist`));
