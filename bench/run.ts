@@ -12,6 +12,7 @@ import { measureLatency, type LatencyReport } from './latency.js';
 import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality.js';
 import { loadQuerySet, type QuerySet } from './queries.js';
 import { measureScale, scaleChart, type ScaleReport } from './scale.js';
+import { misspelt } from './typos.js';
 import { renderSummary } from './summary.js';
 
 /**
@@ -37,6 +38,10 @@ export interface QualityReport {
   documents: number;
   sections: number;
   systems: SystemReport[];
+  /** The same queries with one typo each (bench/typos.ts): what typo tolerance is worth. */
+  typos: SystemReport[];
+  /** A few of those queries, to show what the typos look like. */
+  typoExamples: string[];
 }
 
 export interface BenchResults {
@@ -74,7 +79,19 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
     systems.push(await evaluate(set, ranker));
     await ranker.close();
   }
-  return { set: set.name, corpus: set.corpus, queries: set.queries.length, documents: built.documents, sections: built.sections, systems };
+  const typoSet = misspelt(set);
+  const typoRankers = [
+    miniSearchRanker([set.corpusDir]),
+    await engineRanker('hybrid (shipped), no typo tolerance', indexDir, embedder, { typoTolerance: false }),
+    await engineRanker('hybrid (shipped)', indexDir, embedder),
+  ];
+  const typos: SystemReport[] = [];
+  for (const ranker of typoRankers) {
+    typos.push(await evaluate(typoSet, ranker));
+    await ranker.close();
+  }
+  const typoExamples = typoSet.queries.slice(0, 4).map((q) => q.query);
+  return { set: set.name, corpus: set.corpus, queries: set.queries.length, documents: built.documents, sections: built.sections, systems, typos, typoExamples };
 }
 
 async function main(): Promise<void> {

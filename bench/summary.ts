@@ -33,6 +33,14 @@ export function renderSummary(r: BenchResults): string {
       lines.push('', 'Relevance labels of the shipped system (share of results with the label that are judged relevant):', '', ...tableHead(['label', 'results', 'precision']));
       for (const [label, v] of Object.entries(shipped.labels)) lines.push(`| ${label} | ${v.count} | ${v.count === 0 ? '–' : f(v.precision, 2)} |`);
     }
+    if (q.typos.length > 0) {
+      lines.push('', `The same queries with one typo each in their longest word (e.g. ${q.typoExamples.map((e) => `"${e}"`).join(', ')}):`, '');
+      lines.push(...tableHead(['system', 'nDCG@10', 'Hit@1', 'nDCG@10 without the typo']));
+      for (const s of q.typos) {
+        const clean = q.systems.find((c) => c.system === s.system) ?? q.systems.find((c) => c.system === 'hybrid (shipped)')!;
+        lines.push(`| ${s.system} | ${f(s.overall.ndcg10)} | ${f(s.overall.hit1)} | ${f(clean.overall.ndcg10)} |`);
+      }
+    }
     lines.push('');
   }
   if (r.latency) {

@@ -121,6 +121,11 @@ export class LexicalIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /** Every term of the index. */
+  vocabulary(): IterableIterator<string> {
+    return this.postings.keys();
+  }
+
   hasTerm(term: string): boolean {
     return this.postings.has(term);
   }

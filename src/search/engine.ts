@@ -9,6 +9,7 @@ import { fuseReciprocalRank, fuseSections, rankDocuments, type DocumentHit, type
 import { stem } from '../index/tokenize.js';
 import { expandQuery, parseQuery } from './query.js';
 import { rewriteQuery } from './rewrite.js';
+import { TypoCorrector } from './typos.js';
 import { relevanceFor } from './relevance.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
 import { windowAround } from './window.js';
@@ -38,6 +39,8 @@ export interface EngineOptions {
   lexical?: Partial<LexicalParams>;
   /** Query rewrites: compounds, abbreviations, question filler (on unless a benchmark ablates them). */
   rewrites?: boolean;
+  /** Misspelt query terms matched to the nearest index term (on unless a benchmark ablates it). */
+  typoTolerance?: boolean;
 }
 
 export interface StageTimings {
@@ -53,6 +56,8 @@ export interface DetailedSearch {
   timings: StageTimings;
   /** Terms the query was expanded with. */
   expansions: { word: string; term: string; similarity: number }[];
+  /** Query terms the index lacks, and the index term each was taken for. */
+  corrections: { term: string; correction: string }[];
   /** Each result's confidence (what its label is a band of), for calibration. */
   confidences: number[];
 }
@@ -97,6 +102,8 @@ class Engine implements LoadedEngine {
   private readonly fusion: FusionSettings;
   private readonly retrieval: Retrieval;
   private readonly rewrites: boolean;
+  private readonly typoTolerance: boolean;
+  private readonly typos: TypoCorrector;
 
   constructor(
     readonly index: LoadedIndex,
@@ -111,6 +118,11 @@ class Engine implements LoadedEngine {
     this.fusion = { ...index.manifest.fusion, ...options.fusion };
     this.retrieval = options.retrieval ?? 'hybrid';
     this.rewrites = options.rewrites ?? true;
+    this.typoTolerance = options.typoTolerance ?? true;
+    this.typos = new TypoCorrector(
+      () => this.lexical.vocabulary(),
+      (t) => this.lexical.documentFrequency(t),
+    );
   }
 
   summary(): IndexSummary {
@@ -170,6 +182,15 @@ class Engine implements LoadedEngine {
       terms = new Map(terms);
       for (const [t, w] of rewritten.terms) terms.set(t, Math.max(w, terms.get(t) ?? 0));
     }
+    const corrections: DetailedSearch['corrections'] = [];
+    if (useLexical && this.typoTolerance) {
+      // A misspelt term counts as the index term it was meant as: same weight, same coverage.
+      const own = [...parsed.terms].filter(([, w]) => w >= 1).map(([t]) => t);
+      for (const [term, correction] of this.typos.corrections(text, own, (t) => this.lexical.hasTerm(t))) {
+        variants.set(term, [...(variants.get(term) ?? []), correction]);
+        corrections.push({ term, correction });
+      }
+    }
     const evidence = new Map<number, SectionEvidence>();
     let termShare: number[] = [];
     const matchedByDoc = new Map<number, number>();
@@ -221,6 +242,7 @@ class Engine implements LoadedEngine {
     return {
       results,
       expansions,
+      corrections,
       confidences,
       timings: { embedMs: t1 - t0, lexicalMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 },
     };

@@ -37,6 +37,17 @@ describe('search engine (real index, real model)', () => {
     expect((await engine.search('client_credentials'))[0]!.path).toBe('tokens.md');
   });
 
+  it('finds the page despite a typo, and says which term it took the typo for', async () => {
+    const detailed = await engine.searchDetailed('entityEventSequnce');
+    expect(detailed.results[0]!.path).toBe('webhooks.md');
+    expect(detailed.results[0]!.sections.find((s) => s.isBest)!.headings.at(-1)).toBe('Ordering');
+    expect(detailed.corrections).toContainEqual({ term: 'entityeventsequnce', correction: 'entityeventsequence' });
+    const [top] = await engine.search('verify the signiture');
+    expect(top!.sections.find((s) => s.isBest)!.headings.at(-1)).toBe('Verify the signature');
+    // Correct spelling: nothing to correct.
+    expect((await engine.searchDetailed('verify the signature')).corrections).toEqual([]);
+  });
+
   it('returns one result per document, at most the limit', async () => {
     const results = await engine.search('webhooks token triggers topic', { limit: 3 });
     expect(results.length).toBeLessThanOrEqual(3);

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import levenshtein from 'damerau-levenshtein';
+import wordListPath from 'word-list';
+import { stem } from '../index/tokenize.js';
+
+/**
+ * Typo tolerance for query terms the index does not have: `signiture` finds `signature`,
+ * `entityEventSequnce` finds `entityEventSequence`.
+ *
+ * - A term the index has is never touched, so correct queries rank exactly as before; nor is an
+ *   English word (the `word-list` dictionary): "inner" is a word the docs lack, not a typo of
+ *   "infer".
+ * - Candidates are the index's own terms (stemmed words and whole identifiers) sharing the first
+ *   character (typos rarely hit it, and it keeps the scan small), within an edit distance that
+ *   grows with length as Elasticsearch's `fuzziness: AUTO` does: terms of 4–5 characters get one
+ *   edit, longer ones two; an adjacent transposition is one edit. The nearest wins, then the
+ *   more common.
+ */
+
+const MIN_LENGTH = 4;
+
+export function maxEdits(term: string): number {
+  return term.length < MIN_LENGTH ? 0 : term.length <= 5 ? 1 : 2;
+}
+
+/** Letter runs of a text, split at camelCase boundaries too, lower-cased. */
+function wordsOf(text: string): string[] {
+  return text
+    .split(/[^\p{L}]+|(?<=\p{Ll})(?=\p{Lu})/u)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+let dictionary: ReadonlySet<string> | undefined;
+
+/** The English dictionary, read on the first query that has a term the index lacks. */
+function englishWords(): ReadonlySet<string> {
+  dictionary ??= new Set(readFileSync(wordListPath, 'utf8').split('\n'));
+  return dictionary;
+}
+
+export class TypoCorrector {
+  /** Index terms by first character, most common first; built on the first typo. */
+  private byInitial: Map<string, string[]> | undefined;
+
+  constructor(
+    private readonly terms: () => Iterable<string>,
+    private readonly documentFrequency: (term: string) => number,
+  ) {}
+
+  /**
+   * For each of `own` (the query's terms, from the tokenizer) that the index lacks and that is
+   * no English word of `text`, the index term it was most likely meant as.
+   */
+  corrections(text: string, own: Iterable<string>, hasTerm: (term: string) => boolean): Map<string, string> {
+    const out = new Map<string, string>();
+    const missing = [...own].filter((t) => !hasTerm(t) && maxEdits(t) > 0 && !/\d/.test(t));
+    if (missing.length === 0) return out;
+    const words = englishWords();
+    const known = new Set(wordsOf(text).filter((w) => words.has(w)).map(stem));
+    for (const term of missing) {
+      if (known.has(term)) continue;
+      const correction = this.nearest(term);
+      if (correction !== undefined) out.set(term, correction);
+    }
+    return out;
+  }
+
+  private nearest(term: string): string | undefined {
+    const limit = maxEdits(term);
+    let best: string | undefined;
+    let bestSteps = limit + 1;
+    for (const candidate of this.buckets().get(term[0]!) ?? []) {
+      if (Math.abs(candidate.length - term.length) > limit || candidate.length < MIN_LENGTH) continue;
+      const { steps } = levenshtein(term, candidate);
+      // Candidates come most common first, so a tie keeps the more common term.
+      if (steps < bestSteps) {
+        best = candidate;
+        bestSteps = steps;
+        if (steps === 1) break;
+      }
+    }
+    return best;
+  }
+
+  private buckets(): Map<string, string[]> {
+    if (this.byInitial) return this.byInitial;
+    const byInitial = new Map<string, string[]>();
+    for (const term of this.terms()) {
+      let list = byInitial.get(term[0]!);
+      if (!list) byInitial.set(term[0]!, (list = []));
+      list.push(term);
+    }
+    for (const list of byInitial.values()) list.sort((a, b) => this.documentFrequency(b) - this.documentFrequency(a) || (a < b ? -1 : 1));
+    return (this.byInitial = byInitial);
+  }
+}

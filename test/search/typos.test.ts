@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { stem, tokenize } from '../../src/index/tokenize.js';
+import { maxEdits, TypoCorrector } from '../../src/search/typos.js';
+
+/** An index vocabulary (term → document frequency), as the lexical index would give it. */
+function corrector(df: Record<string, number>) {
+  const terms = new Map(Object.entries(df));
+  const c = new TypoCorrector(
+    () => terms.keys(),
+    (t) => terms.get(t) ?? 0,
+  );
+  return (text: string) => c.corrections(text, tokenize(text), (t) => terms.has(t));
+}
+
+describe('typo tolerance', () => {
+  const vocabulary = { [stem('signature')]: 5, [stem('verify')]: 3, [stem('sequence')]: 4, entityeventsequence: 2, entiti: 2, event: 9, [stem('webhook')]: 7, [stem('infer')]: 2, pass: 6 };
+  const correct = corrector(vocabulary);
+
+  it('takes a misspelt word for the index term it was meant as: swapped, dropped, doubled or replaced letters', () => {
+    expect(correct('signiture')).toEqual(new Map([[stem('signiture'), stem('signature')]]));
+    expect(correct('webhok')).toEqual(new Map([['webhok', stem('webhook')]]));
+    expect(correct('verrify').get(stem('verrify'))).toBe(stem('verify'));
+    expect(correct('signatrue').get(stem('signatrue'))).toBe(stem('signature'));
+  });
+
+  it('corrects a misspelt identifier whole and in its parts', () => {
+    const got = correct('entityEventSequnce');
+    expect(got.get('entityeventsequnce')).toBe('entityeventsequence');
+    expect(got.get(stem('sequnce'))).toBe(stem('sequence'));
+    expect(got.has('event')).toBe(false);
+  });
+
+  it('leaves alone what the index has, English words it lacks, short terms, numbers and far-off words', () => {
+    expect(correct('signature webhook').size).toBe(0);
+    // "inner" and "passage" are words the docs do not use, not typos of "infer" and "pass".
+    expect(correct('inner passage').size).toBe(0);
+    expect(correct('evnt').size).toBe(1);
+    expect(correct('evt').size).toBe(0);
+    expect(correct('sequ3nce').size).toBe(0);
+    expect(correct('zebrafish').size).toBe(0);
+  });
+
+  it('allows one edit up to 5 characters and two beyond', () => {
+    expect([maxEdits('abc'), maxEdits('abcd'), maxEdits('abcde'), maxEdits('abcdef')]).toEqual([0, 1, 1, 2]);
+  });
+
+  it('prefers the more common of two equally near terms', () => {
+    const c = corrector({ cart: 2, card: 9 });
+    expect(c('carx').get('carx')).toBe('card');
+  });
+});
