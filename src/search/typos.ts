@@ -18,6 +18,10 @@ import { stem } from '../index/tokenize.js';
  */
 
 const MIN_LENGTH = 4;
+/** Longer terms are pasted identifiers or hashes, not typed words. */
+const MAX_LENGTH = 40;
+/** A query is corrected in at most this many terms, however long it is: the scan stays bounded. */
+export const MAX_CORRECTED_TERMS = 8;
 
 export function maxEdits(term: string): number {
   return term.length < MIN_LENGTH ? 0 : term.length <= 5 ? 1 : 2;
@@ -54,12 +58,11 @@ export class TypoCorrector {
    */
   corrections(text: string, own: Iterable<string>, hasTerm: (term: string) => boolean): Map<string, string> {
     const out = new Map<string, string>();
-    const missing = [...own].filter((t) => !hasTerm(t) && maxEdits(t) > 0 && !/\d/.test(t));
+    const missing = [...own].filter((t) => t.length <= MAX_LENGTH && !hasTerm(t) && maxEdits(t) > 0 && !/\d/.test(t));
     if (missing.length === 0) return out;
     const words = englishWords();
     const known = new Set(wordsOf(text).filter((w) => words.has(w)).map(stem));
-    for (const term of missing) {
-      if (known.has(term)) continue;
+    for (const term of missing.filter((t) => !known.has(t)).slice(0, MAX_CORRECTED_TERMS)) {
       const correction = this.nearest(term);
       if (correction !== undefined) out.set(term, correction);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stem, tokenize } from '../../src/index/tokenize.js';
-import { maxEdits, TypoCorrector } from '../../src/search/typos.js';
+import { MAX_CORRECTED_TERMS, maxEdits, TypoCorrector } from '../../src/search/typos.js';
 
 /** An index vocabulary (term → document frequency), as the lexical index would give it. */
 function corrector(df: Record<string, number>) {
@@ -47,5 +47,15 @@ describe('typo tolerance', () => {
   it('prefers the more common of two equally near terms', () => {
     const c = corrector({ cart: 2, card: 9 });
     expect(c('carx').get('carx')).toBe('card');
+  });
+});
+
+describe('typo tolerance on long queries', () => {
+  it(`corrects at most ${MAX_CORRECTED_TERMS} terms of a query, and no term longer than 40 characters`, () => {
+    const terms = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`word${String.fromCharCode(97 + i % 26)}${String.fromCharCode(97 + Math.floor(i / 26))}x`, 1]));
+    const correct = corrector(terms);
+    const typos = Object.keys(terms).map((t) => `${t}q`).join(' ');
+    expect(correct(typos).size).toBe(MAX_CORRECTED_TERMS);
+    expect(correct(`${'a'.repeat(41)} ${'a'.repeat(40)}`).size).toBe(0);
   });
 });
