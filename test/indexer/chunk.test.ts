@@ -6,7 +6,8 @@ const small = { maxSectionChars: 200 };
 
 /** Everything after the frontmatter, in order, exactly once. */
 function body(source: string): string {
-  const m = /^---\r?\n[\s\S]*?\r?\n---(\r?\n|$)/.exec(source);
+  // YAML frontmatter, empty (`---` right after `---`) or not, as remark-frontmatter reads it.
+  const m = /^---\r?\n(?:[\s\S]*?\r?\n)??---(\r?\n|$)/.exec(source);
   return m ? source.slice(m[0].length - m[1]!.length) : source;
 }
 
@@ -86,6 +87,11 @@ describe('chunkMarkdown', () => {
     expect(doc.title).toBe('Überblick 概要');
     expect(doc.sections.map((s) => s.text).join('')).toBe(source);
     expect(doc.sections[1]!.headings).toEqual(['Überblick 概要', 'Émission']);
+  });
+
+  it('treats an empty frontmatter block as frontmatter, not as body', () => {
+    expect(chunkMarkdown('---\n---').sections).toEqual([]);
+    expect(chunkMarkdown('---\r\n---\r\nbody text').sections.map((s) => s.text.trim())).toEqual(['body text']);
   });
 
   it('puts every character of the body in exactly one section, in order (property)', () => {
