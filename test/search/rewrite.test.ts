@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { openEngine } from '../../src/search/engine.js';
+import { fixtureIndex } from '../helpers/index-fixture.js';
 import { stem, tokenize } from '../../src/index/tokenize.js';
 import { REWRITE_WEIGHT, rewriteQuery } from '../../src/search/rewrite.js';
 
@@ -38,5 +40,22 @@ describe('rewriteQuery', () => {
     expect(r.variants.has(stem('administrator'))).toBe(false);
     expect(r.variants.has('admin')).toBe(false);
     expect(r.variants.has('constructor')).toBe(false);
+  });
+});
+
+describe('query rewrites in the engine, as shipped', () => {
+  it('finds a page that writes the abbreviation or the closed compound the question spells out', async () => {
+    const dir = await fixtureIndex({
+      'kb/access.md': '# Access\n\n## Reset the admin password\n\nThe admin account password is reset with the CLI.\n',
+      'kb/backup.md': '# Backup\n\n## Take a backup\n\nA backup copies every setting.\n',
+      'kb/other.md': '# Other\n\n## Account settings\n\nEvery account has settings and a password policy.\n',
+    });
+    const engine = await openEngine(dir);
+    try {
+      expect((await engine.search('reset the administrator password'))[0]!.path).toBe('access.md');
+      expect((await engine.search('back up every setting'))[0]!.path).toBe('backup.md');
+    } finally {
+      await engine.close();
+    }
   });
 });
