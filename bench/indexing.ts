@@ -1,5 +1,5 @@
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import type { Embedder } from '../src/embedding/types.js';
 
@@ -32,9 +32,10 @@ function largestMarkdown(dir: string): string {
 
 export async function measureIndexing(corpusDir: string, work: string, embedder: Embedder): Promise<IndexingReport> {
   rmSync(work, { recursive: true, force: true });
-  // A private copy of the corpus, so the benchmark can edit one file.
+  // A private copy of the corpus, so the benchmark can edit one file; copied under its own folder
+  // name so the knowledge base keeps its name.
   const corpus = join(work, 'corpus');
-  cpSync(corpusDir, corpus, { recursive: true });
+  cpSync(corpusDir, join(corpus, basename(corpusDir)), { recursive: true });
   const outDir = join(work, 'index');
   const vectorCacheDir = join(work, 'vectors');
   const full = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });

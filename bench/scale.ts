@@ -34,7 +34,7 @@ export interface ScaleReport {
 }
 
 export interface ScaleOptions {
-  /** The base corpus: a folder holding one knowledge base, e.g. /work/shared/corpora (argocd). */
+  /** The base corpus: the folder of one knowledge base, Markdown at its top, e.g. ../shared/corpora/argocd. */
   corpusRoot: string;
   /** The base corpus's index (its vectors seed the copies'). */
   baseIndexDir: string;
@@ -94,7 +94,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
     let copies: ScalePoint['copies'];
     if (target !== undefined) {
       const started = performance.now();
-      const written = writeCopies(join(options.corpusRoot, kb), base.documents, join(dir, 'corpus'), target - base.sections.length);
+      const written = writeCopies(options.corpusRoot, base.documents, join(dir, 'corpus'), target - base.sections.length);
       copies = { ...written, seconds: (performance.now() - started) / 1000 };
       corpusDirs.push(join(dir, 'corpus'));
       log(`scale ${label}: wrote ${written.documents} perturbed copies (${written.versions} versions) in ${copies.seconds.toFixed(1)} s; building`);
