@@ -1,14 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { projectRoot } from '../paths.js';
 import type { SearchEngine } from '../search/types.js';
-import { renderSearch, searchDocsOutputSchema } from './render.js';
+import { registerPageResources } from './page-resources.js';
+import type { PageIndex } from './pages.js';
+import { registerReadPageTool } from './read-page-tool.js';
+import { DEFAULT_RESPONSE_BUDGET_CHARS, renderSearch, searchDocsOutputSchema } from './render.js';
 
 /**
- * The MCP face of the search engine: one tool, SearchDocs. Knows nothing about HTTP; the
- * transport layer connects one of these per session.
+ * The MCP face of the search engine: the SearchDocs tool, the indexed pages as resources, and
+ * (when enabled) the ReadPage tool. Knows nothing about HTTP or protocol eras: the transport
+ * layer builds one of these per session (2025 era) or per request (2026-07-28).
  */
 
 export const TOOL_NAME = 'SearchDocs';
@@ -28,11 +32,24 @@ export interface DocsServerOptions {
   responseBudgetChars: number;
   /** Documents per search at most. */
   maxResults: number;
+  /**
+   * Also send results as structuredContent with an outputSchema. Off by default: clients such as
+   * Claude Code forward only structuredContent to the model when it is present, and the text
+   * rendering is what the model should read.
+   */
+  structuredOutput: boolean;
+  /** Register the ReadPage tool (needs `pages`). */
+  readPageTool: boolean;
+  /** The loaded index's pages, read per request; without it no page resources are offered. */
+  pages?: () => PageIndex;
   /** Operator log (one line per event); tool errors are reported here as well as to the client. */
   log?: (line: string) => void;
 }
 
-const DEFAULTS: DocsServerOptions = { responseBudgetChars: 60_000, maxResults: 5 };
+const DEFAULTS: DocsServerOptions = { responseBudgetChars: DEFAULT_RESPONSE_BUDGET_CHARS, maxResults: 5, structuredOutput: false, readPageTool: false };
+
+/** An index with no pages, for a server started without one (tests of the HTTP layer). */
+const NO_PAGES: PageIndex = { documents: [], sections: [] };
 
 let version: string | undefined;
 function packageVersion(): string {
@@ -67,26 +84,27 @@ function describeTool(engine: SearchEngine, maxResults: number): string {
   ].join('\n\n');
 }
 
-/** A new MCP server exposing SearchDocs over `engine`; connect it to one transport. */
-export function createDocsServer(engine: SearchEngine, options: Partial<DocsServerOptions> = {}): McpServer {
-  const { responseBudgetChars, maxResults, log } = { ...DEFAULTS, ...options };
-  const server = new McpServer(
-    { name: 'svc-docs', title: 'svc documentation search', version: packageVersion() },
-    {
-      capabilities: { logging: {} },
-      instructions:
-        'svc-docs answers questions about the documentation it indexes. Call SearchDocs before guessing at an API, header, field or ' +
-        'workflow; search with specific technical terms and read the best-match section first.',
-    },
-  );
+function searchFailed(reason: string) {
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text' as const,
+        text: `SearchDocs could not search the index: ${reason}. The session is still usable: retry, and if this keeps happening ask the server operator to check the server log and the index ('svc-docs index').`,
+      },
+    ],
+  };
+}
 
+function registerSearchTool(server: McpServer, engine: SearchEngine, options: DocsServerOptions): void {
+  const { responseBudgetChars, maxResults, structuredOutput, log } = options;
   server.registerTool(
     TOOL_NAME,
     {
       title: 'Search documentation',
       description: describeTool(engine, maxResults),
       inputSchema: searchDocsInputSchema,
-      outputSchema: searchDocsOutputSchema,
+      ...(structuredOutput ? { outputSchema: searchDocsOutputSchema } : {}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ searchTerm }) => {
@@ -96,20 +114,31 @@ export function createDocsServer(engine: SearchEngine, options: Partial<DocsServ
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         log?.(JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'search-failed', error: reason }));
-        await server.sendLoggingMessage({ level: 'error', logger: 'svc-docs', data: `search failed: ${reason}` }).catch(() => undefined);
-        return {
-          isError: true,
-          content: [
-            {
-              type: 'text' as const,
-              text: `SearchDocs could not search the index: ${reason}. The session is still usable: retry, and if this keeps happening ask the server operator to check the server log and the index ('svc-docs index').`,
-            },
-          ],
-        };
+        return searchFailed(reason);
       }
-      const rendered = renderSearch(searchTerm, results, responseBudgetChars);
-      return { content: [{ type: 'text' as const, text: rendered.text }], structuredContent: rendered.structured };
+      const rendered = renderSearch(searchTerm, results, { budgetChars: responseBudgetChars });
+      const content = [{ type: 'text' as const, text: rendered.text }];
+      return structuredOutput ? { content, structuredContent: rendered.structured } : { content };
     },
   );
+}
+
+/** A new MCP server exposing SearchDocs (and the pages) over `engine`; connect it to one transport. */
+export function createDocsServer(engine: SearchEngine, options: Partial<DocsServerOptions> = {}): McpServer {
+  const settings: DocsServerOptions = { ...DEFAULTS, ...options };
+  const server = new McpServer(
+    { name: 'svc-docs', title: 'svc documentation search', version: packageVersion() },
+    {
+      // prompts: {} makes prompts/list answer (empty) rather than -32601, which some clients treat as fatal.
+      capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+      instructions:
+        'svc-docs answers questions about the documentation it indexes. Call SearchDocs before guessing at an API, header, field or ' +
+        'workflow; search with specific technical terms and read the best-match section first.',
+    },
+  );
+  registerSearchTool(server, engine, settings);
+  const pages = settings.pages ?? (() => NO_PAGES);
+  registerPageResources(server, pages);
+  if (settings.readPageTool) registerReadPageTool(server, pages, settings.responseBudgetChars);
   return server;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RESPONSE_BUDGET_CHARS } from './render.js';
 
 /**
  * Settings of the HTTP server, validated once at the boundary. Every option has an environment
@@ -59,9 +60,16 @@ export const serverOptionsSchema = z
     /** Largest accepted request body (bytes); larger gets 413. A search call is well under 2 KB. */
     maxBodyBytes: z.number().int().min(1024).default(256 * 1024),
     /** Largest SearchDocs result (characters of the text and the structured copy together). */
-    responseBudgetChars: z.number().int().min(2000).default(60_000),
+    responseBudgetChars: z.number().int().min(2000).default(DEFAULT_RESPONSE_BUDGET_CHARS),
     /** Documents returned per search at most. */
     maxResults: z.number().int().min(1).max(50).default(5),
+    /**
+     * SearchDocs also returns structuredContent with an outputSchema. Off by default: clients such
+     * as Claude Code then forward only the structured copy to the model, not the text rendering.
+     */
+    structuredOutput: z.boolean().default(false),
+    /** Offer the second tool, ReadPage (a page or some of its sections), beside SearchDocs. */
+    readPageTool: z.boolean().default(false),
   })
   .strict();
 
@@ -80,6 +88,8 @@ export const ENV = {
   maxBodyBytes: 'SVC_DOCS_MAX_BODY_BYTES',
   responseBudgetChars: 'SVC_DOCS_RESPONSE_BUDGET_CHARS',
   maxResults: 'SVC_DOCS_MAX_RESULTS',
+  structuredOutput: 'SVC_DOCS_STRUCTURED_OUTPUT',
+  readPageTool: 'SVC_DOCS_READ_PAGE_TOOL',
 } as const satisfies Record<keyof ServerOptions, string>;
 
 export class ServerOptionsError extends Error {}
@@ -113,6 +123,13 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overr
     if (!/^\d+$/.test(value)) throw new ServerOptionsError(`${name} must be a whole number, got "${value}"`);
     return Number(value);
   };
+  const flag = (name: string): boolean | undefined => {
+    const value = text(name)?.toLowerCase();
+    if (value === undefined) return undefined;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    if (['0', 'false', 'no', 'off'].includes(value)) return false;
+    throw new ServerOptionsError(`${name} must be 1 or 0 (true/false), got "${value}"`);
+  };
   const list = (name: string): string[] | undefined =>
     text(name)
       ?.split(',')
@@ -130,6 +147,8 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overr
   fromEnv.maxBodyBytes = whole(ENV.maxBodyBytes);
   fromEnv.responseBudgetChars = whole(ENV.responseBudgetChars);
   fromEnv.maxResults = whole(ENV.maxResults);
+  fromEnv.structuredOutput = flag(ENV.structuredOutput);
+  fromEnv.readPageTool = flag(ENV.readPageTool);
 
   const merged: Record<string, unknown> = {};
   for (const [key, value] of [...Object.entries(fromEnv), ...Object.entries(overrides)]) {

@@ -1,0 +1,118 @@
+import { toWebRequest } from '@modelcontextprotocol/node';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
+import express, { type Express, type Request, type Response } from 'express';
+import type { SearchEngine } from '../search/types.js';
+import { jsonBody } from './body.js';
+import { createDocsServer } from './docs-server.js';
+import { errorHandler, refuse } from './errors.js';
+import { hostGuard, originGuard, tokenGuard } from './guards.js';
+import { legacySessions, type LegacySessions } from './legacy-sessions.js';
+import type { PageIndex } from './pages.js';
+import { eventLogger, redacting, requestLog, type SessionOfResponse, writeLine } from './request-log.js';
+import type { ServerOptions } from './server-options.js';
+import { statelessExchanges, type Stateless } from './stateless.js';
+
+/**
+ * The Express app: /docs (and its alias /mcp) serving both protocol eras, plus /healthz and
+ * /readyz. Each POST is told apart with the SDK's own isLegacyRequest: 2026-07-28 requests go to
+ * the stateless modern handler, 2025-era ones to their session (or a one-shot exchange when they
+ * name none and are not an initialize). Access checks, the body limit and the caps sit in front of
+ * both eras.
+ */
+
+export const MCP_PATH = '/docs';
+/** MCP Inspector up to 0.15 rewrites every URL to /mcp. */
+export const MCP_ALIAS = '/mcp';
+const MCP_PATHS = [MCP_PATH, MCP_ALIAS];
+
+export interface AppOptions extends ServerOptions {
+  engine: () => SearchEngine;
+  /** The loaded index's pages (for resources and ReadPage); defaults to the engine's own index when it has one. */
+  pages?: () => PageIndex;
+  log?: (line: string) => void;
+}
+
+export interface App {
+  app: Express;
+  sessions: LegacySessions['registry'];
+  stateless: Stateless;
+}
+
+function hasIndex(engine: SearchEngine): engine is SearchEngine & { index: PageIndex } {
+  return 'index' in engine && typeof engine.index === 'object' && engine.index !== null && 'documents' in engine.index;
+}
+
+/** Each server sees the engine through this view, so a reloaded index serves open sessions too. */
+function liveView(options: AppOptions): { engine: SearchEngine; pages: () => PageIndex } {
+  const engine: SearchEngine = {
+    search: (term, searchOptions) => options.engine().search(term, searchOptions),
+    summary: () => options.engine().summary(),
+  };
+  const pages =
+    options.pages ??
+    (() => {
+      const current = options.engine();
+      return hasIndex(current) ? current.index : { documents: [], sections: [] };
+    });
+  return { engine, pages };
+}
+
+function mcpRoutes(app: Express, options: AppOptions, legacy: LegacySessions, stateless: Stateless): void {
+  app.use(MCP_PATHS, hostGuard(options.allowedHosts), tokenGuard(options.authToken));
+  app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
+    const body: unknown = req.body;
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return stateless.modern(req, res, body);
+    if (req.header('mcp-session-id') !== undefined || legacy.opensSession(req, body)) return legacy.post(req, res, body);
+    return stateless.legacyOneShot(req, res, body);
+  });
+  app.get(MCP_PATHS, (req: Request, res: Response) => legacy.other(req, res));
+  app.delete(MCP_PATHS, (req: Request, res: Response) => legacy.other(req, res));
+  app.all(MCP_PATHS, (req: Request, res: Response) => {
+    refuse(res, 405, `Method Not Allowed: use POST, GET or DELETE on ${req.path}`, -32000, { Allow: 'GET, POST, DELETE' });
+  });
+}
+
+function healthRoutes(app: Express, options: AppOptions, legacy: LegacySessions): void {
+  // Probes come from orchestrators with arbitrary Host headers and no token; they reveal no documents.
+  app.get('/healthz', (_req: Request, res: Response) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', (_req: Request, res: Response) => {
+    try {
+      res.json({ status: 'ready', index: options.engine().summary(), sessions: legacy.registry.size });
+    } catch (error) {
+      res.status(503).json({ status: 'not ready', error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}
+
+export function createApp(options: AppOptions): App {
+  const log = redacting(options.log ?? writeLine, options.authToken);
+  const event = eventLogger(log);
+  const sessionOf: SessionOfResponse = new WeakMap();
+  const { engine, pages } = liveView(options);
+  const newServer = () =>
+    createDocsServer(engine, {
+      responseBudgetChars: options.responseBudgetChars,
+      maxResults: options.maxResults,
+      structuredOutput: options.structuredOutput,
+      readPageTool: options.readPageTool,
+      pages,
+      log,
+    });
+  const legacy = legacySessions({ maxSessions: options.maxSessions, sessionIdleMs: options.sessionIdleMs, newServer, event, sessionOf });
+  const stateless = statelessExchanges({ maxConcurrent: options.maxSessions, maxBodyBytes: options.maxBodyBytes, newServer, event });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestLog(event, sessionOf));
+  app.use(originGuard(options.allowedOrigins));
+  healthRoutes(app, options, legacy);
+  mcpRoutes(app, options, legacy, stateless);
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz.` });
+  });
+  app.use(errorHandler(options.maxBodyBytes, log));
+  return { app, sessions: legacy.registry, stateless };
+}

@@ -1,0 +1,45 @@
+/**
+ * The MCP resource URI of an indexed page: `svc-docs://<knowledge base>/<path>`, each part
+ * percent-encoded segment by segment, so the URI is stable for a page across rebuilds and
+ * reloads (it depends on the knowledge base and path only) and a client can read it back.
+ */
+
+export const PAGE_URI_SCHEME = 'svc-docs';
+
+/** The RFC 6570 template clients see in resources/templates/list. */
+export const PAGE_URI_TEMPLATE = `${PAGE_URI_SCHEME}://{kb}/{+path}`;
+
+function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+/** The resource URI of the page `path` (forward slashes) of knowledge base `source`. */
+export function pageUri(source: string, path: string): string {
+  return `${PAGE_URI_SCHEME}://${encodeURIComponent(source)}/${encodePath(path)}`;
+}
+
+export interface PageRef {
+  source: string;
+  path: string;
+}
+
+/** The page a URI names, or undefined when it is not a page URI this server makes. */
+export function parsePageUri(uri: string): PageRef | undefined {
+  const prefix = `${PAGE_URI_SCHEME}://`;
+  if (!uri.startsWith(prefix)) return undefined;
+  const rest = uri.slice(prefix.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0 || slash === rest.length - 1) return undefined;
+  try {
+    const source = decodeURIComponent(rest.slice(0, slash));
+    const path = rest
+      .slice(slash + 1)
+      .split('/')
+      .map(decodeURIComponent)
+      .join('/');
+    // A URI that does not round-trip (a stray "%2F", an unencoded character) is not one we issued.
+    return pageUri(source, path) === uri ? { source, path } : undefined;
+  } catch {
+    return undefined;
+  }
+}

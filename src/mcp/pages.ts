@@ -1,0 +1,89 @@
+import { pageUri } from './page-uri.js';
+
+/**
+ * Indexed pages as MCP resources: listing (paginated), lookup by knowledge base and path, and a
+ * page's Markdown (its sections' text in order). Pure functions of the loaded index.
+ */
+
+/** What of an indexed document the page resources need (the loaded index's document entries). */
+export interface StoredDocument {
+  kb: string;
+  path: string;
+  title: string;
+  /** Sections of a document are contiguous: firstSection … firstSection + sectionCount - 1. */
+  firstSection: number;
+  sectionCount: number;
+}
+
+export interface StoredSection {
+  text: string;
+}
+
+/** What of a loaded index the page resources need. */
+export interface PageIndex {
+  readonly documents: readonly StoredDocument[];
+  readonly sections: readonly StoredSection[];
+}
+
+export const PAGE_MIME_TYPE = 'text/markdown';
+
+/** Pages per resources/list response. */
+export const PAGES_PER_LIST = 100;
+
+export interface PageResource {
+  uri: string;
+  name: string;
+  title: string;
+  mimeType: string;
+}
+
+export class InvalidCursorError extends Error {}
+
+function resourceOf(doc: StoredDocument): PageResource {
+  return { uri: pageUri(doc.kb, doc.path), name: `${doc.kb}/${doc.path}`, title: doc.title, mimeType: PAGE_MIME_TYPE };
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`pages:${offset}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^pages:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new InvalidCursorError(`invalid cursor "${cursor.slice(0, 40)}": pass the nextCursor of the previous resources/list answer, or none`);
+  return Number(match[1]);
+}
+
+/** One page of the listing: `cursor` is the previous answer's nextCursor, absent for the first. */
+export function listPages(index: PageIndex, cursor: string | undefined, perPage = PAGES_PER_LIST): { resources: PageResource[]; nextCursor?: string } {
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+  const resources = index.documents.slice(offset, offset + perPage).map(resourceOf);
+  const next = offset + perPage;
+  return next < index.documents.length ? { resources, nextCursor: encodeCursor(next) } : { resources };
+}
+
+const lookups = new WeakMap<PageIndex, Map<string, number>>();
+
+/** The document of knowledge base `source` at `path`, or undefined. */
+export function findPage(index: PageIndex, source: string, path: string): StoredDocument | undefined {
+  let byKey = lookups.get(index);
+  if (!byKey) {
+    byKey = new Map(index.documents.map((doc, i) => [`${doc.kb}\u0000${doc.path}`, i]));
+    lookups.set(index, byKey);
+  }
+  const i = byKey.get(`${source}\u0000${path}`);
+  return i === undefined ? undefined : index.documents[i];
+}
+
+/** The sections of `doc` from `first` (0-based), `count` of them at most. */
+export function pageSections(index: PageIndex, doc: StoredDocument, first = 0, count = doc.sectionCount): StoredSection[] {
+  const from = Math.min(Math.max(0, first), doc.sectionCount);
+  const to = Math.min(doc.sectionCount, from + Math.max(0, count));
+  return index.sections.slice(doc.firstSection + from, doc.firstSection + to);
+}
+
+/** The page's Markdown: its sections' text in order. */
+export function pageMarkdown(index: PageIndex, doc: StoredDocument): string {
+  return pageSections(index, doc)
+    .map((s) => s.text)
+    .join('\n\n');
+}

@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * The operator log: one JSON line per request and per notable event, never showing the token.
+ */
+
+export type LogLine = (line: string) => void;
+export type LogEvent = (fields: Record<string, unknown>) => void;
+
+export function writeLine(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/**
+ * A log that never shows the token, even where a client put it by mistake (in the URL path, as a
+ * session id): each line is cleaned of it as sent, JSON-escaped, and percent-encoded in any mix
+ * (any byte may be encoded or not, with upper- or lower-case hex digits).
+ */
+export function redacting(log: LogLine, secret: string | undefined): LogLine {
+  if (secret === undefined) return log;
+  const byte = (b: number) => {
+    const hex = b.toString(16).padStart(2, '0');
+    return `(?:${escapeRegExp(String.fromCharCode(b))}|%${hex[0]}[${hex[1]}${hex[1]!.toUpperCase()}]|%${hex[0]!.toUpperCase()}[${hex[1]}${hex[1]!.toUpperCase()}])`;
+  };
+  const anyEncoding = new RegExp([...Buffer.from(secret, 'utf8')].map(byte).join(''), 'g');
+  const jsonEscaped = JSON.stringify(secret).slice(1, -1);
+  return (line) => log(line.split(jsonEscaped).join('[redacted]').replace(anyEncoding, '[redacted]'));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+export function eventLogger(log: LogLine): LogEvent {
+  return (fields) => log(JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields }));
+}
+
+/** Which session a response belongs to when the request did not name one (initialize). */
+export type SessionOfResponse = WeakMap<IncomingMessage | ServerResponse, string>;
+
+/** One line per request when it ends: method, path (never the query), status, session, latency. */
+export function requestLog(event: LogEvent, sessionOf: SessionOfResponse) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const start = process.hrtime.bigint();
+    // Captured now: mounted routers rewrite req.url while they run.
+    const path = req.path;
+    res.once('close', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const session = req.header('mcp-session-id') ?? sessionOf.get(res);
+      event({
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ...(session ? { session } : {}),
+        ms: Math.round(ms * 10) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      });
+    });
+    next();
+  };
+}
