@@ -58,6 +58,25 @@ export function clientConfigs(url: string, options: ClientConfigOptions = {}): C
       text: json({ mcpServers: { [name]: { serverUrl: url, ...headers } } }),
     },
     {
+      client: 'Antigravity',
+      file: "mcp_config.json (Antigravity: Agent panel › MCP Servers › Manage › View raw config)",
+      format: 'json',
+      text: json({ mcpServers: { [name]: { serverUrl: url, ...headers } } }),
+    },
+    {
+      client: 'opencode',
+      file: 'opencode.json (project) or ~/.config/opencode/opencode.json',
+      format: 'json',
+      // opencode 2 nests servers under mcp.servers; 1.x put them directly under mcp (same entry).
+      text: json({ $schema: 'https://opencode.ai/config.json', mcp: { servers: { [name]: { type: 'remote', url, ...headers } } } }),
+    },
+    {
+      client: 'opencode 1.x',
+      file: 'opencode.json (project) or ~/.config/opencode/opencode.json',
+      format: 'json',
+      text: json({ $schema: 'https://opencode.ai/config.json', mcp: { [name]: { type: 'remote', url, enabled: true, ...headers } } }),
+    },
+    {
       client: 'Gemini CLI',
       file: '~/.gemini/settings.json or .gemini/settings.json',
       format: 'json',

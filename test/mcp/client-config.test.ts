@@ -24,6 +24,14 @@ describe('client configurations', () => {
     expect(clientConfigs(URL_).find((c) => c.client === 'Claude Code (command line)')?.text).toBe(`claude mcp add --transport http svc-docs ${URL_}`);
   });
 
+  it('gives the forms Antigravity (serverUrl) and opencode (type remote, 2.x and 1.x) document', () => {
+    expect(jsonOf(/^Antigravity/)).toEqual({ mcpServers: { 'svc-docs': { serverUrl: URL_ } } });
+    expect(jsonOf(/^opencode$/)).toEqual({ $schema: 'https://opencode.ai/config.json', mcp: { servers: { 'svc-docs': { type: 'remote', url: URL_ } } } });
+    expect(jsonOf(/^opencode 1\.x$/)).toEqual({ $schema: 'https://opencode.ai/config.json', mcp: { 'svc-docs': { type: 'remote', url: URL_, enabled: true } } });
+    expect(jsonOf(/^Antigravity/, true)).toEqual({ mcpServers: { 'svc-docs': { serverUrl: URL_, headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } } });
+    expect(jsonOf(/^opencode$/, true)).toMatchObject({ mcp: { servers: { 'svc-docs': { headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } } } });
+  });
+
   it('adds a token placeholder, never a token, when the server needs one', () => {
     expect(jsonOf(/^Claude Code, Cursor/, true)).toEqual({
       mcpServers: { 'svc-docs': { url: URL_, type: 'http', headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } },
