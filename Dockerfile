@@ -2,7 +2,7 @@
 # offline default model built in. Mount Markdown at /corpus to serve your own docs instead, and a
 # volume at /data to keep the index and vector cache across restarts (see README, Docker).
 
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 # hnswlib-node compiles with node-gyp against Node's headers, which the node image has in
 # /usr/local/include/node; a base without them gets Debian's (hnswlib-node uses only Node-API,
 # whose ABI is the same across Node versions), so nothing is downloaded from outside npm and Debian.
@@ -34,7 +34,7 @@ RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
  && cd node_modules/onnxruntime-node/bin/napi-v6 \
  && find . -mindepth 2 -maxdepth 2 ! -path "./linux/$(node -p process.arch)" -exec rm -rf {} +
 
-FROM node:20-slim
+FROM node:24-slim
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the Docker image and probes it for real with podman (container-smoke): the bundled
-# corpus; a corpus mounted at /corpus with an empty /data volume (indexed at start); a restart on
-# the same volume (the index is reused, not rebuilt). The probe is the real MCP SDK client.
+# Builds the Docker image (Node 24) and probes it for real with podman (container-smoke): the
+# bundled corpus; a corpus mounted at /corpus with an empty /data volume (indexed at start); a
+# restart on the same volume (the index is reused, not rebuilt). Each probe is the real MCP SDK
+# clients in both protocol eras: a 2025-11-25 session (v1) and 2026-07-28 (v2, pinned).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shared/ sits beside the checkout (CI clones it there too).

@@ -1,14 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { searchDocsOutputSchema } from '../../src/mcp/render.js';
 
 /**
  * Probes a running svc-docs container (scripts/container-test.sh, through container-smoke, which
- * sets URL) as an MCP client would: the real SDK client opens a session on $URL/docs, searches,
- * checks the expected page comes back, and ends the session.
+ * sets URL) as MCP clients would, in both protocol eras: the v1 SDK client opens a 2025 session
+ * on $URL/docs, searches, checks the expected page comes back, and ends the session; the v2 SDK
+ * client pinned to 2026-07-28 (server/discover, no session) does the same search.
  *
  *   npx tsx test/container/probe.ts --search "rate limits" --expect svc-platform/limits.md \
  *     [--knowledge-bases a,b] [--built-at-file FILE]
@@ -34,17 +35,31 @@ function fail(message: string): never {
 const base = process.env.URL ?? fail('URL is not set (run me through container-smoke)');
 if (values.search === undefined || values.expect === undefined) fail('usage: probe.ts --search TERM --expect SOURCE/PATH');
 
+/** source/path of each result in SearchDocs' text, in rank order. */
+function pagesIn(result: Pick<CallToolResult, 'content' | 'isError'>, era: string): string[] {
+  if (result.isError) fail(`${era}: SearchDocs failed: ${JSON.stringify(result.content)}`);
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  return [...text.matchAll(/^Source: (.+)\nPath: (.+)$/gm)].map((m) => `${m[1]}/${m[2]}`);
+}
+
+function expectFound(found: string[], era: string): void {
+  if (!found.includes(values.expect!)) fail(`${era}: "${values.search}" did not find ${values.expect}; got ${found.join(', ') || 'nothing'}`);
+}
+
 const client = new Client({ name: 'svc-docs-container-probe', version: '1.0.0' });
 const transport = new StreamableHTTPClientTransport(new URL('/docs', base));
 await client.connect(transport);
 if (transport.sessionId === undefined) fail('initialize returned no session id');
-const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: values.search } })) as CallToolResult;
-if (result.isError) fail(`SearchDocs failed: ${JSON.stringify(result.content)}`);
-const { results } = searchDocsOutputSchema.parse(result.structuredContent);
-const found = results.map((r) => `${r.source}/${r.path}`);
-if (!found.includes(values.expect)) fail(`"${values.search}" did not find ${values.expect}; got ${found.join(', ') || 'nothing'}`);
+const found = pagesIn((await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: values.search } })) as CallToolResult, '2025-11-25');
+expectFound(found, '2025-11-25');
 await transport.terminateSession();
 await client.close();
+
+const modern = new ModernClient({ name: 'svc-docs-container-probe', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+await modern.connect(new ModernTransport(new URL('/docs', base)));
+if (modern.getProtocolEra() !== 'modern') fail(`the v2 client pinned to 2026-07-28 negotiated ${modern.getProtocolEra()}`);
+expectFound(pagesIn(await modern.callTool({ name: 'SearchDocs', arguments: { searchTerm: values.search } }), '2026-07-28'), '2026-07-28');
+await modern.close();
 
 const ready = (await (await fetch(new URL('/readyz', base))).json()) as { status: string; index: { knowledgeBases: string[]; builtAt: string; documents: number } };
 if (ready.status !== 'ready') fail(`/readyz says ${JSON.stringify(ready)}`);
@@ -59,4 +74,4 @@ if (builtAtFile !== undefined) {
     fail(`the index was rebuilt on restart: built ${ready.index.builtAt}, before ${readFileSync(builtAtFile, 'utf8')}`);
   }
 }
-console.log(`probe: ok: "${values.search}" found ${values.expect} (rank ${found.indexOf(values.expect) + 1}); index of ${ready.index.documents} documents in ${ready.index.knowledgeBases.join(', ')} built ${ready.index.builtAt}`);
+console.log(`probe: ok (2025-11-25 session and 2026-07-28): "${values.search}" found ${values.expect} (rank ${found.indexOf(values.expect) + 1}); index of ${ready.index.documents} documents in ${ready.index.knowledgeBases.join(', ')} built ${ready.index.builtAt}`);
