@@ -1,0 +1,90 @@
+/**
+ * Checks labelled query sets against their corpus, without running any search engine:
+ * every `doc` names an existing file, every labelled heading is a heading the chunker records
+ * for that file (exact text, as `indexer/chunk.ts` produces it), ids are unique, every query has
+ * a grade-2 page, and no page is listed twice in one query.
+ *
+ *   npx tsx bench/queries/validate.ts [bench/queries/vitest.json ...]   (default: every *.json here)
+ *
+ * A doc key is `<knowledge base>/<path>`. It is looked up as `<corpus>/<key>` (a corpus folder
+ * whose sub-folders are knowledge bases) and, failing that, as `<corpus>/<path>` when the
+ * knowledge base is the corpus folder itself (`vitest/guide/cli.md` in `../shared/corpora/vitest`).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chunkMarkdown } from '../../indexer/chunk.js';
+
+interface Relevant {
+  doc: string;
+  grade: number;
+  headings?: string[];
+}
+interface Query {
+  id: string;
+  style: string;
+  query: string;
+  relevant: Relevant[];
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..', '..');
+const STYLES = new Set(['paraphrase', 'keyword', 'identifier', 'symptom']);
+
+function docPath(corpusDir: string, doc: string): string | undefined {
+  const direct = join(corpusDir, doc);
+  if (existsSync(direct)) return direct;
+  const kb = basename(corpusDir);
+  if (doc.startsWith(`${kb}/`)) {
+    const inside = join(corpusDir, doc.slice(kb.length + 1));
+    if (existsSync(inside)) return inside;
+  }
+  return undefined;
+}
+
+function validate(file: string): string[] {
+  const set = JSON.parse(readFileSync(file, 'utf8')) as { corpus: string; queries: Query[] };
+  const corpusDir = resolve(repoRoot, set.corpus);
+  const problems: string[] = [];
+  const headingsOf = new Map<string, Set<string>>();
+  const ids = new Set<string>();
+  for (const q of set.queries) {
+    if (ids.has(q.id)) problems.push(`${q.id}: duplicate id`);
+    ids.add(q.id);
+    if (!STYLES.has(q.style)) problems.push(`${q.id}: unknown style ${q.style}`);
+    if (!q.relevant.some((r) => r.grade === 2)) problems.push(`${q.id}: no grade-2 page`);
+    const docs = q.relevant.map((r) => r.doc);
+    if (new Set(docs).size !== docs.length) problems.push(`${q.id}: a page is listed twice`);
+    for (const r of q.relevant) {
+      const path = docPath(corpusDir, r.doc);
+      if (path === undefined) {
+        problems.push(`${q.id}: no such doc ${r.doc}`);
+        continue;
+      }
+      let known = headingsOf.get(path);
+      if (known === undefined) {
+        known = new Set(chunkMarkdown(readFileSync(path, 'utf8')).sections.flatMap((s) => s.headings));
+        headingsOf.set(path, known);
+      }
+      for (const h of r.headings ?? []) {
+        if (!known.has(h)) problems.push(`${q.id}: ${r.doc} has no heading ${JSON.stringify(h)}`);
+      }
+    }
+  }
+  return problems;
+}
+
+const files =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : readdirSync(here)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => join(here, f));
+let failed = false;
+for (const file of files) {
+  const problems = validate(file);
+  console.log(`${basename(file)}: ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
+  for (const p of problems) console.log(`  ${p}`);
+  if (problems.length > 0) failed = true;
+}
+process.exitCode = failed ? 1 : 0;
