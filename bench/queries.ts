@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** The labelled query sets in bench/queries (format in bench/queries/README.md). */
@@ -28,6 +29,41 @@ export function loadQuerySet(path: string): QuerySet {
   return { ...parsed, corpusDir: resolve(repoRoot, parsed.corpus), name };
 }
 
+/** The corpora every benchmark reports, in this order; a set whose file is not there yet is skipped. */
+export const SET_NAMES = ['svc', 'argocd', 'vitest'] as const;
+
+export function labelledSets(repoRoot: string): QuerySet[] {
+  return SET_NAMES.map((name) => join(repoRoot, 'bench', 'queries', `${name}.json`))
+    .filter((path) => existsSync(path))
+    .map(loadQuerySet);
+}
+
 export function judgements(query: LabelledQuery): Map<string, number> {
   return new Map(query.relevant.map((r) => [r.doc, r.grade]));
+}
+
+/**
+ * Every labelled set is split once into a tuning half and a held-out half by each query's id
+ * alone: the first byte of sha256(id) even → tuning, odd → held out. Neither position nor score
+ * plays a part, so adding, removing or reordering queries never moves another one across, and no
+ * result can. Settings are chosen on the tuning halves; only held-out halves are reported.
+ */
+export const HALVES = ['tuning', 'heldout'] as const;
+export type Half = (typeof HALVES)[number];
+
+export function halfOf(id: string): Half {
+  return createHash('sha256').update(id, 'utf8').digest()[0]! % 2 === 0 ? 'tuning' : 'heldout';
+}
+
+/** The set restricted to one half; its name and corpus stay. */
+export function splitHalf(set: QuerySet, half: Half): QuerySet {
+  return { ...set, queries: set.queries.filter((q) => halfOf(q.id) === half) };
+}
+
+export class HeldOutQueryError extends Error {}
+
+/** For the tuner: throws unless every query is in the tuning half, so held-out figures cannot be printed by mistake. */
+export function assertTuningOnly(queries: readonly LabelledQuery[]): void {
+  const leaked = queries.filter((q) => halfOf(q.id) !== 'tuning').map((q) => q.id);
+  if (leaked.length > 0) throw new HeldOutQueryError(`refusing to evaluate held-out queries while tuning (${leaked.slice(0, 5).join(', ')}${leaked.length > 5 ? ', …' : ''}): tune on tuning halves only`);
 }

@@ -1,39 +1,86 @@
-import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
 import { buildIndex, type BuildOptions } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
-import type { EngineOptions } from '../src/search/engine.js';
+import type { Embedder } from '../src/embedding/types.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
-import { engineRanker, evaluate } from './quality.js';
-import { loadQuerySet } from './queries.js';
+import type { EngineOptions } from '../src/search/engine.js';
+import { bm25FloorSystem, engineSystem, evaluateAnswers, type AnswerReport, type AnswerSystem } from './answers.js';
+import { pairedByQuery, type PairedTest } from './paired.js';
+import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './queries.js';
 
 /**
- * `npx tsx bench/tune.ts '<json list of EngineOptions>' ['<json BuildOptions overrides>']`:
- * nDCG@10 of each setting on both labelled sets, overall and per hard query style. How the
- * shipped defaults were chosen (bench/results/tuning.md).
+ * The tuning tool: `npx tsx bench/tune.ts '<json list of variants>' ['<json BuildOptions overrides>']`.
+ * A variant is a JSON object of EngineOptions, or the string "bm25 floor" (plain BM25, ±15
+ * sections). The first variant is the baseline. Every variant is run on the tuning half of every
+ * labelled set and nothing else (bench/queries.ts): per corpus it prints Hit@1, Hit@5 (answer
+ * shown within the response budget), nDCG@10, paraphrase nDCG@10 and median characters, and each
+ * later variant's paired difference from the baseline with its sign-flip p-value (bench/paired.ts).
+ * Held-out halves are what `npm run bench` reports; this tool refuses to evaluate them.
  */
+
+export const FLOOR_VARIANT = 'bm25 floor';
+const variantsSchema = z.array(z.union([z.literal(FLOOR_VARIANT), z.record(z.string(), z.unknown())])).min(1);
+type Variant = typeof FLOOR_VARIANT | EngineOptions;
+
+export class TuneUsageError extends Error {}
+
+async function systemFor(variant: Variant, indexDir: string, embedder: Embedder): Promise<AnswerSystem> {
+  return variant === FLOOR_VARIANT ? bm25FloorSystem(indexDir) : engineSystem('variant', indexDir, embedder, variant);
+}
+
+const f = (x: number) => x.toFixed(3);
+const signed = (t: PairedTest) => `${t.meanDifference < 0 ? '−' : '+'}${f(Math.abs(t.meanDifference))} p ${t.p < 0.001 ? '<0.001' : t.p.toFixed(3)}`;
+
+function line(set: QuerySet, report: AnswerReport, baseline: AnswerReport | undefined): string {
+  const o = report.overall;
+  const vs = (value: number, metric: (r: AnswerReport['perQuery'][number]) => number) =>
+    baseline === undefined ? f(value) : `${f(value)} (${signed(pairedByQuery(baseline.perQuery, report.perQuery, metric))})`;
+  const para = report.byStyle.paraphrase;
+  return [
+    `  ${set.name.padEnd(7)} n ${String(o.queries).padStart(3)}`,
+    `hit1 ${vs(o.hit1, (q) => q.hit1)}`,
+    `hit5 ${vs(o.hit5, (q) => q.hit5)}`,
+    `ndcg ${vs(o.ndcg10, (q) => q.ndcg10)}`,
+    `para ${para ? f(para.ndcg10) : '–'}`,
+    `chars ${o.medianChars.toFixed(0)}`,
+  ].join('  ');
+}
+
 async function main(): Promise<void> {
-  const variants = JSON.parse(process.argv[2] ?? '[{}]') as EngineOptions[];
-  const build = JSON.parse(process.argv[3] ?? '{}') as Partial<BuildOptions>;
-  const tag = process.argv[3] ? `-${createHash('sha256').update(process.argv[3]).digest('hex').slice(0, 8)}` : '';
+  const args = process.argv.slice(2);
+  if (args.some((a) => /held/i.test(a))) throw new TuneUsageError('tune.ts evaluates tuning halves only; held-out figures come from `npm run bench`');
+  const parsed = variantsSchema.safeParse(JSON.parse(args[0] ?? '[{}]'));
+  if (!parsed.success) throw new TuneUsageError(`the first argument must be a JSON list of EngineOptions objects or "${FLOOR_VARIANT}": ${parsed.error.issues[0]?.message}`);
+  const variants = parsed.data as Variant[];
+  const build = JSON.parse(args[1] ?? '{}') as Partial<BuildOptions>;
+  const tag = args[1] ? `-${createHash('sha256').update(args[1]).digest('hex').slice(0, 8)}` : '';
   const embedder = await loadEmbedder();
-  const sets = ['svc', 'argocd'].map((n) => loadQuerySet(join(projectRoot(), 'bench', 'queries', `${n}.json`)));
+  const sets = labelledSets(projectRoot()).map((set) => splitHalf(set, 'tuning'));
   const dirs: string[] = [];
   for (const set of sets) {
+    assertTuningOnly(set.queries);
     const dir = join(cacheDir(), 'bench', `${set.name}-index${tag}`);
     await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder, ...build });
     dirs.push(dir);
   }
-  for (const variant of variants) {
-    const cells: string[] = [];
+  console.log(`Tuning halves only: ${sets.map((s) => `${s.name} ${s.queries.length} queries`).join(', ')}. Differences are paired against variant #0.`);
+  const baselines: AnswerReport[] = [];
+  for (const [v, variant] of variants.entries()) {
+    console.log(`#${v} ${v === 0 ? '(baseline) ' : ''}${JSON.stringify(variant)}`);
     for (const [i, set] of sets.entries()) {
-      const ranker = await engineRanker('t', dirs[i]!, embedder, variant);
-      const r = await evaluate(set, ranker);
-      await ranker.close();
-      cells.push(`${set.name} ${r.overall.ndcg10.toFixed(3)} para ${r.byStyle.paraphrase!.ndcg10.toFixed(3)} sym ${r.byStyle.symptom!.ndcg10.toFixed(3)} hit1 ${r.overall.hit1.toFixed(3)}`);
+      const system = await systemFor(variant, dirs[i]!, embedder);
+      const report = await evaluateAnswers(set.queries, system);
+      await system.close();
+      if (v === 0) baselines.push(report);
+      console.log(line(set, report, v === 0 ? undefined : baselines[i]));
     }
-    console.log(`${cells.join(' | ')}  ${JSON.stringify(variant)}`);
   }
   await embedder.dispose();
 }
-void main();
+
+main().catch((error: unknown) => {
+  console.error(error instanceof TuneUsageError ? error.message : error);
+  process.exitCode = 1;
+});
