@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildIndex, embeddingText } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
-import { readIndex } from '../src/index/store.js';
+import { readIndex } from '../src/index/read-index.js';
 import { memoryOf } from './child-process.js';
 import { ReplicaEmbedder } from './scale-corpus.js';
 import { runIfEntry } from './probe-entry.js';

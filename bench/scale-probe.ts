@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadEmbedder } from '../src/embedding/embedder.js';
-import { currentBuildDir, readManifest } from '../src/index/store.js';
+import { currentBuildDir, readManifest } from '../src/index/read-index.js';
 import type { VectorMatrix } from '../src/index/vector-index.js';
 import { openEngine } from '../src/search/engine.js';
 import { memoryOf } from './child-process.js';

@@ -3,7 +3,7 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { embeddingText } from '../indexer/build.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { currentBuildDir, readIndex } from '../src/index/store.js';
+import { currentBuildDir, readIndex } from '../src/index/read-index.js';
 import { runProbe } from './child-process.js';
 import { compactCount, lineChartSvg } from './scale-chart.js';
 import { scaleBuildReportSchema, type ScaleBuildReport } from './scale-build.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import { startHttpServer } from '../src/mcp/http.js';
-import { currentBuildDir, readIndex, readManifest } from '../src/index/store.js';
+import { currentBuildDir, readIndex, readManifest } from '../src/index/read-index.js';
 import { openEngine } from '../src/search/engine.js';
 import { runIfEntry } from './probe-entry.js';
 
