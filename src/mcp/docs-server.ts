@@ -7,6 +7,7 @@ import type { SearchEngine } from '../search/types.js';
 import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
 import { registerReadPageTool } from './read-page-tool.js';
+import { describeTool } from './describe.js';
 import { DEFAULT_RESPONSE_BUDGET_CHARS, renderSearch, searchDocsOutputSchema } from './render.js';
 
 /**
@@ -22,9 +23,9 @@ export const searchDocsInputSchema = z.strictObject({
   searchTerm: z
     .string()
     .trim()
-    .min(1, 'searchTerm is empty: pass specific technical terms, e.g. "verify webhook JWT signature"')
+    .min(1, 'searchTerm is empty: pass specific technical terms, e.g. an option, API or error name and what you want to do with it')
     .max(MAX_SEARCH_TERM_CHARS, `searchTerm is longer than ${MAX_SEARCH_TERM_CHARS} characters: keep the key terms and drop the rest`)
-    .describe('What to look for. Specific technical terms with context work best, e.g. "custom trigger payload schema email format".'),
+    .describe('What to look for. Specific technical terms with context work best: the API, option, field or error names the answer would mention, and what you want to do.'),
 });
 
 export interface DocsServerOptions {
@@ -62,26 +63,6 @@ function packageVersion(): string {
     }
   }
   return version;
-}
-
-function describeTool(engine: SearchEngine, maxResults: number): string {
-  let knowledgeBases = '';
-  try {
-    const kbs = engine.summary().knowledgeBases;
-    if (kbs.length > 0) knowledgeBases = ` Knowledge bases: ${kbs.join(', ')}.`;
-  } catch {
-    // The index may be reloading; the description is still useful without the list.
-  }
-  return [
-    `Search the platform documentation (hybrid keyword + semantic search over the knowledge base).${knowledgeBases}`,
-    'Write specific technical terms with context, e.g. "verify webhook JWT signature", "custom trigger payload number format", ' +
-      '"refresh OAuth access token per instanceId", rather than one generic word. Identifiers (field names, headers, event types) ' +
-      'are matched exactly and by their parts. Ask one question per call; call again with other terms if results miss.',
-    `Returns up to ${maxResults} documents, best first. Each result has Title, Source (knowledge base), Path, ` +
-      'Relevance (★★★ Excellent match, ★★ Very relevant, ★ Relevant, Somewhat relevant, Moderate match) and Content: ' +
-      'up to 31 consecutive sections of the document centred on the best-matching section, which is marked ">>>>> BEST MATCH". ' +
-      'No results is a normal answer: rephrase.',
-  ].join('\n\n');
 }
 
 function searchFailed(reason: string) {
@@ -129,8 +110,10 @@ export function createDocsServer(engine: SearchEngine, options: Partial<DocsServ
   const server = new McpServer(
     { name: 'svc-docs', title: 'svc documentation search', version: packageVersion() },
     {
-      // prompts: {} makes prompts/list answer (empty) rather than -32601, which some clients treat as fatal.
-      capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+      // prompts makes prompts/list answer (empty) rather than -32601, which some clients treat as
+      // fatal. The lists change only when an index is reloaded, and no list_changed notification
+      // is sent then, so none is promised (the SDK would otherwise announce listChanged: true).
+      capabilities: { logging: {}, tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
       instructions:
         'svc-docs answers questions about the documentation it indexes. Call SearchDocs before guessing at an API, header, field or ' +
         'workflow; search with specific technical terms and read the best-match section first.',

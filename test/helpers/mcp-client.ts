@@ -1,8 +1,14 @@
 import { request } from 'node:http';
+import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-/** Talking to the server in tests: the real SDK client, and raw HTTP for status codes. */
+/**
+ * Talking to the server in tests: the real SDK clients (v1, the 2025-era session client the seed
+ * was built with; v2, which speaks 2026-07-28 and falls back), and raw HTTP for status codes.
+ */
+
+export const MODERN_VERSION = '2026-07-28';
 
 export interface Connected {
   client: Client;
@@ -15,6 +21,38 @@ export async function connectClient(url: string, headers: Record<string, string>
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   await client.connect(transport);
   return { client, transport, close: () => client.close() };
+}
+
+export interface ConnectedV2 {
+  client: V2Client;
+  close(): Promise<void>;
+}
+
+/** The v2 client, pinned to 2026-07-28 or negotiating ('auto': server/discover, else initialize). */
+export async function connectV2(url: string, mode: 'auto' | { pin: string }, headers: Record<string, string> = {}): Promise<ConnectedV2> {
+  const client = new V2Client({ name: 'svc-docs-test-v2', version: '1.0.0' }, { versionNegotiation: { mode } });
+  await client.connect(new V2Transport(new URL(url), { requestInit: { headers } }));
+  return { client, close: () => client.close() };
+}
+
+/** The per-request envelope a 2026-07-28 request carries in params._meta. */
+export function envelope(version = MODERN_VERSION): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+}
+
+/** A raw 2026-07-28 POST: the body with its envelope and the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers. */
+export function modernRequest(method: string, params: Record<string, unknown> = {}, options: { version?: string; headers?: Record<string, string>; id?: number } = {}): RawRequest {
+  const version = options.version ?? MODERN_VERSION;
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  return {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'mcp-protocol-version': version, 'mcp-method': method, ...name, ...options.headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: options.id ?? 1, method, params: { ...params, _meta: envelope(version) } }),
+  };
 }
 
 export interface RawResponse {
