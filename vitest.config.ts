@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // The platform package's tests run here too, so `npm test` at the root covers it.
+    include: ['test/**/*.test.ts', 'packages/platform/test/**/*.test.ts'],
     // The real model and real indexes are built once per run, not per file.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,

@@ -17,15 +17,20 @@ describe('TypeScript samples in the corpus', () => {
   }, 60_000);
 
   it('reports an import the package does not export', () => {
-    const pages = new Map([['kb/import.md', "---\ntitle: I\n---\n\n```ts\nimport { noSuchExport } from 'svc-docs/platform';\nconsole.log(noSuchExport);\n```\n"]]);
+    const pages = new Map([['kb/import.md', "---\ntitle: I\n---\n\n```ts\nimport { noSuchExport } from '@svc-docs/platform';\nconsole.log(noSuchExport);\n```\n"]]);
     const problems = typecheckSamples(extractTsSamples(pages), { repoRoot: repoRoot() });
     expect(problems.length).toBeGreaterThan(0);
     expect(problems[0]).toMatch(/^kb\/import\.md:6: TS\d+ /);
   }, 60_000);
 
-  it('compile against svc-docs/platform', () => {
+  it('compile against @svc-docs/platform', () => {
     const samples = extractTsSamples(readCorpus(corpusRoot()));
     expect(samples.length).toBeGreaterThan(5);
     expect(typecheckSamples(samples, { repoRoot: repoRoot() })).toEqual([]);
   }, 120_000);
+
+  it('import the platform by its package name: the server no longer exports it as svc-docs/platform', () => {
+    const pages = new Map([['kb/old.md', "---\ntitle: O\n---\n\n```ts\nimport { TokenManager } from 'svc-docs/platform';\nconsole.log(TokenManager);\n```\n"]]);
+    expect(typecheckSamples(extractTsSamples(pages), { repoRoot: repoRoot() })[0]).toMatch(/^kb\/old\.md:6: TS2307 /);
+  }, 60_000);
 });

@@ -5,9 +5,9 @@ import ts from 'typescript';
 import { parsePage } from './markdown-checks.js';
 
 /**
- * Type-checks the ```ts samples of a corpus against this package: each block becomes a module in a
- * temporary folder, `svc-docs/platform` maps to the source barrel, and every error is reported at
- * the page and line where a reader sees it.
+ * Type-checks the ```ts samples of a corpus against the platform package: each block becomes a
+ * module in a temporary folder, the package's import names map to its source barrel, and every
+ * error is reported at the page and line where a reader sees it.
  */
 
 export interface CodeSample {
@@ -31,9 +31,12 @@ export function extractTsSamples(pages: ReadonlyMap<string, string>): CodeSample
 }
 
 export interface TypecheckOptions {
-  /** The package root: where `node_modules` and `src/platform/index.ts` are. */
+  /** The repository root: where `node_modules` and `packages/platform` are. */
   repoRoot: string;
 }
+
+/** The platform package's name, as the samples import it. */
+export const PLATFORM_PACKAGE = '@svc-docs/platform';
 
 /** Problems as `page:line: TSxxxx message`; empty when every sample compiles. */
 export function typecheckSamples(samples: CodeSample[], options: TypecheckOptions): string[] {
@@ -62,7 +65,7 @@ export function typecheckSamples(samples: CodeSample[], options: TypecheckOption
       esModuleInterop: true,
       skipLibCheck: true,
       noEmit: true,
-      paths: { 'svc-docs/platform': [join(options.repoRoot, 'src', 'platform', 'index.ts')] },
+      paths: { [PLATFORM_PACKAGE]: [join(options.repoRoot, 'packages', 'platform', 'src', 'index.ts')] },
     };
     const program = ts.createProgram([...files.keys()], compilerOptions);
     const problems: string[] = [];

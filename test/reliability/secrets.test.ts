@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot } from '../../src/paths.js';
-import { queryWallets, startFakePlatform, TokenManager, type FakePlatform, type FetchLike, type PlatformLogEntry } from '../../src/platform/index.js';
+import { queryWallets, startFakePlatform, TokenManager, type FakePlatform, type FetchLike, type PlatformLogEntry } from '../../packages/platform/src/index.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
@@ -14,7 +14,7 @@ import { CLI, cliEnv, linesOf, runCli, send, waitFor } from './helpers.js';
  * by clients that also misuse the token (in the URL, as a session id, slightly wrong), has every
  * line it printed searched for it; a bad token setting is refused without echoing it; and the
  * platform module's issued access tokens stay out of its errors and logs even when the platform
- * echoes requests back. (Client secret and API key: test/platform/secrets.test.ts.)
+ * echoes requests back. (Client secret and API key: packages/platform/test/secrets.test.ts.)
  */
 
 // Visible ASCII with the characters that JSON and URLs escape, so every written form is checked.

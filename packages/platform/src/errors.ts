@@ -24,8 +24,10 @@ export type PlatformErrorCode =
   | 'invalid_response'
   /** A trigger payload does not match its schema. */
   | 'invalid_trigger_payload'
-  /** A trigger schema cannot be compiled. */
+  /** A trigger schema cannot be compiled, or is too deep or cyclic to check. */
   | 'invalid_trigger_schema'
+  /** An optional library a feature needs is not installed (better-sqlite3 for the SQLite webhook store). */
+  | 'dependency_missing'
   | WebhookErrorCode;
 
 export type WebhookErrorCode =

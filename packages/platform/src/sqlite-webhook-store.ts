@@ -2,7 +2,8 @@
  * The default webhook store: one SQLite file (better-sqlite3, WAL), durable
  * on commit, so a delivery answered with 200 survives a crash or power loss.
  */
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { PlatformError } from './errors.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
 import type { PendingDelivery, RecordOutcome, WebhookStore } from './webhook-store.js';
@@ -66,9 +67,10 @@ interface DeliveryRow {
  * recovered delivery is processed.
  */
 export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
+  const Driver = loadDriver();
   let db: Database.Database;
   try {
-    db = new Database(filename);
+    db = new Driver(filename);
     db.pragma('journal_mode = WAL');
     // FULL: a commit is on disk before record() returns, which the 200 promises.
     db.pragma('synchronous = FULL');
@@ -150,4 +152,19 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     requeue: async (eventId) => requeueFailed.run(Date.now(), eventId).changes > 0,
     close: () => db.close(),
   };
+}
+
+/**
+ * better-sqlite3 is loaded on first use rather than imported, so the package imports (tokens,
+ * triggers, webhook verification) where its native build is absent, e.g. an `--ignore-scripts` install.
+ */
+function loadDriver(): typeof Database {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    throw new PlatformError(
+      'dependency_missing',
+      `the SQLite webhook store needs better-sqlite3, which did not load (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): install it with its native build (npm install better-sqlite3), or pass another WebhookStore`,
+    );
+  }
 }

@@ -3,7 +3,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PlatformLogEntry, PlatformLogger } from '../../src/platform/index.js';
+import type { PlatformLogEntry, PlatformLogger } from '../src/index.js';
 
 /** Serves a request listener on an ephemeral 127.0.0.1 port. */
 export async function serve(listener: RequestListener): Promise<{ url: string; server: Server; close: () => Promise<void> }> {

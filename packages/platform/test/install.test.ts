@@ -7,7 +7,7 @@ import {
   queryWallets,
   startFakePlatform,
   type FakePlatform,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 
 describe('buildInstallUrl', () => {
   it('builds the installer URL with URL-encoded parameters', () => {

@@ -7,7 +7,7 @@ import {
   startFakePlatform,
   type FakePlatform,
   type FetchLike,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 import { captureLogs, deadUrl, rejectionOf } from './helpers.js';
 
 const CLIENT_SECRET = 'client-secret-7f3a9c1e5b';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteWebhookStore, type WebhookDelivery } from '../../src/platform/index.js';
+import { openSqliteWebhookStore, type WebhookDelivery } from '../src/index.js';
 import { tempDir } from './helpers.js';
 
 function delivery(id: string, entityId: string, sequence: number, instanceId = 'inst-1'): WebhookDelivery {

@@ -8,7 +8,7 @@ import {
   type FakePlatform,
   type FetchLike,
   type TokenManagerOptions,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 import { captureLogs, deadUrl, rejectionOf } from './helpers.js';
 
 let fake: FakePlatform;

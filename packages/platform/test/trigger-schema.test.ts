@@ -5,7 +5,7 @@ import {
   lintTriggerSchema,
   validateTriggerPayload,
   type JsonSchema,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 
 const sample = {
   customer: { email: 'ann@example.com', name: 'Ann' },

@@ -7,7 +7,7 @@ import {
   startFakePlatform,
   type FakePlatform,
   type FetchLike,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 import { rejectionOf } from './helpers.js';
 
 const sample = { email: 'ann@example.com', amount: 10, orderId: 'A-1' };

@@ -6,7 +6,7 @@ import {
   startFakePlatform,
   verifyWebhook,
   type FakePlatform,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 
 /** A string that is sometimes JSON of the right shape, sometimes JSON of another shape, sometimes not JSON. */
 function nestedString(shaped: fc.Arbitrary<unknown>): fc.Arbitrary<string> {

@@ -16,7 +16,7 @@ import {
   type WebhookDelivery,
   type WebhookHandlerOptions,
   type WebhookStore,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 import { captureLogs, serve, tempDir } from './helpers.js';
 
 let fake: FakePlatform;

@@ -8,7 +8,7 @@ import {
   verifyWebhook,
   type FakePlatform,
   type WebhookErrorCode,
-} from '../../src/platform/index.js';
+} from '../src/index.js';
 import { rejectionOf } from './helpers.js';
 
 let fake: FakePlatform;
