@@ -67,6 +67,7 @@ export function createProgram(): Command {
           model: settings.model,
           allowRemoteModels: settings.allowRemoteModels,
           vectorCacheDir: settings.vectorCacheDir,
+          limits: settings.fileLimits,
           onProgress: progress.update,
           log: (line) => progress.log(line),
         });
@@ -106,7 +107,7 @@ export function createProgram(): Command {
       const ownsIndex = flags.corpus !== undefined || process.env[ENV.corpus] !== undefined || settings.indexDir === defaultIndexDir();
       const rebuild = () => buildQuietly(settings);
       if (flags.build !== false && ownsIndex) {
-        const status = await indexStatus(settings.corpusDirs, settings.indexDir, settings.model);
+        const status = await indexStatus(settings.corpusDirs, settings.indexDir, settings.model, settings.fileLimits.maxFileBytes);
         if (status.state !== 'current') {
           console.error(`${status.reason}: building it from ${settings.corpusDirs.join(', ')}`);
           await rebuild();
@@ -171,7 +172,7 @@ export function createProgram(): Command {
       try {
         const results = await engine.search(term, { limit: flags.limit });
         if (flags.json) console.log(JSON.stringify(results, null, 2));
-        else console.log(renderSearch(term, results, serverOptionsFromEnv().responseBudgetChars).text);
+        else console.log(renderSearch(term, results, { budgetChars: serverOptionsFromEnv().responseBudgetChars }).text);
       } finally {
         await engine.close();
       }
@@ -201,6 +202,7 @@ async function buildQuietly(settings: CommonSettings): Promise<void> {
     model: settings.model,
     allowRemoteModels: settings.allowRemoteModels,
     vectorCacheDir: settings.vectorCacheDir,
+    limits: settings.fileLimits,
     log: (line) => console.error(line),
   });
   console.error(describeBuild(summary)[0]);

@@ -74,50 +74,111 @@ export interface LexicalHits {
   ownTermShare: number[];
 }
 
+/** A term's postings: the sections holding it and its BM25F pseudo term frequency in each. */
+interface Postings {
+  sections: Int32Array;
+  tf: Float64Array;
+}
+
+/**
+ * Per-query scratch space, reused: one slot per section, and the list of sections touched, so a
+ * query allocates nothing per candidate and clears only what it used.
+ */
+class Accumulator {
+  readonly score: Float64Array;
+  readonly covered: Float64Array;
+  readonly bits: Int32Array;
+  readonly seen: Uint8Array;
+  touched: Int32Array;
+  count = 0;
+
+  constructor(size: number) {
+    this.score = new Float64Array(size);
+    this.covered = new Float64Array(size);
+    this.bits = new Int32Array(size);
+    this.seen = new Uint8Array(size);
+    this.touched = new Int32Array(Math.min(size, 1024));
+  }
+
+  add(section: number, score: number, covered: number, bit: number): void {
+    if (this.seen[section] === 0) {
+      this.seen[section] = 1;
+      if (this.count === this.touched.length) {
+        const grown = new Int32Array(Math.min(this.score.length, this.touched.length * 2));
+        grown.set(this.touched);
+        this.touched = grown;
+      }
+      this.touched[this.count++] = section;
+    }
+    this.score[section]! += score;
+    this.covered[section]! += covered;
+    this.bits[section]! |= bit;
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.count; i++) {
+      const s = this.touched[i]!;
+      this.seen[s] = 0;
+      this.score[s] = 0;
+      this.covered[s] = 0;
+      this.bits[s] = 0;
+    }
+    this.count = 0;
+  }
+}
+
 export class LexicalIndex {
-  private readonly postings = new Map<string, Int32Array>();
-  private readonly avg: Record<LexicalField, number>;
+  private readonly postings = new Map<string, Postings>();
+  private readonly acc: Accumulator;
 
   constructor(
     private readonly data: LexicalData,
     private readonly params: LexicalParams = DEFAULT_LEXICAL_PARAMS,
   ) {
-    data.terms.forEach((term, i) => this.postings.set(term, Int32Array.from(data.postings[i]!)));
     const mean = (xs: number[]) => (xs.length === 0 ? 1 : Math.max(1e-9, xs.reduce((a, b) => a + b, 0) / xs.length));
-    this.avg = { title: mean(data.lengths.title), headings: mean(data.lengths.headings), body: mean(data.lengths.body) };
+    const avg = { title: mean(data.lengths.title), headings: mean(data.lengths.headings), body: mean(data.lengths.body) };
+    const { weights, b } = params;
+    const { lengths } = data;
+    // Field weights and length normalisation are fixed per index: fold them into one number per posting now.
+    const norm = (field: LexicalField, s: number) => 1 - b[field] + (b[field] * lengths[field][s]!) / avg[field];
+    data.terms.forEach((term, t) => {
+      const quads = data.postings[t]!;
+      const n = quads.length / 4;
+      const sections = new Int32Array(n);
+      const tf = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const s = quads[4 * i]!;
+        sections[i] = s;
+        tf[i] =
+          (weights.title * quads[4 * i + 1]!) / norm('title', s) +
+          (weights.headings * quads[4 * i + 2]!) / norm('headings', s) +
+          (weights.body * quads[4 * i + 3]!) / norm('body', s);
+      }
+      this.postings.set(term, { sections, tf });
+    });
+    this.acc = new Accumulator(data.sectionCount);
   }
 
   get sectionCount(): number {
     return this.data.sectionCount;
   }
 
+  /** Tokens in a section's body (its text without the heading line): 0 for a heading with nothing under it. */
+  bodyLength(section: number): number {
+    return this.data.lengths.body[section] ?? 0;
+  }
+
   /** Number of sections containing the term. */
   documentFrequency(term: string): number {
-    return (this.postings.get(term)?.length ?? 0) / 4;
+    return this.postings.get(term)?.sections.length ?? 0;
   }
 
   idf(term: string): number {
-    const n = this.data.sectionCount;
-    const df = this.documentFrequency(term);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return this.idfOf(this.documentFrequency(term));
   }
 
-  /** The BM25F pseudo term frequency of the posting at `i` (fields weighted and length-normalised). */
-  private withFieldTf(list: Int32Array, i: number, use: (section: number, tf: number) => void): void {
-    const { weights, b } = this.params;
-    const { lengths } = this.data;
-    const s = list[i]!;
-    const tf =
-      (weights.title * list[i + 1]!) / (1 - b.title + (b.title * lengths.title[s]!) / this.avg.title) +
-      (weights.headings * list[i + 2]!) / (1 - b.headings + (b.headings * lengths.headings[s]!) / this.avg.headings) +
-      (weights.body * list[i + 3]!) / (1 - b.body + (b.body * lengths.body[s]!) / this.avg.body);
-    if (tf > 0) use(s, tf);
-  }
-
-  /** IDF of a word written several ways: sections holding any of them (an upper bound on the union). */
-  private idfOfAny(terms: readonly string[]): number {
+  private idfOf(df: number): number {
     const n = this.data.sectionCount;
-    const df = Math.min(n, terms.reduce((sum, t) => sum + this.documentFrequency(t), 0));
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
@@ -133,50 +194,44 @@ export class LexicalIndex {
   /**
    * Scores every section that matches any query term; `query` maps term → weight. A term's
    * `variants` (other spellings of the same word: `admin` for `administrator`) count as that term:
-   * their occurrences add to its term frequency and its IDF is that of all its spellings together,
-   * so a section that uses both spellings is not counted twice.
+   * their occurrences add to its term frequency and its IDF is that of all its spellings together
+   * (an upper bound on the union), so a section that uses both spellings is not counted twice.
    */
   search(query: ReadonlyMap<string, number>, variants: ReadonlyMap<string, readonly string[]> = new Map()): LexicalHits {
     const { k1 } = this.params;
-    const scores = new Map<number, number>();
-    const covered = new Map<number, number>();
-    const bits = new Map<number, number>();
+    const acc = this.acc;
     const ownIdf: number[] = [];
     let idfMass = 0;
     for (const [term, weight] of query) {
-      const spellings = [term, ...(variants.get(term) ?? [])];
-      const idf = spellings.length === 1 ? this.idf(term) : this.idfOfAny(spellings);
+      const lists = [term, ...(variants.get(term) ?? [])].map((t) => this.postings.get(t)).filter((p) => p !== undefined);
+      const idf = this.idfOf(Math.min(this.data.sectionCount, lists.reduce((sum, p) => sum + p.sections.length, 0)));
       const bit = weight >= 1 && ownIdf.length < 31 ? 1 << ownIdf.length : 0;
       if (weight >= 1) {
         idfMass += idf;
         if (bit !== 0) ownIdf.push(idf);
       }
-      const add = (s: number, t: number) => {
-        scores.set(s, (scores.get(s) ?? 0) + weight * idf * ((t * (k1 + 1)) / (t + k1)));
-        covered.set(s, (covered.get(s) ?? 0) + weight * idf);
-        if (bit !== 0) bits.set(s, (bits.get(s) ?? 0) | bit);
-      };
-      if (spellings.length === 1) {
-        const list = this.postings.get(term);
-        if (list) for (let i = 0; i < list.length; i += 4) this.withFieldTf(list, i, add);
-        continue;
+      const saturated = (tf: number) => weight * idf * ((tf * (k1 + 1)) / (tf + k1));
+      if (lists.length === 1) {
+        const { sections, tf } = lists[0]!;
+        for (let i = 0; i < sections.length; i++) if (tf[i]! > 0) acc.add(sections[i]!, saturated(tf[i]!), weight * idf, bit);
+      } else if (lists.length > 1) {
+        const summed = new Map<number, number>();
+        for (const { sections, tf } of lists) for (let i = 0; i < sections.length; i++) summed.set(sections[i]!, (summed.get(sections[i]!) ?? 0) + tf[i]!);
+        for (const [s, tf] of summed) if (tf > 0) acc.add(s, saturated(tf), weight * idf, bit);
       }
-      const tf = new Map<number, number>();
-      for (const spelling of spellings) {
-        const list = this.postings.get(spelling);
-        if (list) for (let i = 0; i < list.length; i += 4) this.withFieldTf(list, i, (s, t) => tf.set(s, (tf.get(s) ?? 0) + t));
-      }
-      for (const [s, t] of tf) add(s, t);
     }
-    const sections = Int32Array.from(scores.keys());
-    const out = new Float64Array(sections.length);
-    const coverage = new Float64Array(sections.length);
-    const matched = new Int32Array(sections.length);
-    sections.forEach((s, i) => {
-      out[i] = scores.get(s)!;
-      coverage[i] = idfMass > 0 ? Math.min(1, (covered.get(s) ?? 0) / idfMass) : 0;
-      matched[i] = bits.get(s) ?? 0;
-    });
-    return { sections, scores: out, coverage, matched, ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)) };
+    const n = acc.count;
+    const sections = acc.touched.slice(0, n);
+    const scores = new Float64Array(n);
+    const coverage = new Float64Array(n);
+    const matched = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const s = sections[i]!;
+      scores[i] = acc.score[s]!;
+      coverage[i] = idfMass > 0 ? Math.min(1, acc.covered[s]! / idfMass) : 0;
+      matched[i] = acc.bits[s]!;
+    }
+    acc.clear();
+    return { sections, scores, coverage, matched, ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)) };
   }
 }

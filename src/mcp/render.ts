@@ -1,18 +1,37 @@
 import { z } from 'zod';
 import { RELEVANCE_LABELS, type SearchResult, type WindowSection } from '../search/types.js';
+import { WINDOW_RADIUS } from '../search/window.js';
+import { fitToBudget, type FitMeasure, type FittedResult } from './fit-budget.js';
+import { pageUri } from './page-uri.js';
 
 /**
- * What SearchDocs returns: a text rendering for the model to read and the same results as
- * structured content, both cut to one size budget. Pure functions of the engine's results.
+ * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
+ * Relevance with stars, Content: seed 2.5), and the same fitted results as structured content
+ * for programmatic clients that ask for it. Pure functions of the engine's results.
  */
 
-/** The window never shows more than this many sections on each side of the best one (31 in all). */
-export const MAX_RADIUS = 15;
+/**
+ * The response budget, in characters of text. About 3,000 tokens: enough for the best section of
+ * every result and the sections around them that match the query, where a whole 31-section
+ * window of five pages ran to 30,000 characters and more, mostly unread.
+ */
+export const DEFAULT_RESPONSE_BUDGET_CHARS = 12_000;
+/**
+ * Results other than the first below this confidence are left out. It is the lower edge of the
+ * "Somewhat relevant" band's neighbour: measured on the labelled sets' tuning halves, results
+ * below it were relevant too rarely to pay for their place (bench/results/tuning.md).
+ */
+export const DEFAULT_MIN_CONFIDENCE = 0.12;
+
+export interface RenderOptions {
+  budgetChars: number;
+  minConfidence: number;
+}
 
 const sectionSchema = z.object({
-  position: z.number().int().min(0).describe('0-based position of the section in its document'),
-  headings: z.array(z.string()).describe('Heading path from the document title down to this section'),
-  text: z.string().describe('Markdown of the section, its own heading line included'),
+  position: z.number().int().min(0).describe('0-based position of the section in its page'),
+  headings: z.array(z.string()).describe('Heading path from the page title down to this section'),
+  text: z.string().describe('Markdown of the section, its own heading line included (clipped when very long)'),
   isBest: z.boolean().describe('True for the section that matched best'),
 });
 
@@ -23,81 +42,36 @@ export const searchDocsOutputSchema = z.object({
       rank: z.number().int().min(1),
       title: z.string(),
       source: z.string().describe('Knowledge-base name'),
-      path: z.string().describe('Document path within its knowledge base'),
+      path: z.string().describe('Page path within its knowledge base'),
+      uri: z.string().describe('Resource URI of the whole page (resources/read)'),
       relevance: z.object({ label: z.enum(RELEVANCE_LABELS), stars: z.number().int().min(0).max(3) }),
       score: z.number(),
-      sections: z.array(sectionSchema).min(1).max(2 * MAX_RADIUS + 1).describe('Consecutive sections centred on the best match'),
-      omittedBefore: z.number().int().min(0).describe('Sections of the window left out before the shown ones to fit the size budget'),
-      omittedAfter: z.number().int().min(0).describe('Sections of the window left out after the shown ones to fit the size budget'),
+      pageSections: z.number().int().min(1).describe('Sections in the whole page'),
+      sections: z.array(sectionSchema).min(1).max(2 * WINDOW_RADIUS + 1).describe('Consecutive sections around the best match'),
     }),
   ),
-  omittedResults: z.number().int().min(0).describe('Lower-ranked results left out to fit the size budget'),
+  omittedResults: z.number().int().min(0).describe('Weaker results left out'),
 });
 export type SearchDocsOutput = z.infer<typeof searchDocsOutputSchema>;
 
-/** A result whose window may have been narrowed to fit the budget. */
-export interface FittedResult {
-  result: SearchResult;
-  omittedBefore: number;
-  omittedAfter: number;
+/** A section longer than this share of the budget is shown clipped, so one giant section cannot crowd out the rest. */
+const SECTION_SHARE = 0.4;
+const MIN_SECTION_CHARS = 1_500;
+
+/** Keeps header lines on one line: a title or path with a line break cannot forge a result header. */
+function oneLine(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
 }
 
-function bestIndex(sections: readonly WindowSection[]): number {
-  return Math.max(0, sections.findIndex((s) => s.isBest));
-}
-
-/** Keeps the sections at most `radius` away from the best one (on each side); the best one always stays. */
-export function trimWindow(fitted: FittedResult, radius: number): FittedResult {
-  const { sections } = fitted.result;
-  const best = bestIndex(sections);
-  const from = Math.max(0, best - radius);
-  const to = Math.min(sections.length - 1, best + radius);
-  return {
-    result: { ...fitted.result, sections: sections.slice(from, to + 1) },
-    omittedBefore: fitted.omittedBefore + from,
-    omittedAfter: fitted.omittedAfter + (sections.length - 1 - to),
-  };
-}
-
-/** How far the window reaches from the best section on its longer side. */
-function reach(fitted: FittedResult): number {
-  const { sections } = fitted.result;
-  const best = bestIndex(sections);
-  return Math.max(best, sections.length - 1 - best);
-}
-
-/**
- * Fits results into `budgetChars` as measured by `measure`. Every window is narrowed
- * symmetrically around its best section to the widest common radius that fits; if the best
- * sections alone are still too large, the lowest-ranked results are left out. What the budget
- * has left is then spent widening windows again, best-ranked result first. The best section of
- * the top result is never left out, so with a budget smaller than that section alone the answer
- * is that section, over budget.
- */
-export function fitToBudget(
-  results: readonly SearchResult[],
-  budgetChars: number,
-  measure: (fitted: FittedResult[]) => number,
-): { fitted: FittedResult[]; omittedResults: number } {
-  const full = results.map((result) => trimWindow({ result, omittedBefore: 0, omittedAfter: 0 }, MAX_RADIUS));
-  if (full.length === 0 || measure(full) <= budgetChars) return { fitted: full, omittedResults: 0 };
-
-  const narrowed = (radius: number, count: number) => full.slice(0, count).map((f) => trimWindow(f, radius));
-  let radius = Math.max(0, Math.max(...full.map(reach)) - 1);
-  while (radius > 0 && measure(narrowed(radius, full.length)) > budgetChars) radius--;
-  let kept = full.length;
-  while (kept > 1 && measure(narrowed(0, kept)) > budgetChars) kept--;
-
-  let fitted = narrowed(radius, kept);
-  for (let i = 0; i < kept; i++) {
-    const original = full[i]!;
-    for (let r = radius + 1; r <= reach(original); r++) {
-      const wider = fitted.with(i, trimWindow(original, r));
-      if (measure(wider) > budgetChars) break;
-      fitted = wider;
-    }
-  }
-  return { fitted, omittedResults: full.length - kept };
+/** Cuts a long section at a line break, closing a code fence it cut through. */
+export function clipSection(text: string, maxChars: number): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= maxChars) return trimmed;
+  const cut = trimmed.lastIndexOf('\n', maxChars);
+  let head = trimmed.slice(0, cut > maxChars / 2 ? cut : maxChars);
+  const fences = head.match(/^\s*(```|~~~)/gm)?.length ?? 0;
+  if (fences % 2 === 1) head += '\n```';
+  return `${head}\n[… ${trimmed.length - head.length} more characters of this section: read the whole page]`;
 }
 
 function relevanceLine(relevance: SearchResult['relevance']): string {
@@ -105,71 +79,100 @@ function relevanceLine(relevance: SearchResult['relevance']): string {
   return `Relevance: ${stars ? `${stars} ` : ''}${relevance.label}`;
 }
 
-function sectionBlock(section: WindowSection): string {
-  // 1-based numbers for readers; the heading path keeps context when parent sections are trimmed.
-  const where = `section ${section.position + 1}${section.headings.length > 0 ? ` | ${section.headings.join(' > ')}` : ''}`;
-  const separator = section.isBest ? `>>>>> BEST MATCH | ${where} <<<<<` : `----- ${where} -----`;
-  return `${separator}\n${section.text.trim()}`;
+function range(from: number, to: number): string {
+  return from === to ? `${from}` : `${from}-${to}`;
 }
 
-function resultBlock(fitted: FittedResult, rank: number, total: number): string {
-  const { result, omittedBefore, omittedAfter } = fitted;
-  const first = result.sections[0];
-  const last = result.sections.at(-1);
-  const span =
-    !first || !last
-      ? 'no sections'
-      : first === last
-        ? `section ${first.position + 1} of the document, the best match, marked ">>>>> BEST MATCH"`
-        : `sections ${first.position + 1}-${last.position + 1} of the document (${result.sections.length} consecutive), best match marked ">>>>> BEST MATCH"`;
-  const lines = [`===== Result ${rank} of ${total} =====`];
-  if (result.title) lines.push(`Title: ${result.title}`);
-  lines.push(`Source: ${result.source}`, `Path: ${result.path}`, relevanceLine(result.relevance), `Content: ${span}`);
-  if (omittedBefore + omittedAfter > 0) {
-    lines.push(`(To fit the response size, ${omittedBefore} section(s) before and ${omittedAfter} after these were left out.)`);
+function sectionBlock(section: WindowSection, maxChars: number): string {
+  const where = `section ${section.position + 1}`;
+  const marker = section.isBest
+    ? `>>>>> BEST MATCH | ${where}${section.headings.length > 0 ? ` | ${oneLine(section.headings.join(' > '))}` : ''} <<<<<`
+    : `----- ${where} -----`;
+  return `${marker}\n${clipSection(section.text, maxChars)}`;
+}
+
+function resultHeader(result: SearchResult, rank: number, shown: { first: number; last: number } | undefined): string {
+  const uri = pageUri(result.source, result.path);
+  const lines = [`===== Result ${rank} =====`];
+  if (result.title) lines.push(`Title: ${oneLine(result.title)}`);
+  lines.push(`Source: ${oneLine(result.source)}`, `Path: ${oneLine(result.path)}`, relevanceLine(result.relevance));
+  if (shown) {
+    const total = result.documentSections;
+    const whole = shown.first === 0 && shown.last === total - 1;
+    lines.push(
+      `Content: section${shown.first === shown.last ? '' : 's'} ${range(shown.first + 1, shown.last + 1)} of the page's ${total}` +
+        (whole ? ' (the whole page)' : `; the rest of the page: ${uri}`),
+    );
   }
-  return `${lines.join('\n')}\n\n${result.sections.map(sectionBlock).join('\n\n')}`;
+  return lines.join('\n');
+}
+
+/** Sizes for the fitter, each piece measured once. */
+function measureFor(term: string, budgetChars: number): FitMeasure {
+  const maxSection = Math.max(MIN_SECTION_CHARS, Math.floor(budgetChars * SECTION_SHARE));
+  return {
+    overhead: headerLine(term, 9, 9).length + 2,
+    // The Content line is measured with wide numbers; the real one is never longer.
+    result: (result, rank) => resultHeader(result, rank + 1, { first: 9998, last: 9999 }).length + 4,
+    section: (section) => sectionBlock(section, maxSection).length + 2,
+  };
+}
+
+function headerLine(term: string, shown: number, omitted: number): string {
+  const quoted = JSON.stringify(oneLine(term));
+  if (shown === 0) return '';
+  return (
+    `${shown} result${shown === 1 ? '' : 's'} for ${quoted}, best first.` +
+    (omitted > 0 ? ` ${omitted} weaker result${omitted === 1 ? ' was' : 's were'} left out: search again with more specific terms for more.` : '')
+  );
 }
 
 export function noResultsText(term: string): string {
   return (
-    `No documentation matched "${term}". This is not an error: try other or more specific technical terms ` +
-    '(API names, field names, headers, error messages) or describe the task in different words.'
+    `No documentation matched ${JSON.stringify(oneLine(term))}. This is not an error: search again with the documentation's own terms ` +
+    '(API, option, field or header names, error messages), or describe the task in other words.'
   );
 }
 
-function renderParts(term: string, fitted: readonly FittedResult[], omittedResults: number): { text: string; structured: SearchDocsOutput } {
-  const structured: SearchDocsOutput = {
+function toStructured(term: string, fitted: readonly FittedResult[], omittedResults: number, maxSection: number): SearchDocsOutput {
+  return {
     query: term,
     results: fitted.map((f, i) => ({
       rank: i + 1,
       title: f.result.title,
       source: f.result.source,
       path: f.result.path,
+      uri: pageUri(f.result.source, f.result.path),
       relevance: { label: f.result.relevance.label, stars: f.result.relevance.stars },
       score: f.result.score,
-      sections: f.result.sections.map((s) => ({ position: s.position, headings: [...s.headings], text: s.text, isBest: s.isBest })),
-      omittedBefore: f.omittedBefore,
-      omittedAfter: f.omittedAfter,
+      pageSections: f.result.documentSections,
+      sections: f.result.sections.slice(f.from, f.to + 1).map((s) => ({
+        position: s.position,
+        headings: [...s.headings],
+        text: clipSection(s.text, maxSection),
+        isBest: s.isBest,
+      })),
     })),
     omittedResults,
   };
+}
+
+/** Renders search results within the budget (see fit-budget.ts). */
+export function renderSearch(
+  term: string,
+  results: readonly SearchResult[],
+  options: Partial<RenderOptions> = {},
+): { text: string; structured: SearchDocsOutput } {
+  const budgetChars = options.budgetChars ?? DEFAULT_RESPONSE_BUDGET_CHARS;
+  const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
+  const maxSection = Math.max(MIN_SECTION_CHARS, Math.floor(budgetChars * SECTION_SHARE));
+  const { fitted, omittedResults } = fitToBudget(results, { budgetChars, minConfidence }, measureFor(term, budgetChars));
+  const structured = toStructured(term, fitted, omittedResults, maxSection);
   if (fitted.length === 0) return { text: noResultsText(term), structured };
-  const total = fitted.length + omittedResults;
-  const header =
-    `Found ${total} result${total === 1 ? '' : 's'} for "${term}", best first.` +
-    (omittedResults > 0 ? ` Showing the first ${fitted.length}; ${omittedResults} more did not fit the response size (search with more specific terms).` : '');
-  const body = fitted.map((f, i) => resultBlock(f, i + 1, total)).join('\n\n');
-  return { text: `${header}\n\n${body}`, structured };
-}
-
-/** Size of a rendering: what the client receives, text and structured copy together. */
-export function renderedSize(rendered: { text: string; structured: SearchDocsOutput }): number {
-  return rendered.text.length + JSON.stringify(rendered.structured).length;
-}
-
-/** Renders search results within `budgetChars` (see fitToBudget). */
-export function renderSearch(term: string, results: readonly SearchResult[], budgetChars: number): { text: string; structured: SearchDocsOutput } {
-  const { fitted, omittedResults } = fitToBudget(results, budgetChars, (f) => renderedSize(renderParts(term, f, results.length - f.length)));
-  return renderParts(term, fitted, omittedResults);
+  const blocks = fitted.map((f, i) => {
+    const shown = f.result.sections.slice(f.from, f.to + 1);
+    const header = resultHeader(f.result, i + 1, { first: shown[0]!.position, last: shown.at(-1)!.position });
+    return `${header}\n\n${shown.map((s) => sectionBlock(s, maxSection)).join('\n\n')}`;
+  });
+  return { text: `${headerLine(term, fitted.length, omittedResults)}\n\n${blocks.join('\n\n')}`, structured };
 }

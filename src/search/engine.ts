@@ -3,11 +3,13 @@ import { loadEmbedder } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
 import { LexicalIndex, type LexicalParams } from '../index/lexical-index.js';
 import type { FusionSettings } from '../index/manifest.js';
-import { readIndex, type LoadedIndex } from '../index/store.js';
+import { readIndex, type LoadedIndex } from '../index/read-index.js';
 import { ExactVectorIndex, type VectorIndex } from '../index/vector-index.js';
 import { fuseReciprocalRank, fuseSections, rankDocuments, type DocumentHit, type SectionEvidence } from './fuse.js';
 import { stem } from '../index/tokenize.js';
-import { expandQuery, parseQuery } from './query.js';
+import { expandQuery, parseQuery, type ParsedQuery } from './query.js';
+import { answeringSection } from './best-section.js';
+import { profileCorpus, type KnowledgeBaseProfile } from './corpus-profile.js';
 import { rewriteQuery } from './rewrite.js';
 import { TypoCorrector } from './typos.js';
 import { relevanceFor } from './relevance.js';
@@ -62,6 +64,31 @@ export interface DetailedSearch {
   confidences: number[];
 }
 
+interface PreparedQuery {
+  parsed: ParsedQuery;
+  /** Weighted lexical terms: the user's own, plus expansions. */
+  terms: Map<string, number>;
+  expansions: DetailedSearch['expansions'];
+  vector: Float32Array | undefined;
+}
+
+interface LexicalStage {
+  /** Candidate sections with their lexical evidence (cosine added by the vector stage). */
+  evidence: Map<number, SectionEvidence>;
+  /** Each own query term's IDF share, by bit of `matched`. */
+  termShare: number[];
+  /** Own query terms matched, by section and by document (bit sets), over every matching section. */
+  matchedBySection: Map<number, number>;
+  matchedByDoc: Map<number, number>;
+  /** Whether any section matched any of the user's own terms. */
+  ownMatched: boolean;
+  corrections: DetailedSearch['corrections'];
+}
+
+function emptyLexical(): LexicalStage {
+  return { evidence: new Map(), termShare: [], matchedBySection: new Map(), matchedByDoc: new Map(), ownMatched: false, corrections: [] };
+}
+
 export interface LoadedEngine extends SearchEngine {
   searchDetailed(term: string, options?: SearchOptions): Promise<DetailedSearch>;
   readonly index: LoadedIndex;
@@ -104,6 +131,7 @@ class Engine implements LoadedEngine {
   private readonly rewrites: boolean;
   private readonly typoTolerance: boolean;
   private readonly typos: TypoCorrector;
+  private readonly profiles: KnowledgeBaseProfile[];
 
   constructor(
     readonly index: LoadedIndex,
@@ -119,6 +147,7 @@ class Engine implements LoadedEngine {
     this.retrieval = options.retrieval ?? 'hybrid';
     this.rewrites = options.rewrites ?? true;
     this.typoTolerance = options.typoTolerance ?? true;
+    this.profiles = profileCorpus(index);
     this.typos = new TypoCorrector(
       () => this.lexical.vocabulary(),
       (t) => this.lexical.documentFrequency(t),
@@ -128,6 +157,7 @@ class Engine implements LoadedEngine {
   summary(): IndexSummary {
     const m = this.index.manifest;
     return {
+      profiles: this.profiles,
       formatVersion: m.formatVersion,
       modelId: m.model.id,
       dimensions: m.model.dimensions,
@@ -148,104 +178,120 @@ class Engine implements LoadedEngine {
     const limit = options.limit ?? DEFAULT_RESULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) throw new SearchInputError(`limit must be a positive whole number, got ${limit}`);
     const t0 = performance.now();
+    const query = await this.prepareQuery(text);
+    const t1 = performance.now();
+    const lexical = this.retrieval === 'vector' ? emptyLexical() : this.lexicalStage(text, query);
+    const t2 = performance.now();
+    // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
+    // results: pages matched only through expansions or vector neighbours would be noise labelled
+    // as answers (a made-up word used to return five "Somewhat relevant" pages).
+    const answered = this.retrieval !== 'hybrid' || this.fusion.vectorOnlyResults || lexical.ownMatched;
+    if (answered) this.vectorStage(query.vector, lexical.evidence);
+    const t3 = performance.now();
+    const ranked = answered ? this.rank(lexical, limit) : { hits: [], scores: new Map<number, number>() };
+    const t4 = performance.now();
+    const confidences = ranked.hits.map((hit) => confidence(hit, ranked.hits[0]!.score));
+    const results = ranked.hits.map((hit, i) => this.toResult(hit, confidences[i]!, lexical, ranked.scores));
+    const t5 = performance.now();
+    return {
+      results,
+      expansions: query.expansions,
+      corrections: lexical.corrections,
+      confidences,
+      timings: { embedMs: t1 - t0, lexicalMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 },
+    };
+  }
 
+  /** Parses the query, embeds what needs embedding and expands it with the model's neighbours. */
+  private async prepareQuery(text: string): Promise<PreparedQuery> {
     const parsed = parseQuery(text, this.rewrites);
     const useVectors = this.retrieval !== 'lexical';
-    const useLexical = this.retrieval !== 'vector';
-    const expand = useLexical && useVectors && this.fusion.expansionTerms > 0;
+    const expand = this.retrieval === 'hybrid' && this.fusion.expansionTerms > 0;
     // Words already in the corpus vocabulary have their vectors in the index; embed only the rest.
     const unknownWords = expand ? parsed.words.filter((w) => !this.expansionRow.has(w)) : [];
     const embedded = useVectors || unknownWords.length > 0 ? await this.embedder.embed([text, ...unknownWords]) : [];
-    const queryVector = embedded[0];
-    const t1 = performance.now();
+    if (!expand) return { parsed, terms: parsed.terms, expansions: [], vector: useVectors ? embedded[0] : undefined };
+    const wordVectors = parsed.words.map((w) => {
+      const row = this.expansionRow.get(w);
+      if (row === undefined) return embedded[1 + unknownWords.indexOf(w)]!;
+      const { dims, data } = this.index.expansion.vectors;
+      return data.subarray(row * dims, (row + 1) * dims);
+    });
+    const maxIdf = this.lexical.idf('\u0000absent');
+    const expanded = expandQuery(parsed, wordVectors, this.index.expansion, this.fusion, (w) => this.lexical.idf(stem(w)) / maxIdf);
+    return { parsed, terms: expanded.terms, expansions: expanded.added, vector: embedded[0] };
+  }
 
-    let terms = parsed.terms;
-    let expansions: DetailedSearch['expansions'] = [];
-    if (expand) {
-      const wordVectors = parsed.words.map((w) => {
-        const row = this.expansionRow.get(w);
-        if (row !== undefined) {
-          const { dims, data } = this.index.expansion.vectors;
-          return data.subarray(row * dims, (row + 1) * dims);
-        }
-        return embedded[1 + unknownWords.indexOf(w)]!;
-      });
-      const maxIdf = this.lexical.idf('\u0000absent');
-      const expanded = expandQuery(parsed, wordVectors, this.index.expansion, this.fusion, (w) => this.lexical.idf(stem(w)) / maxIdf);
-      terms = expanded.terms;
-      expansions = expanded.added;
-    }
+  /** BM25F over the query's terms, their rewrites and typo fixes: the candidate sections. */
+  private lexicalStage(text: string, query: PreparedQuery): LexicalStage {
+    let terms = query.terms;
     let variants = new Map<string, string[]>();
-    if (useLexical && this.rewrites) {
-      const rewritten = rewriteQuery(text, parsed.terms, (t) => this.lexical.hasTerm(t));
+    if (this.rewrites) {
+      const rewritten = rewriteQuery(text, query.parsed.terms, (t) => this.lexical.hasTerm(t));
       variants = rewritten.variants;
       terms = new Map(terms);
       for (const [t, w] of rewritten.terms) terms.set(t, Math.max(w, terms.get(t) ?? 0));
     }
     const corrections: DetailedSearch['corrections'] = [];
-    if (useLexical && this.typoTolerance) {
+    if (this.typoTolerance) {
       // A misspelt term counts as the index term it was meant as: same weight, same coverage.
-      const own = [...parsed.terms].filter(([, w]) => w >= 1).map(([t]) => t);
+      const own = [...query.parsed.terms].filter(([, w]) => w >= 1).map(([t]) => t);
       for (const [term, correction] of this.typos.corrections(text, own, (t) => this.lexical.hasTerm(t))) {
         variants.set(term, [...(variants.get(term) ?? []), correction]);
         corrections.push({ term, correction });
       }
     }
-    const evidence = new Map<number, SectionEvidence>();
-    let termShare: number[] = [];
+    const hits = this.lexical.search(terms, variants);
+    // A page's breadth, and each window section's match, count every section that matched, not
+    // only the candidates kept below.
+    const matchedBySection = new Map<number, number>();
     const matchedByDoc = new Map<number, number>();
-    if (useLexical) {
-      const hits = this.lexical.search(terms, variants);
-      termShare = hits.ownTermShare;
-      // A page's breadth counts every section that matched, not only the candidates kept below.
-      hits.sections.forEach((section, i) => {
-        const doc = this.sectionDoc[section]!;
-        matchedByDoc.set(doc, (matchedByDoc.get(doc) ?? 0) | hits.matched[i]!);
-      });
-      const order = Array.from(hits.sections.keys()).sort((a, b) => hits.scores[b]! - hits.scores[a]!);
-      for (const i of order.slice(0, MAX_LEXICAL_CANDIDATES)) {
-        const section = hits.sections[i]!;
-        evidence.set(section, { section, lexical: hits.scores[i]!, coverage: hits.coverage[i]!, cosine: 0, matched: hits.matched[i]! });
-      }
-    }
-    const t2 = performance.now();
-
-    // Nothing in the corpus shares a word with the query, even after expansion: unless the model is
-    // trusted on its own, its nearest neighbours would be noise dressed up as results.
-    const vectorOnly = useLexical && evidence.size === 0;
-    if (useVectors && queryVector && !(vectorOnly && this.retrieval === 'hybrid' && !this.fusion.vectorOnlyResults)) {
-      const near = this.vectors.search(queryVector, this.fusion.vectorCandidates);
-      near.ids.forEach((section, i) => {
-        const e = evidence.get(section);
-        if (e) e.cosine = near.scores[i]!;
-        else evidence.set(section, { section, lexical: 0, coverage: 0, cosine: near.scores[i]!, matched: 0 });
-      });
-      // Lexical candidates the vector search did not return still get their true cosine.
-      const nearSet = new Set(near.ids);
-      for (const e of evidence.values()) if (!nearSet.has(e.section)) e.cosine = this.cosine(queryVector, e.section);
-    }
-    const t3 = performance.now();
-
-    const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
-    const scored =
-      this.fusion.method === 'rrf' && this.retrieval === 'hybrid' ? fuseReciprocalRank([...evidence.values()]) : fuseSections([...evidence.values()], weight);
-    const ranked = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
-      weight: this.fusion.documentBreadthWeight,
-      termShare,
-      matchedByDoc,
+    let ownMatched = false;
+    hits.sections.forEach((section, i) => {
+      const bits = hits.matched[i]!;
+      if (bits === 0) return;
+      ownMatched = true;
+      matchedBySection.set(section, bits);
+      const doc = this.sectionDoc[section]!;
+      matchedByDoc.set(doc, (matchedByDoc.get(doc) ?? 0) | bits);
     });
-    const t4 = performance.now();
+    const evidence = new Map<number, SectionEvidence>();
+    const order = Array.from(hits.sections.keys()).sort((a, b) => hits.scores[b]! - hits.scores[a]!);
+    for (const i of order.slice(0, MAX_LEXICAL_CANDIDATES)) {
+      const section = hits.sections[i]!;
+      evidence.set(section, { section, lexical: hits.scores[i]!, coverage: hits.coverage[i]!, cosine: 0, matched: hits.matched[i]! });
+    }
+    return { evidence, termShare: hits.ownTermShare, matchedBySection, matchedByDoc, ownMatched, corrections };
+  }
 
-    const confidences = ranked.map((hit) => confidence(hit, ranked[0]!.score));
-    const results = ranked.map((hit, i) => this.toResult(hit, confidences[i]!));
-    const t5 = performance.now();
-    return {
-      results,
-      expansions,
-      corrections,
-      confidences,
-      timings: { embedMs: t1 - t0, lexicalMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 },
-    };
+  /** Adds each candidate's cosine, and the vector side's own nearest sections. */
+  private vectorStage(queryVector: Float32Array | undefined, evidence: Map<number, SectionEvidence>): void {
+    if (queryVector === undefined) return;
+    const near = this.vectors.search(queryVector, this.fusion.vectorCandidates);
+    near.ids.forEach((section, i) => {
+      const e = evidence.get(section);
+      if (e) e.cosine = near.scores[i]!;
+      else evidence.set(section, { section, lexical: 0, coverage: 0, cosine: near.scores[i]!, matched: 0 });
+    });
+    // Lexical candidates the vector search did not return still get their true cosine.
+    const nearSet = new Set(near.ids);
+    for (const e of evidence.values()) if (!nearSet.has(e.section)) e.cosine = this.cosine(queryVector, e.section);
+  }
+
+  /** Fuses the evidence per section and ranks documents; keeps each section's fused score. */
+  private rank(lexical: LexicalStage, limit: number): { hits: DocumentHit[]; scores: Map<number, number> } {
+    const evidence = [...lexical.evidence.values()];
+    const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
+    const scored = this.fusion.method === 'rrf' && this.retrieval === 'hybrid' ? fuseReciprocalRank(evidence) : fuseSections(evidence, weight);
+    const hits = rankDocuments(scored, (s) => this.sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
+      weight: this.fusion.documentBreadthWeight,
+      termShare: lexical.termShare,
+      matchedByDoc: lexical.matchedByDoc,
+    });
+    const docs = new Set(hits.map((h) => h.doc));
+    const scores = new Map<number, number>();
+    for (const s of scored) if (docs.has(this.sectionDoc[s.section]!)) scores.set(s.section, s.score);
+    return { hits, scores };
   }
 
   private cosine(query: Float32Array, section: number): number {
@@ -255,14 +301,20 @@ class Engine implements LoadedEngine {
     return dot;
   }
 
-  private toResult(hit: DocumentHit, confidence: number): SearchResult {
+  private toResult(hit: DocumentHit, confidence: number, lexical: LexicalStage, scores: ReadonlyMap<number, number>): SearchResult {
     const doc = this.index.documents[hit.doc]!;
-    const best = hit.best.section - doc.firstSection;
+    const facts = Array.from({ length: doc.sectionCount }, (_, p) => {
+      const section = doc.firstSection + p;
+      return { headings: this.index.sections[section]!.headings, bodyTokens: this.lexical.bodyLength(section), score: scores.get(section) ?? 0 };
+    });
+    const best = answeringSection(facts, hit.best.section - doc.firstSection);
     const { from, to } = windowAround(best, doc.sectionCount);
+    const share = (bits: number) => lexical.termShare.reduce((sum, s, i) => (bits & (1 << i) ? sum + s : sum), 0);
     const sections = [];
     for (let p = from; p <= to; p++) {
       const s = this.index.sections[doc.firstSection + p]!;
-      sections.push({ position: p, headings: s.headings, text: s.text, isBest: p === best });
+      const match = share(lexical.matchedBySection.get(doc.firstSection + p) ?? 0);
+      sections.push({ position: p, headings: s.headings, text: s.text, isBest: p === best, match });
     }
     return {
       title: doc.title,
@@ -270,6 +322,8 @@ class Engine implements LoadedEngine {
       path: doc.path,
       relevance: relevanceFor(confidence, this.index.manifest.relevance),
       score: hit.score,
+      confidence,
+      documentSections: doc.sectionCount,
       sections,
     };
   }

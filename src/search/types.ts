@@ -1,3 +1,5 @@
+import type { KnowledgeBaseProfile } from './corpus-profile.js';
+
 /** The engine's answer to a query: what the MCP tool and the CLI render. */
 
 export const RELEVANCE_LABELS = [
@@ -21,6 +23,11 @@ export interface WindowSection {
   text: string;
   /** True for the section that matched best; exactly one per result. */
   isBest: boolean;
+  /**
+   * How much of the query this section matches, in [0, 1] (IDF share of the query's own terms):
+   * what a response that cannot show the whole window keeps first.
+   */
+  match: number;
 }
 
 export interface SearchResult {
@@ -32,6 +39,10 @@ export interface SearchResult {
   relevance: Relevance;
   /** Fused score the ranking used (higher is better); comparable only within one index. */
   score: number;
+  /** How sure the engine is that this result answers the query, [0, 1]; the label is a band of it. */
+  confidence: number;
+  /** Sections in the whole document (the window shows some of them). */
+  documentSections: number;
   /** Consecutive sections of one document, at most 15 on each side of the best match. */
   sections: WindowSection[];
 }
@@ -42,6 +53,8 @@ export interface SearchOptions {
 }
 
 export interface IndexSummary {
+  /** What each knowledge base covers (for the tool description). */
+  profiles: KnowledgeBaseProfile[];
   formatVersion: number;
   modelId: string;
   dimensions: number;

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeTool } from '../../src/mcp/describe.js';
+import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import { fixtureIndex } from '../helpers/index-fixture.js';
+
+/** What the engine hands the renderer: no results for made-up words, a best section that answers, and what it covers. */
+
+const RECIPES = {
+  'cooking/bread.md':
+    '# Bread\n\nBaking bread at home.\n\n## Proofing\n\n### Proofing temperature\n\nLet the dough rise at 26 degrees until it doubles.\n\n' +
+    '### Proofing time\n\nAbout two hours; `proofTimer` rings when done.\n\n## Baking\n\nBake at 230 degrees for forty minutes.\n',
+  'cooking/cakes/sponge.md': '# Sponge cake\n\n## Whisking\n\nWhisk eggs and sugar until pale; `whiskSpeed` sets the mixer.\n',
+};
+const MANUAL = {
+  'garage/engine/oil.md': '# Engine oil\n\n## oil.viscosity\n\nUse 5W-30 oil. Change it every 10,000 km.\n',
+  'garage/tyres.md': '# Tyres\n\n## tyre_pressure\n\nKeep the tyre pressure at 2.2 bar.\n',
+};
+
+let recipes: LoadedEngine;
+let manual: LoadedEngine;
+beforeAll(async () => {
+  recipes = await openEngine(await fixtureIndex(RECIPES));
+  manual = await openEngine(await fixtureIndex(MANUAL), { embedder: recipes.embedder });
+});
+afterAll(async () => {
+  await manual?.close();
+  await recipes?.close();
+});
+
+describe('what a search answers', () => {
+  it('returns no results for a made-up word, not the pages its model neighbours happen to match', async () => {
+    expect(await recipes.search('nonexistentword')).toEqual([]);
+    expect(await recipes.search('zzxqvv florbnak')).toEqual([]);
+    expect((await recipes.search('florbnak proofing')).length).toBeGreaterThan(0);
+  });
+
+  it('centres the window on the subsection that answers, not on a heading with nothing under it', async () => {
+    const [top] = await recipes.search('proofing temperature');
+    expect(top!.path).toBe('bread.md');
+    const best = top!.sections.find((s) => s.isBest)!;
+    expect(best.headings.at(-1)).toBe('Proofing temperature');
+  });
+
+  it('tells each window section how much of the query it matches', async () => {
+    const [top] = await recipes.search('proofing temperature');
+    const bySection = new Map(top!.sections.map((s) => [s.headings.at(-1), s.match]));
+    expect(bySection.get('Proofing temperature')).toBeCloseTo(1, 5);
+    expect(bySection.get('Baking')).toBe(0);
+    expect(bySection.get('Proofing time')!).toBeGreaterThan(0);
+    expect(bySection.get('Proofing time')!).toBeLessThan(1);
+  });
+});
+
+describe('the tool description', () => {
+  it('is made from the corpus served: its knowledge base, areas, topics and identifiers', () => {
+    const cooking = describeTool(recipes, 5);
+    const garage = describeTool(manual, 5);
+    expect(cooking).toContain('"cooking" (2 pages; sections: cakes)');
+    expect(cooking).toContain('"Bread"');
+    expect(cooking).toMatch(/`proofTimer`|`whiskSpeed`/);
+    expect(garage).toContain('"garage" (2 pages; sections: engine)');
+    expect(garage).toContain('`oil.viscosity`');
+    expect(garage).toContain('`tyre_pressure`');
+    expect(garage).not.toContain('cooking');
+    for (const text of [cooking, garage]) {
+      expect(text).toContain('Specific technical terms with context work best');
+      expect(text).toMatch(/search again with other words/);
+      expect(text).not.toMatch(/webhook|instanceId/i);
+    }
+  });
+});
