@@ -81,9 +81,9 @@ export function pageSections(index: PageIndex, doc: StoredDocument, first = 0, c
   return index.sections.slice(doc.firstSection + from, doc.firstSection + to);
 }
 
-/** The page's Markdown: its sections' text in order. */
+/** The page's Markdown: its sections' text in order, one blank line apart. */
 export function pageMarkdown(index: PageIndex, doc: StoredDocument): string {
   return pageSections(index, doc)
-    .map((s) => s.text)
+    .map((s) => s.text.replace(/^\n+|\n+$/g, ''))
     .join('\n\n');
 }

@@ -59,12 +59,16 @@ describe('sessions over raw HTTP', () => {
     }
   });
 
-  it('answers 400 to a request without a session id that is not initialize', async () => {
+  it('answers a request without a session id that is not initialize once, statelessly, and opens no session', async () => {
     const server = await serve();
     const post = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS }, body: LIST_TOOLS });
-    expect(post.status).toBe(400);
-    expect(rpcError(post.text).message).toMatch(/Mcp-Session-Id header is required/);
-    for (const method of ['GET', 'DELETE']) expect((await raw(server.url, { method, headers: { accept: 'text/event-stream' } })).status).toBe(400);
+    expect(post.status).toBe(200);
+    expect(post.headers['mcp-session-id']).toBeUndefined();
+    expect(messagesOf(post.text)).toEqual([expect.objectContaining({ id: 2, result: { tools: [expect.objectContaining({ name: 'SearchDocs' })] } })]);
+    // Without a session there is no server-to-client stream (405, as the 2025 spec allows) and nothing to end (400).
+    const get = await raw(server.url, { method: 'GET', headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect((await raw(server.url, { method: 'DELETE', headers: { accept: 'text/event-stream' } })).status).toBe(400);
     expect(server.sessionCount()).toBe(0);
   });
 
@@ -102,12 +106,12 @@ describe('sessions over raw HTTP', () => {
     expect(rpcError(res.text)).toEqual({ code: -32700, message: expect.stringMatching(/^Parse error/) });
   });
 
-  it('answers an unsupported MCP-Protocol-Version with 400', async () => {
+  it('answers an unsupported MCP-Protocol-Version with 400 naming the supported ones', async () => {
     const server = await serve();
     const id = await openRawSession(server.url);
     const res = await raw(server.url, { method: 'POST', headers: { ...sessionHeaders(id), 'mcp-protocol-version': '1999-01-01' }, body: LIST_TOOLS });
     expect(res.status).toBe(400);
-    expect(rpcError(res.text).message).toMatch(/unsupported MCP-Protocol-Version 1999-01-01/);
+    expect(rpcError(res.text).message).toMatch(/Unsupported protocol version: 1999-01-01 \(supported versions: 2025-11-25/);
   });
 
   it('answers a body over the limit with 413, and a non-JSON body with 415', async () => {
@@ -198,7 +202,7 @@ describe('capacity and lifetime', () => {
   });
 
   it('serves 50 concurrent sessions searching at once with zero failures', async () => {
-    const server = await serve();
+    const server = await serve({ structuredOutput: true });
     const terms = ['webhook signature verification', 'custom trigger payload schema', 'access token refresh instanceId', 'session not found 404', 'store credit issued'];
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, async (_, i) => {
