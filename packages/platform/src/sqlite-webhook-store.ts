@@ -77,7 +77,7 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true });
     if (typeof version === 'number' && version > SCHEMA_VERSION) {
-      throw new Error(`it has schema version ${version}, newer than this module's ${SCHEMA_VERSION}; upgrade svc-docs`);
+      throw new Error(`it has schema version ${version}, newer than this package's ${SCHEMA_VERSION}; upgrade @svc-docs/platform`);
     }
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -100,8 +100,11 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
   const byStatus = db.prepare<[DeliveryStatus], DeliveryRow>(
     'SELECT delivery_json, attempts, status, last_error, received_at FROM webhook_deliveries WHERE status = ? ORDER BY id',
   );
+  const startAttempt = db.prepare<[number, string], { attempts: number }>(
+    "UPDATE webhook_deliveries SET attempts = attempts + 1, updated_at = ? WHERE event_id = ? AND status = 'pending' RETURNING attempts",
+  );
   const finishAttempt = db.prepare<[DeliveryStatus, string | null, number, string]>(
-    "UPDATE webhook_deliveries SET status = ?, last_error = ?, attempts = attempts + 1, updated_at = ? WHERE event_id = ? AND status = 'pending'",
+    "UPDATE webhook_deliveries SET status = ?, last_error = ?, updated_at = ? WHERE event_id = ? AND status = 'pending'",
   );
   const requeueFailed = db.prepare<[number, string]>(
     "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, updated_at = ? WHERE event_id = ? AND status = 'failed'",
@@ -139,6 +142,7 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     // IMMEDIATE takes the write lock up front, so two processes cannot both pass the duplicate check.
     record: async (delivery) => record.immediate(delivery),
     pending: async () => byStatus.all('pending').map(({ delivery_json, attempts }) => ({ delivery: JSON.parse(delivery_json) as WebhookDelivery, attempts })),
+    startAttempt: async (eventId) => startAttempt.get(Date.now(), eventId)?.attempts,
     markAttemptFailed: async (eventId, error) => {
       finishAttempt.run('pending', error, Date.now(), eventId);
     },

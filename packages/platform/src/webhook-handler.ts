@@ -12,7 +12,7 @@ import type { PendingDelivery, WebhookStore } from './webhook-store.js';
 import { createWebhookVerifier, type WebhookKey } from './webhook-verify.js';
 
 export interface WebhookEventContext {
-  /** 1 on the first try; higher when a previous attempt threw. */
+  /** 1 on the first try; higher when a previous attempt threw or stopped the process. */
   attempt: number;
 }
 
@@ -30,7 +30,10 @@ export interface WebhookHandlerOptions {
    * idempotent on `delivery.event.id`.
    */
   onEvent: (delivery: WebhookDelivery, context: WebhookEventContext) => Promise<void> | void;
-  /** Attempts per delivery before it is marked failed (kept in the store). Default 5. */
+  /**
+   * Attempts per delivery before it is marked failed (kept in the store). Default 5. An attempt
+   * counts from the moment `onEvent` starts, so one that stops the process counts too.
+   */
   maxAttempts?: number;
   /** First retry delay; doubles per attempt with jitter. Default 1 s. */
   retryBaseDelayMs?: number;
@@ -78,38 +81,56 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   /** While `recover()` reads the store, ids that finish meanwhile, so they are not run twice. */
   let finishedDuringRecover: Set<string> | undefined;
 
+  /**
+   * Runs `onEvent` until it succeeds or the attempts are used up. Each attempt is counted in the
+   * store before it runs, so one that kills the process still counts: after `maxAttempts` such
+   * starts the delivery is parked as failed instead of being run again by every `recover()`.
+   */
   async function processDelivery(pending: PendingDelivery): Promise<void> {
     const { delivery } = pending;
     const eventId = delivery.event.id;
     const fields = { eventId, instanceId: delivery.instanceId, eventType: delivery.eventType };
-    for (let attempt = pending.attempts + 1; ; attempt++) {
-      let failure: unknown;
-      try {
-        await onEvent(delivery, { attempt });
-      } catch (error) {
-        failure = error ?? new Error('onEvent threw without an error');
-      }
-      try {
+    let attempt = pending.attempts;
+    try {
+      for (;;) {
+        if (attempt >= maxAttempts) {
+          const reason = `${attempt} attempts started and none finished: onEvent may be stopping the process (crash, out of memory, exit)`;
+          await store.markFailed(eventId, reason);
+          log({ level: 'error', message: `delivery marked failed and kept in the store: ${reason}`, fields: { ...fields, attempt } });
+          return;
+        }
+        const started = await store.startAttempt(eventId);
+        if (started === undefined) return; // processed or parked meanwhile, e.g. by another process
+        attempt = started;
+        const failure = await runOnEvent(delivery, attempt);
         if (failure === undefined) {
           await store.markProcessed(eventId);
           return;
         }
-        const reason = describe(failure);
         if (attempt >= maxAttempts) {
-          await store.markFailed(eventId, reason);
-          log({ level: 'error', message: `onEvent failed ${attempt} times, delivery marked failed and kept in the store: ${reason}`, fields: { ...fields, attempt } });
+          await store.markFailed(eventId, failure);
+          log({ level: 'error', message: `onEvent failed ${attempt} times, delivery marked failed and kept in the store: ${failure}`, fields: { ...fields, attempt } });
           return;
         }
-        await store.markAttemptFailed(eventId, reason);
+        await store.markAttemptFailed(eventId, failure);
         const delay = backoffDelay(attempt, retryBaseDelayMs, maxRetryDelayMs);
-        log({ level: 'warn', message: `onEvent failed, retrying: ${reason}`, fields: { ...fields, attempt, retryInMs: delay } });
+        log({ level: 'warn', message: `onEvent failed, retrying: ${failure}`, fields: { ...fields, attempt, retryInMs: delay } });
         await sleep(delay);
-      } catch (storeError) {
-        // The outcome could not be saved, so the delivery stays pending and
-        // `recover()` will offer it again; better twice than never.
-        log({ level: 'error', message: `webhook store failed while saving an outcome; the delivery stays pending until recover(): ${describe(storeError)}`, fields: { ...fields, attempt } });
-        return;
       }
+    } catch (storeError) {
+      // The attempt or its outcome could not be saved, so the delivery stays pending and
+      // `recover()` will offer it again; better twice than never.
+      log({ level: 'error', message: `webhook store failed while saving an attempt or outcome; the delivery stays pending until recover(): ${describe(storeError)}`, fields: { ...fields, attempt } });
+    }
+  }
+
+  /** `undefined` when `onEvent` succeeded, else why it failed. */
+  async function runOnEvent(delivery: WebhookDelivery, attempt: number): Promise<string | undefined> {
+    try {
+      await onEvent(delivery, { attempt });
+      return undefined;
+    } catch (error) {
+      return describe(error ?? new Error('onEvent threw without an error'));
     }
   }
 

@@ -13,7 +13,7 @@ export type RecordOutcome = 'stored' | 'duplicate' | 'stale';
 
 export interface PendingDelivery {
   delivery: WebhookDelivery;
-  /** Processing attempts already made (0 for a fresh delivery). */
+  /** Processing attempts already started, finished or not (0 for a fresh delivery). */
   attempts: number;
 }
 
@@ -29,7 +29,13 @@ export interface WebhookStore {
   record(delivery: WebhookDelivery): Promise<RecordOutcome>;
   /** Deliveries recorded but neither processed nor failed, in the order they were recorded. */
   pending(): Promise<PendingDelivery[]>;
-  /** Counts a failed attempt that will be retried, keeping its error message. */
+  /**
+   * Counts an attempt durably *before* `onEvent` runs, so an attempt that kills the process is
+   * counted too. Resolves with the attempt's number (1 for the first), or `undefined` when the
+   * delivery is no longer pending (processed or failed meanwhile).
+   */
+  startAttempt(eventId: string): Promise<number | undefined>;
+  /** The started attempt failed and will be retried: keeps its error message. */
   markAttemptFailed(eventId: string, error: string): Promise<void>;
   /** The event was handled; it is never offered again. */
   markProcessed(eventId: string): Promise<void>;

@@ -38,7 +38,9 @@ describe('SQLite webhook store', () => {
     const first = openSqliteWebhookStore(file);
     await first.record(delivery('a', 'g1', 1));
     await first.record(delivery('b', 'g2', 1));
+    expect(await first.startAttempt('a')).toBe(1);
     await first.markProcessed('a');
+    expect(await first.startAttempt('b')).toBe(1);
     await first.markAttemptFailed('b', 'boom');
     first.close();
 
@@ -52,7 +54,9 @@ describe('SQLite webhook store', () => {
   it('keeps failed deliveries for an operator and can requeue them', async () => {
     const store = openSqliteWebhookStore(join(dir.dir, 'hooks.db'));
     await store.record(delivery('a', 'g1', 1));
+    expect(await store.startAttempt('a')).toBe(1);
     await store.markFailed('a', 'gave up');
+    expect(await store.startAttempt('a')).toBeUndefined();
     expect(await store.pending()).toEqual([]);
     expect(await store.list('failed')).toMatchObject([{ status: 'failed', attempts: 1, lastError: 'gave up' }]);
     expect(await store.requeue('a')).toBe(true);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -185,6 +185,7 @@ describe('webhook handler: faults', () => {
         return real.record(delivery);
       },
       pending: () => real.pending(),
+      startAttempt: (id) => real.startAttempt(id),
       markAttemptFailed: (id, error) => real.markAttemptFailed(id, error),
       markProcessed: (id) => real.markProcessed(id),
       markFailed: (id, error) => real.markFailed(id, error),
@@ -300,6 +301,32 @@ describe('webhook handler: faults', () => {
     expect(again.seen).toEqual([]);
   });
 
+  it('a delivery whose onEvent kills the process is counted per start and parked as failed after maxAttempts', async () => {
+    const storeFile = join(dir.dir, 'poison.db');
+    const keyFile = join(dir.dir, 'platform.pem');
+    const attemptsLog = join(dir.dir, 'attempts.log');
+    writeFileSync(keyFile, fake.publicKeyPem);
+    writeFileSync(attemptsLog, '');
+    const start = () => startCrashFixture([storeFile, keyFile, fake.webhookAlgorithm, attemptsLog, '3']);
+
+    const first = await start();
+    expect(first.url).toBeDefined();
+    const sent = await fake.sendWebhook(first.url!, { instanceId: 'merchant-a', entityId: 'g1' });
+    expect(sent.status).toBe(200);
+    expect(await first.exited).toBe('SIGKILL');
+    // Each restart's recover() runs it again, and it kills that process too.
+    for (let restart = 0; restart < 2; restart++) expect((await start()).signal).toBe('SIGKILL');
+    // The fourth start finds the attempts used up: it parks the delivery instead of running it.
+    const fourth = await start();
+    expect(fourth.url, 'the fourth process survived its recover()').toBeDefined();
+    fourth.kill();
+
+    expect(readFileSync(attemptsLog, 'utf8').trim().split('\n').map(Number)).toEqual([1, 2, 3]);
+    const store = openStore('poison.db');
+    expect(await store.pending()).toEqual([]);
+    expect(await store.list('failed')).toMatchObject([{ delivery: { event: { id: sent.eventId } }, attempts: 3, lastError: expect.stringMatching(/3 attempts started/) }]);
+  });
+
   it('refuses unsafe configuration at creation', () => {
     const store = openStore();
     const base = { key: fake.publicKeyPem, store, onEvent: () => undefined };
@@ -308,3 +335,21 @@ describe('webhook handler: faults', () => {
     expect(() => createWebhookHandler({ ...base, algorithms: ['none'] })).toThrow(/none/);
   });
 });
+
+/**
+ * Starts the crash fixture; resolves with its URL once it listens, or with the signal it died of
+ * if it dies first (during its start-up recover()).
+ */
+async function startCrashFixture(args: string[]): Promise<{ url?: string; signal?: NodeJS.Signals | null; exited: Promise<NodeJS.Signals | null>; kill: () => void }> {
+  const fixture = fileURLToPath(new URL('./fixtures/crash-after-ack.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, ...args], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const kill = () => child.kill('SIGKILL');
+  cleanups.push(kill);
+  const exited = once(child, 'exit').then(([, signal]) => signal as NodeJS.Signals | null);
+  const line = once(createInterface({ input: child.stdout }), 'line').then(([url]) => ({ url: url as string }));
+  const first = await Promise.race([line, exited.then((signal) => ({ signal }))]);
+  return { ...first, exited, kill };
+}
