@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseServerOptions, serverOptionsFromEnv, ServerOptionsError } from '../../src/mcp/server-options.js';
+import { DEFAULT_RESPONSE_BUDGET_CHARS } from '../../src/mcp/render.js';
 
 describe('server options', () => {
   it('defaults to a loopback server on 8080 that only answers localhost names', () => {
@@ -11,8 +12,10 @@ describe('server options', () => {
       sessionIdleMs: 1_800_000,
       maxSessions: 1000,
       maxBodyBytes: 262_144,
-      responseBudgetChars: 60_000,
+      responseBudgetChars: DEFAULT_RESPONSE_BUDGET_CHARS,
       maxResults: 5,
+      structuredOutput: false,
+      readPageTool: false,
     });
   });
 
@@ -28,6 +31,8 @@ describe('server options', () => {
       SVC_DOCS_MAX_BODY_BYTES: '4096',
       SVC_DOCS_RESPONSE_BUDGET_CHARS: '8000',
       SVC_DOCS_MAX_RESULTS: '3',
+      SVC_DOCS_STRUCTURED_OUTPUT: '1',
+      SVC_DOCS_READ_PAGE_TOOL: 'yes',
     });
     expect(options).toEqual({
       host: '0.0.0.0',
@@ -40,6 +45,8 @@ describe('server options', () => {
       maxBodyBytes: 4096,
       responseBudgetChars: 8000,
       maxResults: 3,
+      structuredOutput: true,
+      readPageTool: true,
     });
   });
 
