@@ -1,8 +1,13 @@
 import type { Embedder } from '../src/embedding/types.js';
 import { openEngine, type StageTimings } from '../src/search/engine.js';
+import { Bm25Floor } from './bm25-floor.js';
 import { percentile } from './metrics.js';
+import { RESULT_COUNT } from './response.js';
 
-/** In-process query latency by stage, next to the floor: embedding the query alone. */
+/**
+ * In-process query latency by stage, next to two floors: embedding the query alone, and plain
+ * BM25 over the same sections (bench/bm25-floor.ts), timed in the same run on the same queries.
+ */
 
 export interface Percentiles {
   p50: number;
@@ -17,6 +22,10 @@ export interface LatencyReport {
   embedFloor: Percentiles;
   /** Median total latency, exact vector search over HNSW. */
   exactOverHnsw: number;
+  /** Plain BM25 over the same sections, windows included (issue 14's floor). */
+  bm25Floor: Percentiles;
+  /** Shipped search (HNSW) over the BM25 floor, at p50 and at p95. */
+  shippedOverFloor: { p50: number; p95: number };
 }
 
 const pct = (xs: number[]): Percentiles => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
@@ -47,12 +56,25 @@ export async function measureLatency(indexDir: string, embedder: Embedder, queri
       floor.push(performance.now() - start);
     }
   }
+  const bm25 = await Bm25Floor.open(indexDir);
+  for (const q of queries.slice(0, 5)) bm25.search(q, RESULT_COUNT); // warm-up
+  const floorTimes: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const start = performance.now();
+      bm25.search(q, RESULT_COUNT);
+      floorTimes.push(performance.now() - start);
+    }
+  }
   const stage = (k: keyof StageTimings | 'total') => pct(hnsw.map((t) => t[k]));
+  const bm25Floor = pct(floorTimes);
   return {
     queries: hnsw.length,
     hnsw: { embedMs: stage('embedMs'), lexicalMs: stage('lexicalMs'), vectorMs: stage('vectorMs'), fuseMs: stage('fuseMs'), windowMs: stage('windowMs'), total: stage('total') },
     exact: { vectorMs: pct(exact.map((t) => t.vectorMs)), total: pct(exact.map((t) => t.total)) },
     embedFloor: pct(floor),
     exactOverHnsw: percentile(exact.map((t) => t.total), 50) / percentile(hnsw.map((t) => t.total), 50),
+    bm25Floor,
+    shippedOverFloor: { p50: stage('total').p50 / bm25Floor.p50, p95: stage('total').p95 / bm25Floor.p95 },
   };
 }

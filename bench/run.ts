@@ -9,15 +9,17 @@ import { measureColdStart, type ColdStartReport } from './coldstart.js';
 import { measureHttp, type HttpReport } from './http.js';
 import { measureIndexing, type IndexingReport } from './indexing.js';
 import { measureLatency, type LatencyReport } from './latency.js';
+import { heldOutComparison, type HeldOutReport } from './heldout.js';
 import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality.js';
-import { loadQuerySet, type QuerySet } from './queries.js';
+import { labelledSets, splitHalf, type QuerySet } from './queries.js';
 import { measureScale, scaleChart, type ScaleReport } from './scale.js';
 import { misspelt } from './typos.js';
 import { renderSummary } from './summary.js';
 
 /**
  * `npm run bench` (full) and `npm run bench -- --quick` (CI): quality of every system on the
- * labelled sets, query latency by stage, indexing speed, end-to-end latency over HTTP, cold
+ * held-out halves of the labelled sets (the shipped engine against plain BM25 as the assistant
+ * receives their answers, then every other system), query latency by stage, indexing speed, end-to-end latency over HTTP, cold
  * start, and behaviour at scale, all measured in this one run on this machine. Select parts with
  * `--parts=quality,latency,indexing,http,coldstart,scale` (all by default) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
@@ -34,9 +36,12 @@ const MILLION = 1_000_000;
 export interface QualityReport {
   set: string;
   corpus: string;
+  /** Held-out queries: every figure below is on the held-out half. */
   queries: number;
   documents: number;
   sections: number;
+  /** The shipped engine against plain BM25 ±15 sections, as the assistant receives their answers. */
+  answers: HeldOutReport;
   systems: SystemReport[];
   /** The same queries with one typo each (bench/typos.ts): what typo tolerance is worth. */
   typos: SystemReport[];
@@ -64,6 +69,8 @@ export interface BenchResults {
 async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<ReturnType<typeof loadEmbedder>>): Promise<QualityReport> {
   const indexDir = join(indexRoot, `${set.name}-index`);
   const built = await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir, embedder });
+  const answers = await heldOutComparison(set, indexDir, embedder);
+  const heldOut = splitHalf(set, 'heldout');
   const rankers = [
     miniSearchRanker([set.corpusDir]),
     await engineRanker('bm25f alone', indexDir, embedder, { retrieval: 'lexical', rewrites: false, fusion: { documentBreadthWeight: 0 } }),
@@ -76,10 +83,10 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
   ];
   const systems: SystemReport[] = [];
   for (const ranker of rankers) {
-    systems.push(await evaluate(set, ranker));
+    systems.push(await evaluate(heldOut, ranker));
     await ranker.close();
   }
-  const typoSet = misspelt(set);
+  const typoSet = misspelt(heldOut);
   const typoRankers = [
     miniSearchRanker([set.corpusDir]),
     await engineRanker('hybrid (shipped), no typo tolerance', indexDir, embedder, { typoTolerance: false }),
@@ -91,7 +98,7 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
     await ranker.close();
   }
   const typoExamples = typoSet.queries.slice(0, 4).map((q) => q.query);
-  return { set: set.name, corpus: set.corpus, queries: set.queries.length, documents: built.documents, sections: built.sections, systems, typos, typoExamples };
+  return { set: set.name, corpus: set.corpus, queries: heldOut.queries.length, documents: built.documents, sections: built.sections, answers, systems, typos, typoExamples };
 }
 
 async function main(): Promise<void> {
@@ -109,7 +116,7 @@ async function main(): Promise<void> {
   const log = (line: string) => console.error(`[bench] ${line}`);
 
   const embedder = await loadEmbedder({ log });
-  const sets = ['svc', 'argocd'].map((name) => loadQuerySet(join(root, 'bench', 'queries', `${name}.json`)));
+  const sets = labelledSets(root);
   const results: BenchResults = {
     mode: quick ? 'quick' : 'full',
     startedAt: new Date().toISOString(),

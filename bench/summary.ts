@@ -1,5 +1,6 @@
 import type { BenchResults } from './run.js';
 import { compactCount } from './scale-chart.js';
+import { HELD_OUT_PREAMBLE, heldOutTables } from './summary-heldout.js';
 
 /** bench/results/summary.md: the tables the README quotes. */
 
@@ -18,8 +19,12 @@ export function renderSummary(r: BenchResults): string {
   lines.push(`# Benchmark results (${r.mode})`, '');
   lines.push(`Run ${r.startedAt} on ${r.machine.platform}, ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; model \`${r.model}\`.`);
   lines.push(`Command: \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`.`, '');
+  if (r.quality.length > 0) {
+    lines.push('## What reaches the assistant: shipped engine against plain BM25, held-out halves', '', ...HELD_OUT_PREAMBLE);
+    for (const q of r.quality) lines.push(...heldOutTables(q.answers));
+  }
   for (const q of r.quality) {
-    lines.push(`## Quality: ${q.set} (${q.queries} queries, ${q.documents} documents, ${q.sections} sections)`, '');
+    lines.push(`## Quality: ${q.set}, held-out half (${q.queries} queries; ${q.documents} documents, ${q.sections} sections)`, '');
     lines.push(...tableHead(['system', 'nDCG@10', 'Recall@5', 'Recall@10', 'MRR', 'Hit@1', 'Section@1']));
     for (const s of q.systems) {
       const o = s.overall;
@@ -49,7 +54,8 @@ export function renderSummary(r: BenchResults): string {
     for (const [stage, p] of Object.entries(l.hnsw)) lines.push(`| ${stage} | ${ms(p.p50)} | ${ms(p.p95)} | ${ms(p.p99)} |`);
     lines.push(`| floor: embed the query alone | ${ms(l.embedFloor.p50)} | ${ms(l.embedFloor.p95)} | ${ms(l.embedFloor.p99)} |`);
     lines.push(`| exact vector search (vectorMs) | ${ms(l.exact.vectorMs.p50)} | ${ms(l.exact.vectorMs.p95)} | ${ms(l.exact.vectorMs.p99)} |`);
-    lines.push('', `Median total with exact search / with HNSW: ${l.exactOverHnsw.toFixed(2)}×.`, '');
+    lines.push(`| floor: plain BM25 over the same sections, windows included | ${ms(l.bm25Floor.p50)} | ${ms(l.bm25Floor.p95)} | ${ms(l.bm25Floor.p99)} |`);
+    lines.push('', `Median total with exact search / with HNSW: ${l.exactOverHnsw.toFixed(2)}×. Shipped search / plain BM25 floor, same queries, same run: ${l.shippedOverFloor.p50.toFixed(1)}× at p50, ${l.shippedOverFloor.p95.toFixed(1)}× at p95 (issue 14's goal: ≤ 3×).`, '');
   }
   if (r.indexing) {
     const i = r.indexing;
@@ -142,6 +148,7 @@ export function renderSummary(r: BenchResults): string {
     ratios.push(`| HTTP throughput, ${most.sessions} sessions / 1 session | ${(most.throughput / one.throughput).toFixed(2)}× (${most.throughput.toFixed(0)} vs ${one.throughput.toFixed(0)} calls/s) |`);
   }
   if (r.latency) ratios.push(`| median query, exact vector search / HNSW (argocd) | ${r.latency.exactOverHnsw.toFixed(2)}× |`);
+  if (r.latency) ratios.push(`| in-process search, shipped / plain BM25 floor (argocd), p50 and p95 | ${r.latency.shippedOverFloor.p50.toFixed(1)}×, ${r.latency.shippedOverFloor.p95.toFixed(1)}× |`);
   if (r.indexing) ratios.push(`| full build / one-file incremental reindex | ${r.indexing.fullOverIncremental.toFixed(1)}× |`);
   if (r.scale && r.scale.points.length > 1) {
     const a = r.scale.points[0]!;
