@@ -1,5 +1,5 @@
 /**
- * `svc-docs/platform`: the platform's app-side contracts — installation,
+ * `@svc-docs/platform`: the platform's app-side contracts — installation,
  * access tokens, API calls, custom-trigger reports and webhook deliveries —
  * plus a local fake of the platform for tests.
  */
@@ -16,7 +16,8 @@ export type { TokenManagerOptions } from './token-manager.js';
 export { callPlatformApi, queryWallets } from './api.js';
 export type { PlatformApiCall, QueryWalletsOptions, TokenSource } from './api.js';
 
-export { inferTriggerSchema, lintTriggerSchema, validateTriggerPayload } from './trigger-schema.js';
+export { inferTriggerSchema, validateTriggerPayload } from './trigger-schema.js';
+export { lintTriggerSchema } from './trigger-lint.js';
 export type { JsonObject, JsonSchema, JsonValue, SchemaViolation } from './trigger-schema.js';
 export { reportTriggerEvent } from './triggers.js';
 export type { ReportTriggerEventOptions, TriggerReportAccepted } from './triggers.js';

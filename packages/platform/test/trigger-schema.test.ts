@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   PlatformError,
@@ -123,5 +125,122 @@ describe('validateTriggerPayload', () => {
 
   it('throws invalid_trigger_schema for a schema that does not compile', () => {
     expect(() => validateTriggerPayload({ type: 'nonsense' }, {})).toThrow(expect.objectContaining({ code: 'invalid_trigger_schema' }));
+  });
+});
+
+describe('lintTriggerSchema: subschemas beyond properties and items', () => {
+  const email = { email: { type: 'string', format: 'email' } };
+
+  it('finds numbers reached through $ref/$defs, contains, if/then/else and dependentSchemas', () => {
+    const schema: JsonSchema = {
+      $id: 'https://example.com/trigger.json',
+      type: 'object',
+      $defs: { money: { type: 'number' }, unused: { type: 'integer' } },
+      properties: {
+        ...email,
+        total: { $ref: '#/$defs/money' },
+        again: { $ref: 'https://example.com/trigger.json#/$defs/money' },
+        tags: { type: 'array', contains: { const: 7 } },
+      },
+      if: { properties: { kind: { enum: [1, 2] } } },
+      then: { properties: { discount: { type: 'integer' } } },
+      else: { properties: { surcharge: { type: ['number'] } } },
+      dependentSchemas: { coupon: { properties: { couponValue: { type: 'number' } } } },
+    };
+    expect(lintTriggerSchema(schema).map((v) => v.path)).toEqual(['$.total', '$.again', '$.tags[*]', '$.kind', '$.discount', '$.surcharge', '$.couponValue']);
+  });
+
+  it('requires the email field on every branch of anyOf / oneOf, or in both then and else', () => {
+    const branch = (withEmail: boolean) => ({ type: 'object', properties: { ...(withEmail ? email : {}), id: { type: 'string' } } });
+    const noEmail = (schema: JsonSchema) => lintTriggerSchema(schema).filter((v) => v.path === '$');
+    expect(noEmail({ anyOf: [branch(true), branch(false)] })[0]?.message).toMatch(/only in some branches/);
+    expect(noEmail({ oneOf: [branch(false), branch(true)] })).toHaveLength(1);
+    expect(noEmail({ if: branch(true), then: branch(false) })).toHaveLength(1);
+    expect(noEmail({ type: 'object', dependentSchemas: { a: branch(true) } })).toHaveLength(1);
+    expect(noEmail({ anyOf: [branch(true), branch(true)] })).toEqual([]);
+    expect(noEmail({ if: branch(false), then: branch(true), else: branch(true) })).toEqual([]);
+    expect(noEmail({ allOf: [branch(false), branch(true)] })).toEqual([]);
+    expect(noEmail({ anyOf: [branch(true), branch(false)], properties: email })).toEqual([]);
+    expect(noEmail({ $defs: { e: { type: 'string', format: 'email' } }, properties: { mail: { $ref: '#/$defs/e' } } })).toEqual([]);
+  });
+
+  it('lints a recursive schema ($ref back to an ancestor) without looping', () => {
+    const tree: JsonSchema = { type: 'object', properties: { ...email, size: { type: 'number' }, children: { type: 'array', items: { $ref: '#' } } } };
+    expect(lintTriggerSchema(tree).map((v) => v.path)).toEqual(['$.size']);
+    expect(validateTriggerPayload(tree, { email: 'a@example.com', size: 1, children: [{ size: 'one' }] }).map((v) => v.path)).toEqual(['$.children[0].size']);
+  });
+});
+
+describe('deep, cyclic and repeated trigger schemas', () => {
+  const deep = (levels: number): JsonSchema => {
+    let schema: JsonSchema = { type: 'string', format: 'email' };
+    for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { next: schema } };
+    return schema;
+  };
+  const cyclic = (): JsonSchema => {
+    const schema: JsonSchema = { type: 'object', properties: {} };
+    (schema.properties as Record<string, unknown>).self = schema;
+    return schema;
+  };
+  const refusal = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  it('a schema nested 5,000 levels deep, or containing itself, is refused with a PlatformError, not a RangeError', () => {
+    for (const schema of [deep(5000), cyclic()]) {
+      for (const check of [() => lintTriggerSchema(schema), () => validateTriggerPayload(schema, {})]) {
+        const error = refusal(check);
+        expect(error).toBeInstanceOf(PlatformError);
+        expect(error).toMatchObject({ code: 'invalid_trigger_schema' });
+      }
+    }
+  });
+
+  it('a schema whose $refs expand exponentially is refused, not walked for ever', () => {
+    const $defs: Record<string, unknown> = { d30: { type: 'string' } };
+    for (let i = 0; i < 30; i++) $defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    expect(refusal(() => lintTriggerSchema({ $defs, properties: { a: { $ref: '#/$defs/d0' } } }))).toMatchObject({ code: 'invalid_trigger_schema' });
+  });
+
+  it('a schema nested as deep as the lint allows still passes', () => {
+    expect(lintTriggerSchema(deep(60))).toEqual([]);
+    expect(validateTriggerPayload(deep(60), {})).toEqual([]);
+  });
+
+  it('accepts a schema with $id on every fresh copy, as apps that parse it per report do', () => {
+    const text = JSON.stringify({ $id: 'https://example.com/schemas/order.json', type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] });
+    for (let i = 0; i < 3; i++) {
+      expect(validateTriggerPayload(JSON.parse(text) as JsonSchema, { email: 'a@example.com' })).toEqual([]);
+      expect(validateTriggerPayload(JSON.parse(text) as JsonSchema, {}).map((v) => v.path)).toEqual(['$.email']);
+    }
+  });
+
+  it('the same schema with its keys in another order is the same schema', () => {
+    const a = { type: 'object', properties: { n: { type: 'string', format: 'number' } }, required: ['n'] };
+    const b = { required: ['n'], properties: { n: { format: 'number', type: 'string' } }, type: 'object' };
+    expect(validateTriggerPayload(a, { n: 'x' })).toEqual(validateTriggerPayload(b, { n: 'x' }));
+  });
+});
+
+describe('validateTriggerPayload memory', () => {
+  it('keeps the heap flat when every call passes a freshly parsed copy of the schema', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heapMb = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed / 1e6;
+    };
+    const text = JSON.stringify({ type: 'object', properties: { email: { type: 'string', format: 'email' }, amount: { type: 'string', format: 'number' } }, required: ['email', 'amount'] });
+    validateTriggerPayload(JSON.parse(text) as JsonSchema, {});
+    const before = heapMb();
+    // Compiling each copy kept ~12 KB per call (about 24 MB here); cached by content it keeps nothing.
+    for (let i = 0; i < 2000; i++) validateTriggerPayload(JSON.parse(text) as JsonSchema, { email: 'a@example.com', amount: String(i) });
+    expect(heapMb() - before).toBeLessThan(4);
   });
 });
