@@ -4,10 +4,11 @@ import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { RelevanceThresholds } from '../src/index/manifest.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
 import { openEngine } from '../src/search/engine.js';
-import { judgements, loadQuerySet } from './queries.js';
+import { assertTuningOnly, judgements, labelledSets, splitHalf } from './queries.js';
 
 /**
- * `npx tsx bench/calibrate.ts`: relevance-label thresholds from the labelled sets. Every result
+ * `npx tsx bench/calibrate.ts`: relevance-label thresholds from the labelled sets' tuning halves
+ * (held-out halves are only for reporting: bench/queries/README.md). Every result
  * of every query gives a (confidence, relevant?) pair, and the thresholds are where the
  * calibrated probability of relevance reaches each label's level. The output goes into
  * DEFAULT_RELEVANCE_THRESHOLDS (src/search/relevance.ts).
@@ -45,8 +46,8 @@ export function calibrate(pairs: { confidence: number; relevant: boolean }[]): R
 async function main(): Promise<void> {
   const embedder = await loadEmbedder();
   const pairs: { confidence: number; relevant: boolean }[] = [];
-  for (const name of ['svc', 'argocd']) {
-    const set = loadQuerySet(join(projectRoot(), 'bench', 'queries', `${name}.json`));
+  for (const set of labelledSets(projectRoot()).map((s) => splitHalf(s, 'tuning'))) {
+    assertTuningOnly(set.queries);
     const dir = join(cacheDir(), 'bench', `${set.name}-index`);
     await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder });
     const engine = await openEngine(dir, { embedder });

@@ -2,18 +2,19 @@ import { join } from 'node:path';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import { openEngine } from '../src/search/engine.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
-import { loadQuerySet } from './queries.js';
+import { assertTuningOnly, loadQuerySet, splitHalf } from './queries.js';
 
 /**
- * `npx tsx bench/misses.ts [svc|argocd] [paraphrase|keyword|identifier|symptom|all]`: every
- * labelled query whose best page is not ranked first, with where that page ranks, the section it
+ * `npx tsx bench/misses.ts [svc|argocd|vitest] [paraphrase|keyword|identifier|symptom|all]`: every
+ * labelled query of the tuning half (never the held-out half: bench/queries/README.md) whose best page is not ranked first, with where that page ranks, the section it
  * was found by, and the two pages that beat it. For search-quality work, next to bench/tune.ts
  * (run tune.ts once first: it builds the indexes this reads).
  */
 const setName = process.argv[2] ?? 'argocd';
 const style = process.argv[3] ?? 'paraphrase';
 const embedder = await loadEmbedder();
-const set = loadQuerySet(join(projectRoot(), 'bench', 'queries', `${setName}.json`));
+const set = splitHalf(loadQuerySet(join(projectRoot(), 'bench', 'queries', `${setName}.json`)), 'tuning');
+assertTuningOnly(set.queries);
 const engine = await openEngine(join(cacheDir(), 'bench', `${setName}-index`), { embedder });
 for (const q of set.queries.filter((q) => style === 'all' || q.style === style)) {
   const d = await engine.searchDetailed(q.query, { limit: 50 });
