@@ -1,19 +1,26 @@
-import { createHash } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { buildLexicalData, DEFAULT_LEXICAL_PARAMS, type FieldTokens, type LexicalParams } from '../src/index/lexical-index.js';
-import { currentBuildDir, readBuildSections, readManifest, writeIndex, type StoredDocument, type StoredSection } from '../src/index/store.js';
-import { plainText, STOP_WORDS, tokenize } from '../src/index/tokenize.js';
-import { DEFAULT_HNSW_PARAMS, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
+import type { StoredDocument } from '../src/index/format.js';
+import { buildLexicalData, DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
 import type { FusionSettings } from '../src/index/manifest.js';
+import { currentBuildDir, readBuildSections } from '../src/index/read-index.js';
+import { DEFAULT_HNSW_PARAMS, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
 import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
-import { CHUNKER_VERSION, chunkMarkdown, DEFAULT_CHUNK_OPTIONS, type ChunkOptions, type ChunkedDocument } from './chunk.js';
-import { loadCorpus, type CorpusDocument } from './load-corpus.js';
+import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
+import { chunkCorpus, DEFAULT_FILE_LIMITS, type FileLimits, type PreviousBuild } from './chunk-corpus.js';
+import { corpusChecksum } from './index-status.js';
+import { loadCorpus } from './load-corpus.js';
+import { corpusVocabulary, embeddingText, lexicalFields } from './section-text.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
+import { writeIndex } from './write-index.js';
+
+export { indexStatus, type IndexStatus } from './index-status.js';
+export { embeddingText, lexicalFields } from './section-text.js';
+export { DEFAULT_FILE_LIMITS, type FileLimits };
 
 /** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical + HNSW ▸ index-data, atomically. */
 
@@ -34,6 +41,8 @@ export interface BuildOptions {
   /** Where cached vectors live; default `.cache/vectors`. */
   vectorCacheDir?: string;
   chunk?: ChunkOptions;
+  /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
+  limits?: Partial<FileLimits>;
   lexical?: LexicalParams;
   hnsw?: HnswParams;
   fusion?: Partial<FusionSettings>;
@@ -54,90 +63,41 @@ export interface BuildSummary {
   sectionsReused: number;
   /** Files parsed and chunked in this build; the others kept their sections from the previous build. */
   documentsParsed: number;
+  /** Files read but left out (their parse ran over the time limit), as `kb/path`. */
+  skipped: string[];
   /** Query-expansion vocabulary words embedded in this build (new words only). */
   vocabularyEmbedded: number;
   changes: { added: string[]; changed: string[]; removed: string[] };
   seconds: number;
 }
 
-/** Runs of word characters with identifier punctuation: only plain words among them qualify. */
-const VOCABULARY_TOKEN = /[\p{L}\p{N}_]+(?:[.\-/:@][\p{L}\p{N}_]+)*/gu;
-/** A plain word: lower case or Capitalised, letters only (not `getRepository`, `v1`, `argocd-cm`). */
-const PLAIN_WORD = /^\p{Lu}?\p{Ll}{2,29}$/u;
-const MAX_VOCABULARY = 50_000;
-
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const corpus = loadCorpus(options.corpusDirs);
+  const limits: FileLimits = {
+    maxFileBytes: options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes,
+    parseTimeoutMs: options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs,
+  };
+  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes: limits.maxFileBytes, warn: log });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
-
   const previous = await previousBuild(options.outDir);
-  // Parsing is most of a reindex's work: files unchanged since a build chunked the same way keep
-  // their sections, so a one-file edit parses one file.
-  const reusable = new Map<string, { title: string; sections: StoredSection[] }>();
-  const { maxSectionChars } = chunkOptions;
-  if (previous && previous.manifest.chunking.maxSectionChars === maxSectionChars && previous.manifest.chunking.version === CHUNKER_VERSION) {
-    for (const d of previous.documents) reusable.set(`${d.kb}/${d.path}\0${d.hash}`, { title: d.title, sections: previous.sections.slice(d.firstSection, d.firstSection + d.sectionCount) });
-  }
-
-  const documents: StoredDocument[] = [];
-  const sections: StoredSection[] = [];
-  let documentsParsed = 0;
-  for (const doc of corpus) {
-    let chunked = reusable.get(`${doc.kb}/${doc.path}\0${doc.hash}`);
-    if (!chunked) {
-      const parsed = chunkSafely(doc, chunkOptions, log);
-      chunked = { title: parsed.title ?? basename(doc.path).replace(/\.(md|markdown|mdx)$/i, ''), sections: parsed.sections.map((s) => ({ doc: 0, ...s })) };
-      documentsParsed++;
-    }
-    documents.push({ kb: doc.kb, path: doc.path, title: chunked.title, hash: doc.hash, firstSection: sections.length, sectionCount: chunked.sections.length });
-    for (const s of chunked.sections) sections.push({ doc: documents.length - 1, headings: s.headings, text: s.text });
-  }
+  const { documents, sections, documentsParsed, skipped } = await chunkCorpus(corpus, previous, chunkOptions, limits.parseTimeoutMs, log);
 
   const ownsEmbedder = options.embedder === undefined;
   const embedder = options.embedder ?? (await loadEmbedder({ model: options.model, allowRemote: options.allowRemoteModels ?? false, log }));
   try {
     const cache = await VectorCache.open(options.vectorCacheDir ?? join(cacheDir(), 'vectors'), embedder.checksum, embedder.dimensions, log);
-    const batchSize = options.batchSize ?? 64;
-    const embedAll = async (texts: string[], phase: BuildPhase): Promise<{ matrix: VectorMatrix; embedded: number }> => {
-      const data = new Float32Array(texts.length * embedder.dimensions);
-      const keys = texts.map(cacheKey);
-      const missing: number[] = [];
-      keys.forEach((key, i) => {
-        const v = cache.get(key);
-        if (v) data.set(v, i * embedder.dimensions);
-        else missing.push(i);
-      });
-      options.onProgress?.({ phase, done: texts.length - missing.length, total: texts.length });
-      for (let start = 0; start < missing.length; start += batchSize) {
-        const batch = missing.slice(start, start + batchSize);
-        const vectors = await embedder.embed(batch.map((i) => texts[i]!));
-        batch.forEach((i, j) => {
-          data.set(vectors[j]!, i * embedder.dimensions);
-          cache.set(keys[i]!, vectors[j]!);
-        });
-        options.onProgress?.({ phase, done: texts.length - missing.length + start + batch.length, total: texts.length });
-        await options.afterBatch?.(start + batch.length);
-      }
-      return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
-    };
-
-    const embeddedSections = await embedAll(
-      sections.map((s) => embeddingText(documents[s.doc]!.title, s)),
-      'embed-sections',
-    );
-    const sectionVectors = embeddedSections.matrix;
+    const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
+    const sectionVectors = await embed(sections.map((s) => embeddingText(documents[s.doc]!.title, s)), 'embed-sections');
     const vocabulary = corpusVocabulary(sections);
-    const embeddedVocabulary = await embedAll(vocabulary, 'embed-vocabulary');
-    const vocabularyVectors = embeddedVocabulary.matrix;
+    const vocabularyVectors = await embed(vocabulary, 'embed-vocabulary');
     // Saved before the index is written: a crash after this point costs no embedding next time.
     await cache.save();
 
     const lexicalParams = options.lexical ?? DEFAULT_LEXICAL_PARAMS;
     const lexical = buildLexicalData(sections.map((s) => lexicalFields(documents[s.doc]!.title, s)));
     const hnswParams = options.hnsw ?? DEFAULT_HNSW_PARAMS;
-    const hnsw = HnswVectorIndex.build(sectionVectors, hnswParams);
+    const hnsw = HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
     const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
 
     const buildDir = await writeIndex(
@@ -148,13 +108,13 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
         corpus: { checksum: corpusChecksum(corpus), knowledgeBases, documents: documents.length },
         sections: sections.length,
-        chunking: { maxSectionChars, version: CHUNKER_VERSION },
+        chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
         lexical: lexicalParams,
         hnsw: hnswParams,
         fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
         relevance: DEFAULT_RELEVANCE_THRESHOLDS,
       },
-      { documents, sections, vectors: sectionVectors, lexical, expansion: { terms: vocabulary, vectors: vocabularyVectors } },
+      { documents, sections, vectors: sectionVectors.matrix, lexical, expansion: { terms: vocabulary, vectors: vocabularyVectors.matrix } },
       hnsw,
     );
     return {
@@ -162,10 +122,11 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       documents: documents.length,
       sections: sections.length,
       knowledgeBases,
-      sectionsEmbedded: embeddedSections.embedded,
-      sectionsReused: sections.length - embeddedSections.embedded,
-      vocabularyEmbedded: embeddedVocabulary.embedded,
+      sectionsEmbedded: sectionVectors.embedded,
+      sectionsReused: sections.length - sectionVectors.embedded,
+      vocabularyEmbedded: vocabularyVectors.embedded,
       documentsParsed,
+      skipped,
       changes: diffDocuments(previous?.documents ?? [], documents),
       seconds: (performance.now() - started) / 1000,
     };
@@ -174,81 +135,38 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   }
 }
 
-function chunkSafely(doc: CorpusDocument, options: ChunkOptions, log: (line: string) => void): ChunkedDocument {
-  try {
-    return chunkMarkdown(doc.source, options);
-  } catch (error) {
-    // A file the parser cannot handle is still searchable as one plain section.
-    log(`warning: ${doc.kb}/${doc.path} could not be parsed as Markdown (${(error as Error).message}); indexed as plain text`);
-    return { title: undefined, sections: doc.source.trim() === '' ? [] : [{ headings: [], text: doc.source }] };
+/** Vectors for `texts`: from the cache where it has them, the rest embedded in batches (and cached). */
+async function embedThroughCache(
+  texts: string[],
+  phase: BuildPhase,
+  embedder: Embedder,
+  cache: VectorCache,
+  options: Pick<BuildOptions, 'batchSize' | 'onProgress' | 'afterBatch'>,
+): Promise<{ matrix: VectorMatrix; embedded: number }> {
+  const batchSize = options.batchSize ?? 64;
+  const data = new Float32Array(texts.length * embedder.dimensions);
+  const keys = texts.map(cacheKey);
+  const missing: number[] = [];
+  keys.forEach((key, i) => {
+    const v = cache.get(key);
+    if (v) data.set(v, i * embedder.dimensions);
+    else missing.push(i);
+  });
+  options.onProgress?.({ phase, done: texts.length - missing.length, total: texts.length });
+  for (let start = 0; start < missing.length; start += batchSize) {
+    const batch = missing.slice(start, start + batchSize);
+    const vectors = await embedder.embed(batch.map((i) => texts[i]!));
+    batch.forEach((i, j) => {
+      data.set(vectors[j]!, i * embedder.dimensions);
+      cache.set(keys[i]!, vectors[j]!);
+    });
+    options.onProgress?.({ phase, done: texts.length - missing.length + start + batch.length, total: texts.length });
+    await options.afterBatch?.(start + batch.length);
   }
+  return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
 }
 
-/** What the model reads for a section: where it sits (title, headings) and what it says. */
-export function embeddingText(title: string, section: Pick<StoredSection, 'headings' | 'text'>): string {
-  return [title, section.headings.join(' > '), plainText(bodyOf(section.text))].filter((p) => p.trim() !== '').join('\n');
-}
-
-/** The section text without its own heading line (headings are a field of their own). */
-function bodyOf(text: string): string {
-  return text.replace(/^\s*#{1,6}[ \t][^\n]*\n?/, '').replace(/^\s*[^\n]+\n(=+|-+)[ \t]*\n?/, '');
-}
-
-export function lexicalFields(title: string, section: Pick<StoredSection, 'headings' | 'text'>): FieldTokens {
-  return { title: tokenize(title), headings: tokenize(section.headings.join('\n')), body: tokenize(plainText(bodyOf(section.text))) };
-}
-
-/**
- * Words of the corpus that may bridge a query to the docs: plain words seen at least twice, most
- * frequent first. Identifiers are left out: their vectors are averages of word pieces
- * (`getRepository` ≈ `repository`), which would make them look like synonyms of their parts.
- */
-function corpusVocabulary(sections: StoredSection[]): string[] {
-  const counts = new Map<string, number>();
-  for (const s of sections) {
-    for (const m of plainText(s.text).matchAll(VOCABULARY_TOKEN)) {
-      if (!PLAIN_WORD.test(m[0])) continue;
-      const w = m[0].toLowerCase();
-      if (!STOP_WORDS.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
-    }
-  }
-  return [...counts]
-    .filter(([, c]) => c >= 2)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, MAX_VOCABULARY)
-    .map(([w]) => w);
-}
-
-export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
-
-/**
- * Whether the index in `outDir` was built from this corpus as it is now (and with `model`, when
- * one is named). Damaged data files are not checked here: loading the index reports them.
- */
-export async function indexStatus(corpusDirs: string[], outDir: string, model?: string): Promise<IndexStatus> {
-  let manifest;
-  try {
-    const dir = await currentBuildDir(outDir);
-    if (dir === undefined) return { state: 'missing', reason: `no index in ${outDir}` };
-    manifest = await readManifest(dir);
-  } catch (error) {
-    // An index this svc-docs cannot read (other format, damaged manifest) is rebuilt from the corpus.
-    return { state: 'stale', reason: (error as Error).message.split(': run')[0]! };
-  }
-  if (model !== undefined && model !== manifest.model.id && !(model === 'default' && manifest.model.id === DEFAULT_MODEL_ID)) {
-    return { state: 'stale', reason: `the index was built with ${manifest.model.id}, not ${model}` };
-  }
-  if (corpusChecksum(loadCorpus(corpusDirs)) !== manifest.corpus.checksum) return { state: 'stale', reason: 'the corpus changed since the index was built' };
-  return { state: 'current' };
-}
-
-function corpusChecksum(corpus: CorpusDocument[]): string {
-  const h = createHash('sha256');
-  for (const d of corpus) h.update(`${d.kb}/${d.path}\0${d.hash}\n`);
-  return h.digest('hex');
-}
-
-async function previousBuild(outDir: string): Promise<Awaited<ReturnType<typeof readBuildSections>> | undefined> {
+async function previousBuild(outDir: string): Promise<PreviousBuild | undefined> {
   try {
     const dir = await currentBuildDir(outDir);
     return dir === undefined ? undefined : await readBuildSections(dir);

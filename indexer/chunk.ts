@@ -5,6 +5,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { parse as parseYaml } from 'yaml';
+import { splitLines, splitSection } from './split-section.js';
 
 /**
  * Markdown → sections, along the document's structure.
@@ -12,8 +13,10 @@ import { parse as parseYaml } from 'yaml';
  * Sections partition the document body: every character after the frontmatter lands in exactly
  * one section, in order, so the window shown to users is the document as written. A section
  * starts at a top-level heading and runs to the next one; text before the first heading is a
- * section with no headings. Over-long sections are cut only between top-level blocks (or
- * between list items), never inside a code block or a table.
+ * section with no headings. Over-long sections are cut between top-level blocks (or between
+ * list items) where they can be; a single block longer than a section may be is cut at line ends,
+ * a code block into parts that are each a valid fenced block (split-section.ts), so no section is
+ * much longer than `maxSectionChars`, whatever the input (an unclosed fence included).
  */
 
 export interface ChunkOptions {
@@ -27,7 +30,10 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxSectionChars: 2000 };
  * Bump whenever chunkMarkdown can cut the same source differently: a reindex reuses the sections
  * of unchanged files from the previous build only when it was chunked by the same version.
  */
-export const CHUNKER_VERSION = 1;
+export const CHUNKER_VERSION = 2;
+
+/** Headings and titles longer than this are shortened: every section below a heading repeats it. */
+export const MAX_HEADING_CHARS = 200;
 
 export interface ChunkedSection {
   headings: string[];
@@ -51,11 +57,6 @@ export function chunkMarkdown(source: string, options: ChunkOptions = DEFAULT_CH
   return chunkTree(parseMarkdown(source), source, options);
 }
 
-interface Span {
-  start: number;
-  end: number;
-}
-
 /** The chunker proper: an mdast tree plus the text it was parsed from, to sections. */
 export function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
   const children = tree.children;
@@ -76,8 +77,8 @@ export function chunkTree(tree: Root, source: string, options: ChunkOptions = DE
   const flush = (end: number): boolean => {
     const text = source.slice(current.start, end);
     if (current.headings.length === 0 && text.trim() === '') return false;
-    for (const span of splitSpans(current.start, end, current.blocks, source, options.maxSectionChars)) {
-      sections.push({ headings: current.headings, text: source.slice(span.start, span.end) });
+    for (const part of splitSection(current.start, end, current.blocks, source, options.maxSectionChars)) {
+      sections.push({ headings: current.headings, text: part });
     }
     return true;
   };
@@ -109,7 +110,19 @@ function isFrontmatter(node: RootContent): boolean {
 }
 
 function headingText(node: Heading): string {
-  return toString(node).replace(/\s+/g, ' ').trim();
+  return oneLine(toString(node));
+}
+
+/** Whitespace and control characters collapsed (a title or heading is one line of a result), and the length capped. */
+export function oneLine(text: string): string {
+  const line = text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  return line.length > MAX_HEADING_CHARS ? `${line.slice(0, MAX_HEADING_CHARS - 1)}…` : line;
+}
+
+/** A document that cannot be parsed as Markdown, as plain-text sections of bounded length. */
+export function plainSections(source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedSection[] {
+  if (source.trim() === '') return [];
+  return splitLines(source, options.maxSectionChars).map((text) => ({ headings: [], text }));
 }
 
 function titleFromYaml(value: string): string | undefined {
@@ -117,7 +130,7 @@ function titleFromYaml(value: string): string | undefined {
     const data: unknown = parseYaml(value);
     if (data && typeof data === 'object' && 'title' in data) {
       const title = (data as { title: unknown }).title;
-      if (typeof title === 'string' && title.trim() !== '') return title.trim();
+      if (typeof title === 'string' && title.trim() !== '') return oneLine(title);
       if (typeof title === 'number') return String(title);
     }
   } catch {
@@ -132,33 +145,4 @@ function startOffset(node: { position?: { start: { offset?: number } } }, source
 
 function endOffset(node: { position?: { end: { offset?: number } } }, source: string): number {
   return node.position?.end.offset ?? source.length;
-}
-
-/**
- * Cuts [start, end) into parts of at most `max` characters where it can. Cut points are block
- * starts (and list-item starts inside an over-long list); a single block longer than `max`,
- * such as a big code block or table, stays whole.
- */
-function splitSpans(start: number, end: number, blocks: RootContent[], source: string, max: number): Span[] {
-  if (end - start <= max) return [{ start, end }];
-  const cuts: number[] = [];
-  for (const block of blocks) {
-    const blockStart = startOffset(block, source);
-    if (blockStart > start) cuts.push(blockStart);
-    if (block.type === 'list' && endOffset(block, source) - blockStart > max) {
-      for (const item of block.children.slice(1)) cuts.push(startOffset(item, source));
-    }
-  }
-  const spans: Span[] = [];
-  let spanStart = start;
-  let lastCut = start;
-  for (const cut of [...cuts, end]) {
-    if (cut - spanStart > max && lastCut > spanStart) {
-      spans.push({ start: spanStart, end: lastCut });
-      spanStart = lastCut;
-    }
-    lastCut = cut;
-  }
-  spans.push({ start: spanStart, end });
-  return spans;
 }

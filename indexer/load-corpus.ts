@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
@@ -7,6 +7,11 @@ import { z } from 'zod';
  * Reads Markdown knowledge bases from disk. A corpus folder with Markdown files at its top level
  * is one knowledge base; otherwise each top-level subfolder is one. The knowledge base's name
  * (Source in results) is its folder name unless a `kb.json` in it says `{ "name": "..." }`.
+ *
+ * What cannot be indexed safely is skipped with one warning line naming it (escaped), and the
+ * rest of the corpus is read: names with control characters (a newline in a name would forge
+ * lines of a search result), symbolic links (never followed, so nothing outside the corpus is
+ * read) and files over the size limit. No message quotes a file's content.
  */
 
 export interface CorpusDocument {
@@ -18,36 +23,60 @@ export interface CorpusDocument {
   hash: string;
 }
 
-export class CorpusError extends Error {}
+export class CorpusError extends Error {
+  override readonly name = 'CorpusError';
+}
+
+export interface LoadOptions {
+  /** Files larger than this are skipped (with a warning). */
+  maxFileBytes?: number;
+  /** Receives one line per skipped file or folder. */
+  warn?: (line: string) => void;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
-const kbConfigSchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+const kbConfigSchema = z.object({
+  name: z.string().trim().min(1).max(200).refine((name) => !CONTROL.test(name), 'a name of one line without control characters'),
+});
 
-export function loadCorpus(corpusDirs: string[]): CorpusDocument[] {
+/** A name as it may be shown in a message: control characters escaped, so it stays one line. */
+export function escapeName(name: string): string {
+  return name.replace(/[\p{Cc}\u2028\u2029\\]/gu, (c) => (c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): CorpusDocument[] {
   if (corpusDirs.length === 0) throw new CorpusError('no corpus folder given: pass --corpus DIR');
+  const limits = { maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, warn: options.warn ?? (() => {}) };
   const documents: CorpusDocument[] = [];
   const seen = new Map<string, string>();
   for (const dir of corpusDirs.map((d) => resolve(d))) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
-    for (const kbDir of knowledgeBaseDirs(dir)) {
+    for (const kbDir of knowledgeBaseDirs(dir, limits.warn)) {
       const name = knowledgeBaseName(kbDir);
       const other = seen.get(name);
       if (other !== undefined) {
         throw new CorpusError(`two knowledge bases are both named "${name}" (${other} and ${kbDir}): rename one folder or set "name" in its kb.json`);
       }
       seen.set(name, kbDir);
-      for (const file of markdownFiles(kbDir)) documents.push(readDocument(name, kbDir, file));
+      for (const file of markdownFiles(kbDir, limits.warn)) {
+        const document = readDocument(name, kbDir, file, limits);
+        if (document) documents.push(document);
+      }
     }
   }
   if (documents.length === 0) throw new CorpusError(`no Markdown files (*.md) found in ${corpusDirs.join(', ')}`);
   return documents;
 }
 
-function knowledgeBaseDirs(dir: string): string[] {
+/** The knowledge-base folders of a corpus folder: itself, or its subfolders that hold Markdown. */
+function knowledgeBaseDirs(dir: string, warn: (line: string) => void): string[] {
   const entries = readdirSync(dir, { withFileTypes: true });
   if (entries.some((e) => e.isFile() && MARKDOWN.test(e.name))) return [dir];
   return entries
-    .filter((e) => e.isDirectory() && !isSkipped(e.name))
+    .filter((e) => e.isDirectory() && !isSkipped(e.name) && safeName(e, dir, warn))
     .map((e) => join(dir, e.name))
     .filter((sub) => markdownFiles(sub).length > 0)
     .sort();
@@ -56,27 +85,50 @@ function knowledgeBaseDirs(dir: string): string[] {
 function knowledgeBaseName(kbDir: string): string {
   const configPath = join(kbDir, 'kb.json');
   if (!existsSync(configPath)) return basename(kbDir);
+  if (lstatSync(configPath).isSymbolicLink() && !inside(realpathSync(configPath), realpathSync(kbDir))) {
+    throw new CorpusError(`${configPath} is a symbolic link to a file outside its folder, which is never read: replace it with a file { "name": "..." }`);
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(configPath, 'utf8'));
-  } catch (error) {
-    throw new CorpusError(`${configPath} is not valid JSON (${(error as Error).message}): expected { "name": "..." }`);
+  } catch {
+    // The parser's message quotes the file: say where, not what.
+    throw new CorpusError(`${configPath} is not valid JSON: expected { "name": "..." }`);
   }
-  const parsed = kbConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new CorpusError(`${configPath} must be { "name": "<non-empty string>" }: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const parsed = kbConfigSchema.strict().safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const why = issue?.code === 'unrecognized_keys' ? 'it has keys other than "name"' : `${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`;
+    throw new CorpusError(`${configPath} must be { "name": "<one-line string>" } (${why})`);
+  }
   return parsed.data.name;
+}
+
+function inside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir + sep);
 }
 
 function isSkipped(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
-/** Markdown files below a folder, sorted, so builds are reproducible. */
-function markdownFiles(dir: string): string[] {
+/** Refuses (with a warning) a name with control characters and a symbolic link that looks like Markdown. */
+function safeName(entry: Dirent, dir: string, warn: (line: string) => void): boolean {
+  const shown = escapeName(join(dir, entry.name));
+  if (CONTROL.test(entry.name)) {
+    warn(`skipped ${shown}: its name contains control characters (rename it to index it)`);
+    return false;
+  }
+  if (entry.isSymbolicLink() && MARKDOWN.test(entry.name)) warn(`skipped ${shown}: symbolic links are not followed (copy the file into the corpus to index it)`);
+  return true;
+}
+
+/** Markdown files below a folder, sorted, so builds are reproducible. Symbolic links are not followed. */
+function markdownFiles(dir: string, warn: (line: string) => void = () => {}): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (isSkipped(entry.name)) continue;
+      if (isSkipped(entry.name) || !safeName(entry, d, warn)) continue;
       const full = join(d, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.isFile() && MARKDOWN.test(entry.name)) out.push(full);
@@ -86,18 +138,28 @@ function markdownFiles(dir: string): string[] {
   return out.sort();
 }
 
-function readDocument(kb: string, kbDir: string, file: string): CorpusDocument {
+function readDocument(kb: string, kbDir: string, file: string, limits: Required<LoadOptions>): CorpusDocument | undefined {
+  const path = relative(kbDir, file).split(sep).join('/');
   let bytes: Buffer;
   try {
+    const size = statSync(file).size;
+    if (size > limits.maxFileBytes) {
+      limits.warn(`skipped ${escapeName(`${kb}/${path}`)}: ${bytesText(size)} is over the limit of ${bytesText(limits.maxFileBytes)} per file (SVC_DOCS_MAX_FILE_BYTES)`);
+      return undefined;
+    }
     bytes = readFileSync(file);
   } catch (error) {
-    throw new CorpusError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CorpusError(`cannot read ${escapeName(file)}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   return {
     kb,
-    path: relative(kbDir, file).split(sep).join('/'),
+    path,
     // Invalid UTF-8 becomes U+FFFD rather than failing the build: index what can be read.
     source: bytes.toString('utf8'),
     hash: createHash('sha256').update(bytes).digest('hex'),
   };
+}
+
+function bytesText(bytes: number): string {
+  return `${bytes.toLocaleString('en-US')} bytes`;
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeDurably } from '../src/index/store.js';
+import { removeDeadTempFiles } from './clean-index.js';
+import { writeDurably } from './write-index.js';
 
 /**
  * Vectors already computed, keyed by the sha256 of the exact text embedded, one file per model
@@ -29,6 +30,8 @@ export class VectorCache {
 
   static async open(dir: string, modelChecksum: string, dims: number, warn: (line: string) => void = () => {}): Promise<VectorCache> {
     const cache = new VectorCache(join(dir, `${modelChecksum.slice(0, 32)}-${dims}.bin`), dims);
+    // A save killed before its rename leaves its temp file: nothing else would ever remove it.
+    await removeDeadTempFiles(dir);
     if (existsSync(cache.file)) {
       const data = await readFile(cache.file);
       const record = KEY_BYTES + dims * 4;

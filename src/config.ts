@@ -15,6 +15,8 @@ export const ENV = {
   cacheDir: 'SVC_DOCS_CACHE_DIR',
   /** Separate from the cache folder so a container keeps vectors on its data volume while the prebuilt model stays in the image. */
   vectorCache: 'SVC_DOCS_VECTOR_CACHE_DIR',
+  maxFileBytes: 'SVC_DOCS_MAX_FILE_BYTES',
+  parseTimeout: 'SVC_DOCS_PARSE_TIMEOUT_SECONDS',
 } as const;
 
 export interface CommonSettings {
@@ -25,6 +27,8 @@ export interface CommonSettings {
   allowRemoteModels: boolean;
   /** Where the indexer keeps computed vectors; undefined = <cache>/vectors. */
   vectorCacheDir: string | undefined;
+  /** Per-file limits of the indexer; undefined = its defaults (2 MiB, 20 s). */
+  fileLimits: { maxFileBytes: number | undefined; parseTimeoutMs: number | undefined };
 }
 
 export function defaultCorpusDir(): string {
@@ -49,6 +53,7 @@ export interface CommonFlags {
 }
 
 export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): CommonSettings {
+  const parseTimeoutSeconds = positiveNumber(env, ENV.parseTimeout);
   const envCorpus = env[ENV.corpus]?.split(',').map((s) => s.trim()).filter(Boolean);
   return {
     corpusDirs: flags.corpus && flags.corpus.length > 0 ? flags.corpus : envCorpus && envCorpus.length > 0 ? envCorpus : [defaultCorpusDir()],
@@ -56,5 +61,17 @@ export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = pro
     model: flags.model ?? (env[ENV.model]?.trim() || undefined),
     allowRemoteModels: flags.allowRemoteModels ?? truthy(env[ENV.allowRemoteModels]),
     vectorCacheDir: flags.vectorCache ?? (env[ENV.vectorCache]?.trim() || undefined),
+    fileLimits: {
+      maxFileBytes: positiveNumber(env, ENV.maxFileBytes),
+      parseTimeoutMs: parseTimeoutSeconds === undefined ? undefined : parseTimeoutSeconds * 1000,
+    },
   };
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
 }

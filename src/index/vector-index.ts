@@ -86,6 +86,11 @@ export class HnswVectorIndex implements VectorIndex {
     return new HnswVectorIndex(index, size);
   }
 
+  /** The section number stored with each vector (what a search returns as ids). */
+  labels(): number[] {
+    return this.index.getIdsList();
+  }
+
   async save(path: string): Promise<void> {
     await this.index.writeIndex(path);
   }

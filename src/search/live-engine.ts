@@ -1,6 +1,6 @@
 import { watchFile, unwatchFile } from 'node:fs';
 import { join } from 'node:path';
-import { currentBuildDir } from '../index/store.js';
+import { currentBuildDir } from '../index/read-index.js';
 import { ModelMismatchError, openEngine, type EngineOptions, type LoadedEngine } from './engine.js';
 
 /**

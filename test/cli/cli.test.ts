@@ -9,7 +9,7 @@ import { projectRoot } from '../../src/paths.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
-import { readIndex } from '../../src/index/store.js';
+import { readIndex } from '../../src/index/read-index.js';
 
 /** The real command line, spawned as users run it: output, exit codes, and serve's lifecycle. */
 

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, truncateSync, unlinkSync, writeF
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { currentBuildDir, IndexError, readIndex } from '../../src/index/store.js';
+import { IndexError } from '../../src/index/format.js';
+import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
 import { ModelMismatchError, openEngine } from '../../src/search/engine.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../indexer/chunk.js';
+import { chunkMarkdown, MAX_HEADING_CHARS, parseMarkdown } from '../../indexer/chunk.js';
+import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/split-section.js';
 
 const small = { maxSectionChars: 200 };
 
@@ -94,21 +95,79 @@ describe('chunkMarkdown', () => {
     expect(chunkMarkdown('---\r\n---\r\nbody text').sections.map((s) => s.text.trim())).toEqual(['body text']);
   });
 
-  it('puts every character of the body in exactly one section, in order (property)', () => {
+  it('puts every character of the body in exactly one section, in order, and bounds every section (property)', () => {
     const line = fc.oneof(
       fc.constantFrom('# H1', '## H2', '### H3', '```', '~~~', '| a | b |', '|---|---|', '- item', '> quote', '<div>', '', '---', 'Title\n==='),
       fc.string({ maxLength: 40 }),
     );
+    // A split code block gains fence lines and a split table its header again; apart from
+    // lines like those, the sections are the body verbatim. (Lines stay shorter than a part,
+    // so no line is cut.)
+    const repeatable = /^ {0,3}(`{3,}|~{3,}|\|)/;
+    const content = (text: string) => text.split(/\r?\n/).filter((l) => !repeatable.test(l)).join('').replace(/\s+/g, '');
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.integer({ min: 20, max: 400 }), (lines, eol, max) => {
+      fc.property(fc.array(line, { maxLength: 80 }), fc.constantFrom('\n', '\r\n'), fc.integer({ min: 60, max: 400 }), (lines, eol, max) => {
         const source = lines.join(eol);
         const doc = chunkMarkdown(source, { maxSectionChars: max });
         const joined = doc.sections.map((s) => s.text).join('');
         // Whitespace-only bodies make no section; otherwise the sections are the body verbatim.
         if (body(source).trim() === '') expect(doc.sections).toEqual([]);
-        else expect(joined.trim()).toBe(body(source).trim());
+        else if (source.length <= BLOCK_SPLIT_FACTOR * max) expect(joined.trim()).toBe(body(source).trim());
+        else expect(content(joined)).toBe(content(body(source)));
+        for (const s of doc.sections) expect(s.text.length).toBeLessThanOrEqual(BLOCK_SPLIT_FACTOR * max + MAX_SPLIT_OVERSHOOT);
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('cuts the rest of a file after an unclosed code fence into valid fenced blocks of bounded size', () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `const value${i} = ${i};\n`);
+    const doc = chunkMarkdown(`# Code\n\nIntro.\n\n\`\`\`js\n${lines.join('')}`, small);
+    expect(doc.sections.length).toBeGreaterThan(100);
+    const code = doc.sections.slice(1).map((s) => {
+      expect(s.text.length).toBeLessThanOrEqual(small.maxSectionChars + MAX_SPLIT_OVERSHOOT);
+      const tree = parseMarkdown(s.text);
+      // Each part alone is exactly one closed fenced block that keeps the language.
+      expect(tree.children.map((n) => n.type)).toEqual(['code']);
+      expect(s.text.startsWith('```js\n') && s.text.endsWith('```\n')).toBe(true);
+      return (tree.children[0] as { lang: string; value: string }).value + '\n';
+    });
+    expect(code.join('')).toBe(lines.join(''));
+  });
+
+  it('keeps a code block up to the block factor whole, and cuts a longer one at line ends with its own fence', () => {
+    const block = (n: number) => '~~~~ yaml\n' + 'key: value\n'.repeat(n) + '~~~~\n';
+    const whole = chunkMarkdown(`# A\n\n${block(60)}`, small);
+    expect(whole.sections.map((s) => s.text)).toEqual(['# A\n\n', block(60)]);
+    const cut = chunkMarkdown(`# A\n\n${block(300)}\nAfter.\n`, small);
+    expect(cut.sections.length).toBeGreaterThan(10);
+    for (const s of cut.sections.slice(1, -1)) expect(s.text).toMatch(/^~~~~ yaml\n(key: value\n)+~~~~\n/);
+    expect(cut.sections.at(-1)!.text).toContain('After.');
+  });
+
+  it('cuts a giant table into tables that repeat the header', () => {
+    const table = '| name | value |\n|---|---|\n' + Array.from({ length: 400 }, (_, i) => `| row${i} | ${i} |\n`).join('');
+    const doc = chunkMarkdown(`# T\n\n${table}`, small);
+    const parts = doc.sections.filter((s) => s.text.includes('| row'));
+    expect(parts.length).toBeGreaterThan(10);
+    for (const part of parts) {
+      expect(part.text.length).toBeLessThanOrEqual(small.maxSectionChars);
+      expect(parseMarkdown(part.text.replace(/^# T\n\n/, '')).children.map((n) => n.type)).toEqual(['table']);
+    }
+  });
+
+  it('cuts a single giant line (no blocks to cut between) near spaces, losing nothing', () => {
+    const source = '# L\n\n' + 'word '.repeat(20_000) + 'x'.repeat(5_000) + '\n';
+    const doc = chunkMarkdown(source, small);
+    expect(doc.sections.map((s) => s.text).join('')).toBe(source);
+    for (const s of doc.sections) expect(s.text.length).toBeLessThanOrEqual(small.maxSectionChars);
+  });
+
+  it('keeps headings and titles to one line of bounded length', () => {
+    const long = 'Heading '.repeat(1000);
+    const doc = chunkMarkdown(`---\ntitle: "Fake\\n\\nTitle: injected\\u0007"\n---\n# ${long}\n\n## Child\n\ntext\n`);
+    expect(doc.title).toBe('Fake Title: injected');
+    expect(doc.sections[1]!.headings[0]!.length).toBe(MAX_HEADING_CHARS);
+    expect(doc.sections[1]!.headings[0]!.endsWith('…')).toBe(true);
   });
 });

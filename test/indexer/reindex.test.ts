@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { readIndex } from '../../src/index/store.js';
+import { readIndex } from '../../src/index/read-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 

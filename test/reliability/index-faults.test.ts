@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { BUILDER_VERSION, DEFAULT_MODEL_ID, DEFAULT_SETTINGS } from '../../src/embedding/default-model.js';
-import { currentBuildDir, readIndex } from '../../src/index/store.js';
+import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
 import { buildTinyModel } from '../embedding/tiny-model.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js';

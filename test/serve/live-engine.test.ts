@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
-import { currentBuildDir } from '../../src/index/store.js';
+import { currentBuildDir } from '../../src/index/read-index.js';
 import { openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/search/live-engine.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';

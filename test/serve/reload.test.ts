@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
-import { currentBuildDir } from '../../src/index/store.js';
+import { currentBuildDir } from '../../src/index/read-index.js';
 import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render.js';
 import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
 import { serve, type RunningDocsServer, type ServeOptions } from '../../src/serve.js';

@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ChunkedDocument, ChunkOptions } from './chunk.js';
+import type { ChunkRequest } from './chunk-worker.js';
+
+/**
+ * Chunks documents on a worker thread with a time limit per document. Markdown parsing is
+ * super-linear on hostile input (100 KB of nested brackets: 27 s), and a synchronous parse
+ * cannot be interrupted from its own thread; a worker can be terminated mid-parse. One worker
+ * serves a whole build and is replaced after a timeout.
+ */
+
+export type ChunkOutcome =
+  | { ok: true; doc: ChunkedDocument }
+  /** `timeout`: over the limit; `error`: the parser threw (e.g. stack overflow on deep nesting). */
+  | { ok: false; reason: 'timeout' | 'error'; error?: string };
+
+type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: false; error: string };
+
+/** The worker's entry beside this file: .ts under tsx and vitest, .js once compiled. */
+function workerUrl(): URL {
+  return new URL(`./chunk-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+}
+
+/** A TypeScript entry needs tsx's loader in the worker too. */
+function workerExecArgv(url: URL): string[] | undefined {
+  if (!url.pathname.endsWith('.ts')) return undefined;
+  if (process.execArgv.some((arg) => arg.includes('tsx'))) return undefined;
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return [...process.execArgv, '--import', tsx];
+}
+
+export class BoundedChunker {
+  private worker: { thread: Worker; ready: Promise<void> } | undefined;
+  private nextId = 0;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  async chunk(source: string, options: ChunkOptions): Promise<ChunkOutcome> {
+    const { thread: worker, ready } = this.start();
+    // Loading the parser is not the document's time.
+    await ready;
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const finish = (outcome: ChunkOutcome) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        resolve(outcome);
+      };
+      const onMessage = (reply: Reply) => {
+        if (reply.id !== id) return;
+        finish(reply.ok ? { ok: true, doc: reply.doc } : { ok: false, reason: 'error', error: reply.error });
+      };
+      // A worker that dies (out of memory, say) fails this document only; the next one gets a new worker.
+      const onError = (error: Error) => {
+        this.discard(worker);
+        finish({ ok: false, reason: 'error', error: error.name });
+      };
+      const timer = setTimeout(() => {
+        this.discard(worker);
+        finish({ ok: false, reason: 'timeout' });
+      }, this.timeoutMs);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.postMessage({ id, source, options } satisfies ChunkRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.thread.terminate();
+  }
+
+  private start(): { thread: Worker; ready: Promise<void> } {
+    if (this.worker === undefined) {
+      const url = workerUrl();
+      const thread = new Worker(url, { execArgv: workerExecArgv(url) });
+      // An idle worker must not keep the process alive; close() ends it when the build is done.
+      thread.unref();
+      const ready = new Promise<void>((resolve, reject) => {
+        thread.once('message', () => resolve());
+        thread.once('error', reject);
+      });
+      this.worker = { thread, ready };
+    }
+    return this.worker;
+  }
+
+  private discard(worker: Worker): void {
+    if (this.worker?.thread === worker) this.worker = undefined;
+    void worker.terminate();
+  }
+}

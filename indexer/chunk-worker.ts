@@ -1,0 +1,26 @@
+import { parentPort } from 'node:worker_threads';
+import { chunkMarkdown, type ChunkOptions } from './chunk.js';
+
+/**
+ * Worker thread entry: chunks one document per message. Parsing runs here so that the indexer
+ * can stop a parse that takes too long (Worker.terminate interrupts running code; a timer on the
+ * main thread could not interrupt a synchronous parse).
+ */
+
+export interface ChunkRequest {
+  id: number;
+  source: string;
+  options: ChunkOptions;
+}
+
+// Loaded: the first message says so, and the time limit of the first document starts after it.
+parentPort?.postMessage({ ready: true });
+
+parentPort?.on('message', ({ id, source, options }: ChunkRequest) => {
+  try {
+    parentPort!.postMessage({ id, ok: true, doc: chunkMarkdown(source, options) });
+  } catch (error) {
+    // Only the error's class: a parser's message may quote the document.
+    parentPort!.postMessage({ id, ok: false, error: error instanceof Error ? error.name : 'error' });
+  }
+});

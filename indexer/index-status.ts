@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
+import { currentBuildDir, readManifest } from '../src/index/read-index.js';
+import type { Manifest } from '../src/index/manifest.js';
+import { DEFAULT_MAX_FILE_BYTES, loadCorpus, type CorpusDocument } from './load-corpus.js';
+
+export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
+
+/**
+ * Whether the index in `outDir` was built from this corpus as it is now (and with `model`, when
+ * one is named). Damaged data files are not checked here: loading the index reports them.
+ * `maxFileBytes` must be the build's, so that the files it left out count the same here.
+ */
+export async function indexStatus(corpusDirs: string[], outDir: string, model?: string, maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<IndexStatus> {
+  let manifest: Manifest;
+  try {
+    const dir = await currentBuildDir(outDir);
+    if (dir === undefined) return { state: 'missing', reason: `no index in ${outDir}` };
+    manifest = await readManifest(dir);
+  } catch (error) {
+    // An index this svc-docs cannot read (other format, damaged manifest) is rebuilt from the corpus.
+    return { state: 'stale', reason: (error as Error).message.split(': run')[0]! };
+  }
+  if (model !== undefined && model !== manifest.model.id && !(model === 'default' && manifest.model.id === DEFAULT_MODEL_ID)) {
+    return { state: 'stale', reason: `the index was built with ${manifest.model.id}, not ${model}` };
+  }
+  if (corpusChecksum(loadCorpus(corpusDirs, { maxFileBytes })) !== manifest.corpus.checksum) return { state: 'stale', reason: 'the corpus changed since the index was built' };
+  return { state: 'current' };
+}
+
+/** Every file read, by name and content hash (files left out for their parse time included). */
+export function corpusChecksum(corpus: CorpusDocument[]): string {
+  const h = createHash('sha256');
+  for (const d of corpus) h.update(`${d.kb}/${d.path}\0${d.hash}\n`);
+  return h.digest('hex');
+}

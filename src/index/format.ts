@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { LexicalData } from './lexical-index.js';
+import type { VectorMatrix } from './vector-index.js';
+
+/**
+ * index-data's layout, shared by the indexer (which writes it) and the server (which only reads
+ * it). Each build is a complete folder (`build-…`) and the file `CURRENT` names the live one; the
+ * manifest (manifest.ts) records every data file's sha256.
+ */
+
+export const storedDocumentSchema = z.object({
+  kb: z.string(),
+  path: z.string(),
+  title: z.string(),
+  hash: z.string(),
+  /** Sections of a document are contiguous: firstSection … firstSection + sectionCount - 1. */
+  firstSection: z.number().int().nonnegative(),
+  sectionCount: z.number().int().nonnegative(),
+});
+export type StoredDocument = z.infer<typeof storedDocumentSchema>;
+
+export const storedSectionSchema = z.object({
+  doc: z.number().int().nonnegative(),
+  headings: z.array(z.string()),
+  text: z.string(),
+});
+export type StoredSection = z.infer<typeof storedSectionSchema>;
+
+export const sectionsFileSchema = z.object({ documents: z.array(storedDocumentSchema), sections: z.array(storedSectionSchema) });
+export const termsFileSchema = z.object({ terms: z.array(z.string()) });
+
+export interface IndexContent {
+  documents: StoredDocument[];
+  sections: StoredSection[];
+  /** One unit vector per section, in section order. */
+  vectors: VectorMatrix;
+  lexical: LexicalData;
+  /** Corpus vocabulary with the model's vector for each term: the query-expansion table. */
+  expansion: { terms: string[]; vectors: VectorMatrix };
+}
+
+/** The data files of a build folder, besides manifest.json. */
+export const INDEX_FILES = {
+  sections: 'sections.json',
+  lexical: 'lexical.json',
+  vectors: 'vectors.f32',
+  hnsw: 'vectors.hnsw',
+  terms: 'expansion-terms.json',
+  termVectors: 'expansion-vectors.f32',
+} as const;
+export const MANIFEST_FILE = 'manifest.json';
+export const CURRENT_FILE = 'CURRENT';
+/** What CURRENT may name: a build folder beside it, never a path elsewhere. */
+export const BUILD_NAME = /^build-[\w-]+$/;
+
+export const REBUILD = "run 'svc-docs index' to rebuild it";
+
+export class IndexError extends Error {
+  override readonly name = 'IndexError';
+}
+
+export function sha256(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}

@@ -1,0 +1,146 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { checkDocumentRanges, checkLexicalReferences, checkVectorLabels } from './check-references.js';
+import {
+  BUILD_NAME,
+  CURRENT_FILE,
+  INDEX_FILES,
+  IndexError,
+  MANIFEST_FILE,
+  REBUILD,
+  sectionsFileSchema,
+  sha256,
+  termsFileSchema,
+  type IndexContent,
+  type StoredDocument,
+  type StoredSection,
+} from './format.js';
+import { lexicalDataSchema } from './lexical-index.js';
+import { INDEX_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
+import { HnswVectorIndex, type VectorMatrix } from './vector-index.js';
+
+/**
+ * Reads index-data: the build CURRENT names, every file checked against the manifest's sha256
+ * and every reference checked in range, so a damaged or inconsistent index is refused with one
+ * line naming the file (and a running server keeps the index it has) rather than served.
+ */
+
+export interface LoadedIndex extends IndexContent {
+  manifest: Manifest;
+  hnsw: HnswVectorIndex;
+  /** The build folder it was read from. */
+  buildDir: string;
+}
+
+/** The live build folder, or undefined when there is no index yet. */
+export async function currentBuildDir(indexDir: string): Promise<string | undefined> {
+  const pointer = join(indexDir, CURRENT_FILE);
+  let name: string;
+  try {
+    if ((await stat(pointer)).isDirectory()) {
+      throw new IndexError(`${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index'`);
+    }
+    name = (await readFile(pointer, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof IndexError) throw error;
+    throw new IndexError(`${pointer} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${REBUILD}`);
+  }
+  if (!BUILD_NAME.test(name)) throw new IndexError(`${pointer} is corrupt (it should name a build folder): ${REBUILD}`);
+  return join(indexDir, name);
+}
+
+export async function readManifest(buildDir: string): Promise<Manifest> {
+  const path = join(buildDir, MANIFEST_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'is not valid JSON';
+    throw new IndexError(`${path} ${why}: ${REBUILD}`);
+  }
+  const version = (raw as { formatVersion?: unknown } | null)?.formatVersion;
+  if (version !== INDEX_FORMAT_VERSION) {
+    throw new IndexError(`${path} has index format ${String(version)} but this svc-docs reads format ${INDEX_FORMAT_VERSION}: ${REBUILD}`);
+  }
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) throw new IndexError(`${path} is malformed (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): ${REBUILD}`);
+  return parsed.data;
+}
+
+async function readChecked(buildDir: string, manifest: Manifest, file: string): Promise<Buffer> {
+  const path = join(buildDir, file);
+  const expected = manifest.files[file];
+  if (expected === undefined) throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}: ${REBUILD}`);
+  let data: Buffer;
+  try {
+    data = await readFile(path);
+  } catch {
+    throw new IndexError(`${path} is missing: ${REBUILD}`);
+  }
+  if (sha256(data) !== expected) throw new IndexError(`${path} is corrupt (checksum mismatch): ${REBUILD}`);
+  return data;
+}
+
+function parseJson<T>(data: Buffer, schema: z.ZodType<T>, path: string): T {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data.toString('utf8'));
+  } catch {
+    throw new IndexError(`${path} is not valid JSON: ${REBUILD}`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new IndexError(`${path} is malformed: ${REBUILD}`);
+  return parsed.data;
+}
+
+function toMatrix(data: Buffer, dims: number, rows: number, path: string): VectorMatrix {
+  if (data.byteLength !== rows * dims * 4) throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}: ${REBUILD}`);
+  // Copy into an aligned buffer: Buffer slices may not start on a 4-byte boundary.
+  const floats = new Float32Array(rows * dims);
+  new Uint8Array(floats.buffer).set(data);
+  return { dims, data: floats };
+}
+
+/** Refuses a file whose references point outside the index, naming it and what is wrong. */
+function refuseBadReferences(path: string, problem: string | undefined): void {
+  if (problem !== undefined) throw new IndexError(`${path} refers outside the index (${problem}): ${REBUILD}`);
+}
+
+/** Loads and verifies the current build: every file present, intact and consistent. */
+export async function readIndex(indexDir: string): Promise<LoadedIndex> {
+  const buildDir = await currentBuildDir(indexDir);
+  if (buildDir === undefined) throw new IndexError(`no index in ${indexDir} (no ${CURRENT_FILE} file): run 'svc-docs index' first`);
+  return readBuild(buildDir);
+}
+
+/** A build's manifest, documents and sections (what a reindex compares against and reuses), verified. */
+export async function readBuildSections(buildDir: string): Promise<{ manifest: Manifest; documents: StoredDocument[]; sections: StoredSection[] }> {
+  const manifest = await readManifest(buildDir);
+  const path = join(buildDir, INDEX_FILES.sections);
+  const { documents, sections } = parseJson(await readChecked(buildDir, manifest, INDEX_FILES.sections), sectionsFileSchema, path);
+  if (sections.length !== manifest.sections) throw new IndexError(`${path} holds ${sections.length} sections but the manifest says ${manifest.sections}: ${REBUILD}`);
+  refuseBadReferences(path, checkDocumentRanges(documents, sections));
+  return { manifest, documents, sections };
+}
+
+export async function readBuild(buildDir: string): Promise<LoadedIndex> {
+  const { manifest, documents, sections } = await readBuildSections(buildDir);
+  const dims = manifest.model.dimensions;
+  const at = (f: string) => join(buildDir, f);
+  const lexical = parseJson(await readChecked(buildDir, manifest, INDEX_FILES.lexical), lexicalDataSchema, at(INDEX_FILES.lexical));
+  refuseBadReferences(at(INDEX_FILES.lexical), checkLexicalReferences(lexical, sections.length));
+  const vectors = toMatrix(await readChecked(buildDir, manifest, INDEX_FILES.vectors), dims, sections.length, at(INDEX_FILES.vectors));
+  const { terms } = parseJson(await readChecked(buildDir, manifest, INDEX_FILES.terms), termsFileSchema, at(INDEX_FILES.terms));
+  const termVectors = toMatrix(await readChecked(buildDir, manifest, INDEX_FILES.termVectors), dims, terms.length, at(INDEX_FILES.termVectors));
+  await readChecked(buildDir, manifest, INDEX_FILES.hnsw);
+  let hnsw: HnswVectorIndex;
+  try {
+    hnsw = await HnswVectorIndex.load(at(INDEX_FILES.hnsw), dims, sections.length, manifest.hnsw);
+  } catch (error) {
+    throw new IndexError(`${at(INDEX_FILES.hnsw)} cannot be loaded (${(error as Error).message}): ${REBUILD}`);
+  }
+  refuseBadReferences(at(INDEX_FILES.hnsw), checkVectorLabels(hnsw.labels(), sections.length));
+  return { manifest, documents, sections, vectors, lexical, expansion: { terms, vectors: termVectors }, hnsw, buildDir };
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex } from '../../indexer/build.js';
+import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/split-section.js';
+import { DEFAULT_CHUNK_OPTIONS, parseMarkdown } from '../../indexer/chunk.js';
+import { loadEmbedder } from '../../src/embedding/embedder.js';
+import type { Embedder } from '../../src/embedding/types.js';
+import { readIndex } from '../../src/index/read-index.js';
+import { openEngine } from '../../src/search/engine.js';
+import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { linesOf, runCli } from './helpers.js';
+
+/**
+ * Markdown built to make the parser super-linear (nested brackets: 100 KB took 27 s; a deeply
+ * nested list; thousands of list markers on one line), to overflow its stack (deep block
+ * quotes), to make one giant section (an unclosed code fence) or simply to be huge. Each is
+ * generated here. The indexer stops a parse at its time limit and skips an over-size file, with
+ * one line naming the file; everything else is indexed and searchable, and no section is
+ * unbounded. (How long these take is measured by bench/hostile-markdown.ts, not asserted here.)
+ */
+
+/** Each line indented one level deeper than the one before. */
+function staircaseList(bytes: number): string {
+  let out = '';
+  for (let depth = 0; out.length < bytes; depth++) out += `${'  '.repeat(depth)}- item\n`;
+  return out;
+}
+
+const GOOD = {
+  'kb/refunds.md': '# Refunds\n\nA refund returns money to the customer.\n\n## Partial refunds\n\nRefund part of an order.\n',
+  'kb/webhooks.md': '# Webhooks\n\nVerify the signature of every webhook event.\n',
+};
+const SLOW = {
+  'kb/brackets.md': '['.repeat(50_000) + ']'.repeat(50_000),
+  'kb/nested-list.md': staircaseList(600_000),
+  'kb/list-markers.md': '- '.repeat(12_500) + 'x\n',
+};
+const HOSTILE = {
+  ...SLOW,
+  'kb/deep-quote.md': '>'.repeat(20_000) + ' deep quote\n',
+  'kb/unclosed-fence.md': '# Unclosed fence\n\nThe fence below is never closed.\n\n```sh\n' + 'echo line\n'.repeat(10_000),
+  'kb/too-big.md': '# Big\n\n' + 'big words here\n'.repeat(200_000),
+};
+
+let embedder: Embedder;
+beforeAll(async () => {
+  embedder = await loadEmbedder();
+});
+afterAll(async () => {
+  await embedder?.dispose();
+});
+
+describe('hostile Markdown in the corpus', () => {
+  it('is stopped at the parse limit or the size limit, reported by name in one line each, and the rest is indexed', { timeout: 300_000 }, async () => {
+    const outDir = tempDir('hostile-index');
+    const log: string[] = [];
+    const summary = await buildIndex({
+      corpusDirs: [writeCorpus({ ...GOOD, ...HOSTILE })],
+      outDir,
+      vectorCacheDir: tempDir('hostile-vectors'),
+      embedder,
+      limits: { parseTimeoutMs: 3000, maxFileBytes: 2_000_000 },
+      log: (line) => log.push(line),
+    });
+
+    for (const file of Object.keys(SLOW)) {
+      expect(log.filter((l) => l.includes(file))).toEqual([`skipped ${file}: parsing it took over 3 s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`]);
+    }
+    expect(log.filter((l) => l.includes('too-big.md'))).toEqual(['skipped kb/too-big.md: 3,000,007 bytes is over the limit of 2,000,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)']);
+    // Deep quotes overflow the parser's stack, sooner or later than the time limit depending on the machine.
+    const quote = log.filter((l) => l.includes('deep-quote.md'));
+    expect(quote).toHaveLength(1);
+    expect(quote[0]).toMatch(/^(warning: kb\/deep-quote\.md could not be parsed as Markdown \(RangeError\); indexed as plain text|skipped kb\/deep-quote\.md: parsing it took over 3 s .*)$/);
+    // Messages name files; they never quote them.
+    expect(log.join('\n')).not.toMatch(/\[\[\[|echo line|big words|- - - /);
+    expect(summary.skipped.filter((f) => f !== 'kb/deep-quote.md').sort()).toEqual(Object.keys(SLOW).sort());
+
+    const index = await readIndex(outDir);
+    expect(index.documents.map((d) => d.path).filter((p) => p !== 'deep-quote.md').sort()).toEqual(['refunds.md', 'unclosed-fence.md', 'webhooks.md']);
+    const bound = BLOCK_SPLIT_FACTOR * DEFAULT_CHUNK_OPTIONS.maxSectionChars + MAX_SPLIT_OVERSHOOT;
+    expect(Math.max(...index.sections.map((s) => s.text.length))).toBeLessThanOrEqual(bound);
+
+    // The unclosed fence (100 KB, one block) is many sections, each a valid fenced block.
+    const fence = index.documents.find((d) => d.path === 'unclosed-fence.md')!;
+    expect(fence.sectionCount).toBeGreaterThan(40);
+    const parts = index.sections.slice(fence.firstSection + 1, fence.firstSection + fence.sectionCount);
+    for (const part of parts) expect(parseMarkdown(part.text).children.map((n) => n.type)).toEqual(['code']);
+
+    const engine = await openEngine(outDir, { embedder });
+    try {
+      expect((await engine.search('partial refund'))[0]?.path).toBe('refunds.md');
+      expect((await engine.search('webhook signature'))[0]?.path).toBe('webhooks.md');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('svc-docs index takes its limits from SVC_DOCS_PARSE_TIMEOUT_SECONDS and SVC_DOCS_MAX_FILE_BYTES', { timeout: 300_000 }, async () => {
+    const corpus = writeCorpus({ ...GOOD, 'kb/brackets.md': SLOW['kb/brackets.md'], 'kb/big.md': '# Big\n\n' + 'x '.repeat(150_000) });
+    const run = await runCli(['index', '--corpus', corpus, '--out', tempDir('cli-index'), '--vector-cache', tempDir('cli-vectors')], {
+      env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: '1', SVC_DOCS_MAX_FILE_BYTES: '200000' },
+      timeoutMs: 240_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = linesOf(run.stderr);
+    expect(lines.filter((l) => l.includes('brackets.md'))).toEqual(['skipped kb/brackets.md: parsing it took over 1 s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed']);
+    expect(lines.filter((l) => l.includes('big.md'))).toEqual(['skipped kb/big.md: 300,007 bytes is over the limit of 200,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)']);
+    expect(run.stdout).toMatch(/^indexed 2 documents/);
+  });
+
+  it('svc-docs index refuses a limit that is not a positive number, in one line', async () => {
+    const run = await runCli(['index', '--corpus', writeCorpus(GOOD), '--out', tempDir('cli-index')], { env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: 'soon' } });
+    expect(run.code).toBe(1);
+    expect(linesOf(run.stderr)).toEqual(['svc-docs: SVC_DOCS_PARSE_TIMEOUT_SECONDS must be a positive number, got "soon"']);
+  });
+});
