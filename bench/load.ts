@@ -257,7 +257,8 @@ async function startLogged(engine: SearchEngine, maxSessions: number, sessionIdl
     const clientRace = e.method === 'GET' && e.status === 404 && e.session !== undefined && tally.deleted.has(e.session);
     if (!allow503 && e.status >= 400 && !clientRace) problem(line);
   };
-  const server = await startHttpServer({ host: '127.0.0.1', port: 0, engine: () => engine, maxSessions, sessionIdleMs, log: onLine });
+  // Structured output on: each search is checked through the structured copy (off by default since SDK v2).
+  const server = await startHttpServer({ host: '127.0.0.1', port: 0, engine: () => engine, maxSessions, sessionIdleMs, structuredOutput: true, log: onLine });
   if (!server.url.startsWith('http://127.0.0.1:')) throw new Error(`expected a loopback server, got ${server.url}`);
   return { server, tally };
 }
