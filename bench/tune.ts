@@ -15,8 +15,9 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
  * A variant is a JSON object of EngineOptions, or the string "bm25 floor" (plain BM25, ±15
  * sections). The first variant is the baseline. Every variant is run on the tuning half of every
  * labelled set and nothing else (bench/queries.ts): per corpus it prints Hit@1, Hit@5 (answer
- * shown within the response budget), nDCG@10, paraphrase nDCG@10 and median characters, and each
- * later variant's paired difference from the baseline with its sign-flip p-value (bench/paired.ts).
+ * shown within the response budget; without it in brackets), nDCG@10, paraphrase nDCG@10 and
+ * median characters of the response text, and each later variant's paired difference from the
+ * baseline with its sign-flip p-value (bench/paired.ts).
  * Held-out halves are what `npm run bench` reports; this tool refuses to evaluate them.
  */
 
@@ -42,6 +43,7 @@ function line(set: QuerySet, report: AnswerReport, baseline: AnswerReport | unde
     `  ${set.name.padEnd(7)} n ${String(o.queries).padStart(3)}`,
     `hit1 ${vs(o.hit1, (q) => q.hit1)}`,
     `hit5 ${vs(o.hit5, (q) => q.hit5)}`,
+    `(no budget ${f(o.hit5Unbudgeted)})`,
     `ndcg ${vs(o.ndcg10, (q) => q.ndcg10)}`,
     `para ${para ? f(para.ndcg10) : '–'}`,
     `chars ${o.medianChars.toFixed(0)}`,
