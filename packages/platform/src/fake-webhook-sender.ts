@@ -24,6 +24,8 @@ export interface FakeWebhookEvent {
   entityFqdn?: string;
   /** Sent as `entityAsJson`; `null` leaves the field out. Default: a sample gift card. */
   entity?: unknown;
+  /** Sent as `entityAsJson` verbatim, instead of `entity`: for entities JSON.stringify cannot write. */
+  entityJson?: string;
   /** Sent as `identity`; `null` leaves the field out. Default: `{ identityType: 'APP', appId }`. */
   identity?: Record<string, unknown> | null;
   /** ISO time. Default: now. */
@@ -87,7 +89,8 @@ export async function createFakeWebhookSender(appId: string, algorithm: FakeWebh
       eventTime: event.eventTime ?? new Date().toISOString(),
       entityEventSequence: event.sequence ?? 1,
     };
-    if (entity !== null) domainEvent.entityAsJson = JSON.stringify(entity);
+    if (event.entityJson !== undefined) domainEvent.entityAsJson = event.entityJson;
+    else if (entity !== null) domainEvent.entityAsJson = JSON.stringify(entity);
     const delivery: Record<string, unknown> = { instanceId: event.instanceId, eventType, data: JSON.stringify(domainEvent) };
     if (identity !== null) delivery.identity = JSON.stringify(identity);
 

@@ -22,13 +22,22 @@ export function parseServiceUrl(value: string, what: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(value)} is not an absolute URL: pass e.g. "https://api.example.com"`);
+    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL: pass e.g. "https://api.example.com"`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses such URLs, and the credentials would be in every error message that names the URL.
+    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(withoutCredentials(value))} carries credentials (user:password@): remove them; the platform authenticates with tokens and API keys`);
   }
   const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(value)} must use https (plain http is accepted only for localhost)`);
   }
   return url;
+}
+
+/** `https://user:pass@host` → `https://[credentials]@host`, also in text that is not a valid URL. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/[^\s/@]+@/g, '[credentials]@');
 }
 
 /** `{base_url}` + `/path`, keeping any path prefix of the base. */
@@ -43,13 +52,23 @@ export function requireNonEmpty(value: unknown, what: string): string {
   return value;
 }
 
-/** Replaces every occurrence of each secret, so an echoing server cannot leak one into our errors. */
+/**
+ * Replaces every occurrence of each secret, as is and in the forms an echoing server or proxy
+ * sends it back in (JSON-escaped, URL-encoded, form-encoded, and these combined), so none can
+ * leak into our errors.
+ */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) out = out.split(secret).join('[redacted]');
-  }
+  const forms = secrets.filter((secret) => secret.length > 0).flatMap(encodedForms);
+  // Longest first, so a form that contains another is replaced whole.
+  for (const form of [...new Set(forms)].sort((a, b) => b.length - a.length)) out = out.split(form).join('[redacted]');
   return out;
+}
+
+function encodedForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const url = (value: string) => [encodeURIComponent(value), new URLSearchParams({ s: value }).toString().slice(2)];
+  return [secret, json, JSON.stringify(json).slice(1, -1), ...url(secret), ...url(json), ...url(JSON.stringify(secret))];
 }
 
 export interface JsonResponse {

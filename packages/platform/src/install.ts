@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { PlatformError } from './errors.js';
-import { requireNonEmpty } from './http.js';
+import { requireNonEmpty, withoutCredentials } from './http.js';
 
 export const INSTALL_PATH = '/protected/app-installer/install';
 
@@ -25,16 +25,16 @@ export function buildInstallUrl(options: InstallUrlOptions): string {
   try {
     base = new URL(options.installUrl);
   } catch {
-    throw new PlatformError('invalid_argument', `installUrl ${JSON.stringify(options.installUrl)} is not an absolute URL`);
+    throw new PlatformError('invalid_argument', `installUrl ${JSON.stringify(withoutCredentials(String(options.installUrl)))} is not an absolute URL`);
   }
   let redirect: URL;
   try {
     redirect = new URL(options.redirectUri);
   } catch {
-    throw new PlatformError('invalid_argument', `redirectUri ${JSON.stringify(options.redirectUri)} is not an absolute URL: pass e.g. "https://app.example.com/installed"`);
+    throw new PlatformError('invalid_argument', `redirectUri ${JSON.stringify(withoutCredentials(String(options.redirectUri)))} is not an absolute URL: pass e.g. "https://app.example.com/installed"`);
   }
   if (redirect.protocol !== 'https:') {
-    throw new PlatformError('invalid_argument', `redirectUri ${JSON.stringify(options.redirectUri)} must use https: the installer only redirects to HTTPS addresses`);
+    throw new PlatformError('invalid_argument', `redirectUri ${JSON.stringify(withoutCredentials(options.redirectUri))} must use https: the installer only redirects to HTTPS addresses`);
   }
   const query = [`appId=${encodeURIComponent(appId)}`, `redirectUri=${encodeURIComponent(options.redirectUri)}`];
   if (options.state !== undefined) query.push(`state=${encodeURIComponent(options.state)}`);

@@ -46,15 +46,27 @@ export interface TokenManagerOptions {
 
 const TokenResponse = z.looseObject({
   access_token: z.string().min(1),
-  // Not in the documented response; honoured when a deployment sends it.
-  expires_in: z.union([z.number().positive(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+  // Not in the documented response: read by validityMs, never a reason to refuse the token.
+  expires_in: z.unknown().optional(),
 });
+
+/**
+ * How long a token is valid. The contract gives "about 4 hours" and no `expires_in`; one that a
+ * deployment sends is honoured when it is a positive number of seconds (as a number or a decimal
+ * string). Anything else ("0", negative, text) is ignored rather than trusted: a zero validity
+ * would request a token on every call.
+ */
+export function validityMs(expiresIn: unknown): number {
+  const seconds = typeof expiresIn === 'number' ? expiresIn : typeof expiresIn === 'string' && /^\d+(\.\d+)?$/.test(expiresIn.trim()) ? Number(expiresIn) : Number.NaN;
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : ASSUMED_TOKEN_VALIDITY_MS;
+}
 
 const MAX_RETRY_DELAY_MS = 10_000;
 
 interface CachedToken {
   token: string;
   refreshAt: number;
+  expiresAt: number;
 }
 
 export class TokenManager {
@@ -85,12 +97,26 @@ export class TokenManager {
     this.#log = options.logger ?? consoleLogger;
   }
 
-  /** A valid access token for the installation; concurrent callers share one request. */
+  /**
+   * A valid access token for the installation; concurrent callers share one request. Inside the
+   * refresh margin a new token is requested, but if that fails while the cached one is still
+   * valid, the cached one is returned (and the next call tries again).
+   */
   getToken(instanceId: string): Promise<string> {
     requireNonEmpty(instanceId, 'instanceId');
     const cached = this.#cache.get(instanceId);
     if (cached !== undefined && this.#now() < cached.refreshAt) return Promise.resolve(cached.token);
-    return this.#requestOnce(instanceId);
+    const request = this.#requestOnce(instanceId);
+    if (cached === undefined) return request;
+    return request.catch((error: unknown) => {
+      if (this.#now() >= cached.expiresAt || this.#cache.get(instanceId) !== cached) throw error;
+      this.#log({
+        level: 'warn',
+        message: `early token refresh failed (${error instanceof PlatformError ? error.code : 'error'}); the cached token is still valid and stays in use`,
+        fields: { instanceId, validForMs: cached.expiresAt - this.#now() },
+      });
+      return cached.token;
+    });
   }
 
   /**
@@ -170,10 +196,10 @@ export class TokenManager {
     if (!parsed.success) {
       throw new PlatformError('invalid_response', `token response for instance ${instanceId} has no access_token: the platform answered ${response.status} with a body this module does not understand`);
     }
-    const validityMs = parsed.data.expires_in === undefined ? ASSUMED_TOKEN_VALIDITY_MS : parsed.data.expires_in * 1000;
-    const margin = Math.min(this.#refreshMarginMs, validityMs / 10);
+    const validity = validityMs(parsed.data.expires_in);
+    const margin = Math.min(this.#refreshMarginMs, validity / 10);
     const token = parsed.data.access_token;
-    this.#cache.set(instanceId, { token, refreshAt: requestedAt + validityMs - margin });
+    this.#cache.set(instanceId, { token, refreshAt: requestedAt + validity - margin, expiresAt: requestedAt + validity });
     return token;
   }
 }

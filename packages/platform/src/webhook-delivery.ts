@@ -74,7 +74,7 @@ export function decodeWebhookPayload(claims: unknown): WebhookDelivery {
 
   let identity: WebhookIdentity | undefined;
   if (delivery.identity !== undefined && delivery.identity !== null) {
-    const identityJson = parseNestedJson(delivery.identity, 'delivery.identity');
+    const identityJson = boundedDepth(parseNestedJson(delivery.identity, 'delivery.identity'), 'delivery.identity');
     check(IdentityFields, identityJson, 'delivery.identity', identityJson);
     identity = identityJson as WebhookIdentity;
   }
@@ -83,7 +83,7 @@ export function decodeWebhookPayload(claims: unknown): WebhookDelivery {
   const event = check(DomainEventFields, eventJson, 'event', eventJson);
   const entity = event.entityAsJson === undefined || event.entityAsJson === null
     ? undefined
-    : parseNestedJson(event.entityAsJson, 'event.entityAsJson');
+    : boundedDepth(parseNestedJson(event.entityAsJson, 'event.entityAsJson'), 'event.entityAsJson');
 
   return {
     instanceId: delivery.instanceId,
@@ -99,6 +99,27 @@ export function decodeWebhookPayload(claims: unknown): WebhookDelivery {
       entity,
     },
   };
+}
+
+/**
+ * JSON nesting accepted in a delivery's entity and identity. JSON.parse reads any depth, but
+ * JSON.stringify (storing the delivery) and most code that walks it recurse, and overflow the
+ * stack a few thousand levels down: such a delivery could never be stored, so it is refused as
+ * malformed (400, not retried) rather than failing the store on every retry.
+ */
+export const MAX_NESTED_JSON_DEPTH = 256;
+
+function boundedDepth(value: unknown, field: string): unknown {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= MAX_NESTED_JSON_DEPTH) {
+      fail('invalid_field', `${field} is nested more than ${MAX_NESTED_JSON_DEPTH} levels deep: the delivery cannot be stored`, field);
+    }
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return value;
 }
 
 function parseNestedJson(text: string, field: string): unknown {

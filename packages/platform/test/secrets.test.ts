@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  PlatformError,
   TokenManager,
   queryWallets,
   reportTriggerEvent,
@@ -27,6 +28,56 @@ const echoing = (status: number): FetchLike => async (_input, init) =>
 function exposure(error: unknown): string {
   return [error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : '', inspect(error, { depth: 10 }), JSON.stringify(error)].join('\n');
 }
+
+/** A secret with the characters JSON and URLs escape, so its escaped forms differ from it. */
+const AWKWARD_SECRET = 'sec"ret/with\\slash+plus space&amp=eq?q#h%25é';
+
+/** The forms an echoing server or a proxy may send a secret back in. */
+function encodings(secret: string): string[] {
+  return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+}
+
+describe('secrets never reach errors, in any encoding', () => {
+  it('a secret echoed JSON-escaped or URL-encoded is redacted', async () => {
+    const echoAll: FetchLike = async (_input, init) => {
+      const body = `${String(init.body)} ${JSON.stringify(init.headers)}`;
+      return new Response(`got ${body} i.e. ${encodeURIComponent(body)} and ${new URLSearchParams({ b: body }).toString()}`, { status: 400 });
+    };
+    const instanceId = fake.addInstallation();
+    const scenarios = [
+      () => new TokenManager({ baseUrl: fake.url, clientId: fake.appId, clientSecret: AWKWARD_SECRET, fetch: echoAll, maxAttempts: 1, logger: () => undefined }).getToken(instanceId),
+      () => reportTriggerEvent({ baseUrl: fake.url, accountId: fake.accountId, apiKey: AWKWARD_SECRET, triggerKey: 't', payload: {}, fetch: echoAll }),
+    ];
+    for (const scenario of scenarios) {
+      const seen = exposure(await rejectionOf(scenario()));
+      expect(seen).toContain('[redacted]');
+      for (const form of encodings(AWKWARD_SECRET)) expect(seen).not.toContain(form);
+    }
+  });
+
+  it('credentials in the base URL appear in no error', async () => {
+    const instanceId = fake.addInstallation();
+    const dead = await deadUrl();
+    const withCredentials = (url: string) => url.replace('://', '://admin:url-pass-5e1f@');
+    const attempts: Array<() => unknown> = [
+      () => new TokenManager({ baseUrl: withCredentials(fake.url), clientId: fake.appId, clientSecret: CLIENT_SECRET }).getToken(instanceId),
+      () => new TokenManager({ baseUrl: withCredentials(dead), clientId: fake.appId, clientSecret: CLIENT_SECRET }).getToken(instanceId),
+      () => new TokenManager({ baseUrl: withCredentials('http://api.example.com'), clientId: fake.appId, clientSecret: CLIENT_SECRET }),
+      () => new TokenManager({ baseUrl: 'not a url admin:url-pass-5e1f@host', clientId: fake.appId, clientSecret: CLIENT_SECRET }),
+      () => reportTriggerEvent({ baseUrl: withCredentials(fake.url), accountId: fake.accountId, apiKey: API_KEY, triggerKey: 't', payload: {} }),
+    ];
+    for (const attempt of attempts) {
+      let error: unknown;
+      try {
+        await attempt();
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(PlatformError);
+      expect(exposure(error)).not.toContain('url-pass-5e1f');
+    }
+  });
+});
 
 describe('secrets never reach errors or logs', () => {
   it('the client secret and API key appear in no error, log line or inspected object', async () => {

@@ -86,6 +86,46 @@ describe('TokenManager', () => {
     expect(fake.tokenRequests).toHaveLength(2);
   });
 
+  it('keeps serving the cached token when an early refresh fails while it is still valid', async () => {
+    let now = 1_000_000;
+    const { logger, entries } = captureLogs();
+    const tokens = manager({ now: () => now, refreshMarginMs: 5 * 60_000, maxAttempts: 2, logger });
+    const first = await tokens.getToken(instanceId);
+    now += ASSUMED_TOKEN_VALIDITY_MS - 2 * 60_000; // inside the refresh margin, valid for 2 more minutes
+    fake.failTokenRequests(10, 503);
+    expect(await tokens.getToken(instanceId)).toBe(first);
+    expect(entries.some((e) => e.level === 'warn' && /still valid/.test(e.message))).toBe(true);
+    // Once the token has expired, the failure is the caller's.
+    now += 3 * 60_000;
+    fake.failTokenRequests(10, 503);
+    expect(await rejectionOf(tokens.getToken(instanceId))).toMatchObject({ code: 'http_error', status: 503 });
+  });
+
+  it.each([
+    ['"0" as a string', '0'],
+    ['0', 0],
+    ['a negative number', -5],
+    ['garbage', 'soon'],
+  ])('an expires_in of %s is ignored: the token is cached for the assumed validity', async (_label, expiresIn) => {
+    let now = 0;
+    const answer: FetchLike = async () => Response.json({ access_token: `tok-${now}`, expires_in: expiresIn });
+    const tokens = manager({ now: () => now, fetch: answer });
+    const first = await tokens.getToken(instanceId);
+    now = 60 * 60_000;
+    expect(await tokens.getToken(instanceId)).toBe(first);
+  });
+
+  it('honours expires_in sent as a numeric string', async () => {
+    let now = 0;
+    const answer: FetchLike = async () => Response.json({ access_token: `tok-${now}`, expires_in: '600' });
+    const tokens = manager({ now: () => now, fetch: answer });
+    const first = await tokens.getToken(instanceId);
+    now = 500_000;
+    expect(await tokens.getToken(instanceId)).toBe(first);
+    now = 545_000; // margin is a tenth of 600 s
+    expect(await tokens.getToken(instanceId)).not.toBe(first);
+  });
+
   it('retries 5xx with backoff and succeeds', async () => {
     fake.failTokenRequests(2, 503);
     const { logger, entries } = captureLogs();

@@ -175,6 +175,23 @@ describe('webhook handler: rejected deliveries', () => {
   });
 });
 
+describe('webhook handler: permanent failures are not answered as transient', () => {
+  it('an entity nested 5,000 levels deep gets a 400 naming the field (every retry would fail the same), and the next delivery is stored', async () => {
+    // Written by hand: JSON.stringify itself overflows the stack on it.
+    const entityJson = `${'['.repeat(5000)}"leaf"${']'.repeat(5000)}`;
+    const { url, handler, seen, logs } = await endpoint();
+    const deep = await fake.sendWebhook(url, { instanceId: 'i', entityJson });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toBe('invalid_field');
+    expect(logs.entries.some((e) => /event\.entityAsJson is nested more than/.test(e.message))).toBe(true);
+
+    const normal = await fake.sendWebhook(url, { instanceId: 'i', entity: { nested: { ok: [1, [2, [3]]] } } });
+    expect(normal.status).toBe(200);
+    await handler.drain();
+    expect(seen.map((d) => d.event.id)).toEqual([normal.eventId]);
+  });
+});
+
 describe('webhook handler: faults', () => {
   it('answers a retryable 503, never 200, when the store is unavailable; the platform retry then succeeds', async () => {
     const real = openStore();
