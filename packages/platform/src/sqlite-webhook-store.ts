@@ -164,7 +164,10 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
  */
 function loadDriver(): typeof Database {
   try {
-    return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    // The native addon loads on the first open: an install without its build fails here, not later.
+    new Driver(':memory:').close();
+    return Driver;
   } catch (error) {
     throw new PlatformError(
       'dependency_missing',
