@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,40 @@ const files = {
 async function copyOfIndex(): Promise<string> {
   return fixtureIndex(files);
 }
+
+/** Edits a JSON data file of the current build and records its new checksum, as a careless tool or an attacker with write access would. */
+async function resignedJson(dir: string, file: string, edit: (data: Record<string, unknown>) => void): Promise<void> {
+  const build = (await currentBuildDir(dir))!;
+  const data = JSON.parse(readFileSync(join(build, file), 'utf8')) as Record<string, unknown>;
+  edit(data);
+  const text = JSON.stringify(data);
+  writeFileSync(join(build, file), text);
+  const manifest = JSON.parse(readFileSync(join(build, 'manifest.json'), 'utf8')) as { files: Record<string, string> };
+  manifest.files[file] = createHash('sha256').update(text).digest('hex');
+  writeFileSync(join(build, 'manifest.json'), JSON.stringify(manifest));
+}
+
+type Sections = { documents: { firstSection: number; sectionCount: number; path: string }[]; sections: { doc: number }[] };
+
+describe('references inside an index whose checksums are valid', () => {
+  const cases: [string, string, (data: Record<string, unknown>) => void, RegExp][] = [
+    ['a document range past the last section', 'sections.json', (d) => void ((d as Sections).documents[1]!.sectionCount = 999), /sections\.json refers outside the index \(document 1 claims sections \d+–\d+, expected a run starting at \d+ within \d+ sections\)/],
+    ['a section of a document that does not exist', 'sections.json', (d) => void ((d as Sections).sections[0]!.doc = 99), /sections\.json refers outside the index \(section 0 belongs to document 99, not to document 0/],
+    ['overlapping documents', 'sections.json', (d) => void ((d as Sections).documents[1]!.firstSection = 0), /sections\.json refers outside the index \(document 1 claims sections 0–/],
+    ['a document path with a newline', 'sections.json', (d) => void ((d as Sections).documents[0]!.path = 'a.md\nTitle: forged'), /sections\.json refers outside the index \(document 0 has a control character/],
+    ['a posting naming a section that does not exist', 'lexical.json', (d) => void ((d as { postings: number[][] }).postings[0]![0] = 9999), /lexical\.json refers outside the index \(term 0 points at section 9999 of \d+\)/],
+    ['lexical statistics for another number of sections', 'lexical.json', (d) => void ((d as { sectionCount: number }).sectionCount = 1), /lexical\.json refers outside the index \(it indexes 1 sections but there are \d+\)/],
+  ];
+  for (const [name, file, edit, message] of cases) {
+    it(`refuses ${name}, naming the file`, async () => {
+      const dir = await copyOfIndex();
+      await resignedJson(dir, file, edit);
+      await expect(readIndex(dir)).rejects.toThrow(IndexError);
+      await expect(readIndex(dir)).rejects.toThrow(message);
+      await expect(readIndex(dir)).rejects.toThrow(/: run 'svc-docs index' to rebuild it$/);
+    });
+  }
+});
 
 describe('index store', () => {
   it('writes a manifest that records model, corpus, parameters and checksums', async () => {
