@@ -27,7 +27,14 @@ export interface FitOptions {
   budgetChars: number;
   /** Results below this confidence (other than the first) are left out. */
   minConfidence: number;
+  /** …and results below this share of the first one's confidence: a decisive first result leaves its room to its own window. */
+  relativeConfidence: number;
+  /** How far past a window's edge a matching section still pulls the window towards it, and how the pull fades per section. */
+  lookAhead: number;
+  distanceDecay: number;
 }
+
+export const DEFAULT_FIT: Omit<FitOptions, 'budgetChars'> = { minConfidence: 0.05, relativeConfidence: 0, lookAhead: 3, distanceDecay: 0.7 };
 
 export interface FittedResult {
   result: SearchResult;
@@ -42,9 +49,6 @@ export interface Fitted {
   omittedResults: number;
 }
 
-/** How far past a window's edge a matching section still pulls the window towards it. */
-const LOOK_AHEAD = 3;
-const DISTANCE_DECAY = 0.7;
 /** Non-matching context still beats nothing, in rank order, once all matching sections are in. */
 const CONTEXT_PRIORITY = 0.02;
 
@@ -53,13 +57,13 @@ function bestIndex(sections: readonly WindowSection[]): number {
 }
 
 /** How strongly the window of `f` is pulled one section further in direction `step` (±1). */
-function pull(f: FittedResult, step: -1 | 1): number {
+function pull(f: FittedResult, step: -1 | 1, options: FitOptions): number {
   const { sections } = f.result;
   let strongest = 0;
-  for (let d = 1; d <= LOOK_AHEAD; d++) {
+  for (let d = 1; d <= options.lookAhead; d++) {
     const s = sections[(step < 0 ? f.from : f.to) + step * d];
     if (s === undefined) break;
-    strongest = Math.max(strongest, s.match * DISTANCE_DECAY ** (d - 1));
+    strongest = Math.max(strongest, s.match * options.distanceDecay ** (d - 1));
   }
   return strongest + CONTEXT_PRIORITY;
 }
@@ -71,7 +75,8 @@ export function fitToBudget(results: readonly SearchResult[], options: FitOption
     for (let i = f.from; i <= f.to; i++) chars += measure.section(f.result.sections[i]!);
     return chars;
   };
-  const candidates = full.filter((f, i) => i === 0 || f.result.confidence >= options.minConfidence);
+  const floor = Math.max(options.minConfidence, options.relativeConfidence * (results[0]?.confidence ?? 0));
+  const candidates = full.filter((f, i) => i === 0 || f.result.confidence >= floor);
   const wholeCost = measure.overhead + candidates.reduce((sum, f, i) => sum + cost(f, i), 0);
   if (wholeCost <= options.budgetChars) return { fitted: candidates, omittedResults: results.length - candidates.length };
 
@@ -96,7 +101,7 @@ export function fitToBudget(results: readonly SearchResult[], options: FitOption
       for (const step of [1, -1] as const) {
         const next = step < 0 ? f.from - 1 : f.to + 1;
         if (next < 0 || next >= f.result.sections.length || closed.has(`${i}${step}`)) continue;
-        const priority = weight * pull(f, step);
+        const priority = weight * pull(f, step, options);
         if (!choice || priority > choice.priority) choice = { i, step, priority };
       }
     });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RELEVANCE_LABELS, type SearchResult, type WindowSection } from '../search/types.js';
 import { WINDOW_RADIUS } from '../search/window.js';
-import { fitToBudget, type FitMeasure, type FittedResult } from './fit-budget.js';
+import { DEFAULT_FIT, fitToBudget, type FitMeasure, type FitOptions, type FittedResult } from './fit-budget.js';
 import { pageUri } from './page-uri.js';
 
 /**
@@ -16,17 +16,7 @@ import { pageUri } from './page-uri.js';
  * window of five pages ran to 30,000 characters and more, mostly unread.
  */
 export const DEFAULT_RESPONSE_BUDGET_CHARS = 12_000;
-/**
- * Results other than the first below this confidence are left out. It is the lower edge of the
- * "Somewhat relevant" band's neighbour: measured on the labelled sets' tuning halves, results
- * below it were relevant too rarely to pay for their place (bench/results/tuning.md).
- */
-export const DEFAULT_MIN_CONFIDENCE = 0.12;
-
-export interface RenderOptions {
-  budgetChars: number;
-  minConfidence: number;
-}
+export type RenderOptions = FitOptions;
 
 const sectionSchema = z.object({
   position: z.number().int().min(0).describe('0-based position of the section in its page'),
@@ -164,9 +154,8 @@ export function renderSearch(
   options: Partial<RenderOptions> = {},
 ): { text: string; structured: SearchDocsOutput } {
   const budgetChars = options.budgetChars ?? DEFAULT_RESPONSE_BUDGET_CHARS;
-  const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   const maxSection = Math.max(MIN_SECTION_CHARS, Math.floor(budgetChars * SECTION_SHARE));
-  const { fitted, omittedResults } = fitToBudget(results, { budgetChars, minConfidence }, measureFor(term, budgetChars));
+  const { fitted, omittedResults } = fitToBudget(results, { ...DEFAULT_FIT, ...options, budgetChars }, measureFor(term, budgetChars));
   const structured = toStructured(term, fitted, omittedResults, maxSection);
   if (fitted.length === 0) return { text: noResultsText(term), structured };
   const blocks = fitted.map((f, i) => {

@@ -303,18 +303,18 @@ class Engine implements LoadedEngine {
 
   private toResult(hit: DocumentHit, confidence: number, lexical: LexicalStage, scores: ReadonlyMap<number, number>): SearchResult {
     const doc = this.index.documents[hit.doc]!;
+    const share = (bits: number) => lexical.termShare.reduce((sum, s, i) => (bits & (1 << i) ? sum + s : sum), 0);
     const facts = Array.from({ length: doc.sectionCount }, (_, p) => {
       const section = doc.firstSection + p;
-      return { headings: this.index.sections[section]!.headings, bodyTokens: this.lexical.bodyLength(section), score: scores.get(section) ?? 0 };
+      const match = share(lexical.matchedBySection.get(section) ?? 0);
+      return { headings: this.index.sections[section]!.headings, bodyTokens: this.lexical.bodyLength(section), score: scores.get(section) ?? 0, match };
     });
     const best = answeringSection(facts, hit.best.section - doc.firstSection);
     const { from, to } = windowAround(best, doc.sectionCount);
-    const share = (bits: number) => lexical.termShare.reduce((sum, s, i) => (bits & (1 << i) ? sum + s : sum), 0);
     const sections = [];
     for (let p = from; p <= to; p++) {
       const s = this.index.sections[doc.firstSection + p]!;
-      const match = share(lexical.matchedBySection.get(doc.firstSection + p) ?? 0);
-      sections.push({ position: p, headings: s.headings, text: s.text, isBest: p === best, match });
+      sections.push({ position: p, headings: s.headings, text: s.text, isBest: p === best, match: facts[p]!.match });
     }
     return {
       title: doc.title,

@@ -6,7 +6,7 @@ import { STOP_WORDS, stem } from '../index/tokenize.js';
  * when the corpus has it, at a weight below the user's own words, so a rewrite can only bring in
  * evidence, never outweigh what was typed.
  *
- * - Compounds written apart: "back up" → `backup`, "log in" → `login`, "roll back" → `rollback`,
+ * - Compounds written apart: "back up" → `backup`, "logged in" → `login`, "roll back" → `rollback`,
  *   "add on" → `addon`, "name space" → `namespace`. Docs write them closed, people often don't.
  * - Abbreviations, both ways: "administrator" ↔ `admin`, "repository" ↔ `repo`,
  *   "configuration" ↔ `config`, "synchronise" ↔ `sync`. Only the abbreviations of software
@@ -115,8 +115,10 @@ export function rewriteQuery(text: string, own: ReadonlyMap<string, number>, has
     }
     const next = words[i + 1];
     if (next !== undefined && joinable(word, next)) {
-      const compound = stem(word + next);
-      if (!own.has(compound) && hasTerm(compound)) terms.set(compound, REWRITE_WEIGHT);
+      // "timed out" and "logged in" close up from the verb's stem: `timeout`, `login`.
+      for (const compound of new Set([stem(word + next), stem(base + next)])) {
+        if (!own.has(compound) && hasTerm(compound)) terms.set(compound, REWRITE_WEIGHT);
+      }
     }
   });
   return { terms, variants };

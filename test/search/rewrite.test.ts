@@ -20,6 +20,12 @@ describe('rewriteQuery', () => {
     ]);
   });
 
+  it('joins an inflected verb from its stem: "timed out" finds `timeout`, "logged in" finds `login`', () => {
+    const text = 'the request timed out after I logged in';
+    const r = rewriteQuery(text, own(text), corpus('timeout', 'login'));
+    expect([...r.terms.keys()].sort()).toEqual([stem('login'), stem('timeout')].sort());
+  });
+
   it('joins nothing the corpus lacks, and no noun pairs (those are matched by their parts)', () => {
     const text = 'service account back up';
     expect(rewriteQuery(text, own(text), corpus('serviceaccount')).terms.size).toBe(0);
