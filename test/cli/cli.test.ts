@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { searchDocsOutputSchema } from '../../src/mcp/render.js';
 import { projectRoot } from '../../src/paths.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
@@ -232,9 +231,10 @@ async function searchPaths(url: string, term: string): Promise<string[]> {
   try {
     const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: term } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
-    const { results } = searchDocsOutputSchema.parse(result.structuredContent);
+    // SearchDocs sends text only by default: each result names its Source and Path.
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     await transport.terminateSession();
-    return results.map((r) => `${r.source}/${r.path}`);
+    return [...text.matchAll(/^Source: (.+)\nPath: (.+)$/gm)].map((m) => `${m[1]}/${m[2]}`);
   } finally {
     await close();
   }

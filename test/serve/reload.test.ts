@@ -70,7 +70,7 @@ afterEach(async () => {
 async function start(indexDir: string, logs: string[], extra: Partial<ServeOptions> = {}): Promise<RunningDocsServer> {
   const running = await serve({
     indexDir,
-    server: serverOptionsFromEnv({}, { port: 0 }),
+    server: serverOptionsFromEnv({}, { port: 0, structuredOutput: true }),
     engine: {},
     log: (line) => logs.push(line),
     ...extra,
