@@ -30,7 +30,7 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxSectionChars: 2000 };
  * Bump whenever chunkMarkdown can cut the same source differently: a reindex reuses the sections
  * of unchanged files from the previous build only when it was chunked by the same version.
  */
-export const CHUNKER_VERSION = 2;
+export const CHUNKER_VERSION = 3;
 
 /** Headings and titles longer than this are shortened: every section below a heading repeats it. */
 export const MAX_HEADING_CHARS = 200;
@@ -109,9 +109,17 @@ function isFrontmatter(node: RootContent): boolean {
   return type === 'yaml' || type === 'toml';
 }
 
-function headingText(node: Heading): string {
-  return oneLine(toString(node));
+/**
+ * A heading as readers see it: inline HTML and components (`<Badge>`, `<Version>`, `<CRoot />`)
+ * are markup, not words, and a trailing attribute block (`{#custom-id}`, `{.class}`: VitePress,
+ * MkDocs, Pandoc, kramdown) names an anchor. Left in, they put words like "type", "danger" and
+ * "root" into the heading field, which ranking weighs most.
+ */
+export function headingText(node: Heading): string {
+  return oneLine(toString(node, { includeHtml: false }).replace(HEADING_ATTRIBUTES, ''));
 }
+
+const HEADING_ATTRIBUTES = /\s*\{[#.][^{}]*\}\s*$/;
 
 /** Whitespace and control characters collapsed (a title or heading is one line of a result), and the length capped. */
 export function oneLine(text: string): string {

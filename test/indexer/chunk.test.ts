@@ -13,6 +13,15 @@ function body(source: string): string {
 }
 
 describe('chunkMarkdown', () => {
+  it('records headings as readers see them: no inline HTML components, no trailing {#anchor} or {.class} block', () => {
+    const doc = chunkMarkdown(
+      '# Running Tests <Badge type="danger">advanced</Badge> {#running-tests}\n\n## passWithNoTests <CRoot />\n\nx\n\n' +
+        '## `vi.hoisted` <Version>4.0.0</Version> {#vi-hoisted}\n\ny\n\n## Styled {.note}\n\nz\n\n## Set {#id} in the middle\n\nw\n',
+    );
+    expect(doc.title).toBe('Running Tests advanced');
+    expect(doc.sections.map((s) => s.headings.at(-1))).toEqual(['Running Tests advanced', 'passWithNoTests', 'vi.hoisted 4.0.0', 'Styled', 'Set {#id} in the middle']);
+  });
+
   it('makes one section per heading with the breadcrumb of enclosing headings', () => {
     const doc = chunkMarkdown('# Guide\nintro\n## Install\nsteps\n### Linux\napt\n## Use\nrun\n');
     expect(doc.title).toBe('Guide');
