@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { BUILDER_VERSION, DEFAULT_MODEL_ID, DEFAULT_SETTINGS } from '../../src/embedding/default-model.js';
 import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
+import { openEngine } from '../../src/search/engine.js';
+import { LiveEngine } from '../../src/search/live-engine.js';
 import { buildTinyModel } from '../embedding/tiny-model.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js';
@@ -52,6 +54,12 @@ function resigned(build: string, file: string, damage: (data: Buffer) => Buffer)
   editManifest(build, (m) => ({ ...m, files: { ...(m.files as Record<string, string>), [file]: createHash('sha256').update(data).digest('hex') } }));
 }
 
+type SectionsFile = { documents: { sectionCount: number }[]; sections: unknown[] };
+function withLongDocument(file: SectionsFile): SectionsFile {
+  file.documents[0]!.sectionCount = 999;
+  return file;
+}
+
 /** Runs `serve --no-build` on `index` and checks the refusal: exit 1, one stderr line, nothing served. */
 async function expectRefusal(index: string, line: RegExp, env: Record<string, string> = {}, todo: RegExp = /./): Promise<void> {
   const run = await runCli(['serve', '--no-build', '--index', index, '--port', '0'], { env, timeoutMs: 90_000 });
@@ -91,6 +99,25 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
     ['a manifest missing its model', (b) => editManifest(b, ({ model: _model, ...m }) => m), /manifest\.json is malformed \(model: /],
     ['a section count that does not match', (b) => editManifest(b, (m) => ({ ...m, sections: 9999 })), /holds \d+ sections but the manifest says 9999/],
     ['vectors of the wrong size under a valid checksum', (b) => resigned(b, 'vectors.f32', (d) => d.subarray(0, d.length - 4)), /vectors\.f32 has \d+ bytes, expected \d+/],
+    [
+      'a document range past the last section under a valid checksum',
+      (b) => resigned(b, 'sections.json', (d) => Buffer.from(JSON.stringify(withLongDocument(JSON.parse(d.toString('utf8')) as SectionsFile)))),
+      /sections\.json refers outside the index \(document 0 claims sections 0–998/,
+    ],
+    [
+      'postings naming a section that does not exist under a valid checksum',
+      (b) => resigned(b, 'lexical.json', (d) => Buffer.from(d.toString('utf8').replace(/"postings":\[\[\d+/, '"postings":[[4096'))),
+      /lexical\.json refers outside the index \(term 0 points at section 4096 of \d+\)/,
+    ],
+    [
+      'a CURRENT that is a folder',
+      (_b, i) => {
+        rmSync(join(i, 'CURRENT'));
+        mkdirSync(join(i, 'CURRENT'));
+      },
+      /CURRENT is a folder, but it must be a file naming the live build: remove the folder/,
+      /then run 'svc-docs index'$/,
+    ],
     ['an HNSW graph with a damaged header under a valid checksum', (b) => resigned(b, 'vectors.hnsw', (d) => Buffer.concat([Buffer.alloc(64, 0xff), d.subarray(64)])), /vectors\.hnsw cannot be loaded/],
     [
       'an index built with another model (same name, other files)',
@@ -164,5 +191,29 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
     expect(lines[0]).toMatch(new RegExp(`^svc-docs: the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(tokenizer\\.json is not valid JSON`));
     expect(await currentBuildDir(index)).toBe(before);
     expect((await readIndex(index)).documents.map((d) => d.path)).toEqual(['refunds.md', 'webhooks.md']);
+  });
+});
+
+describe('a live reload of an index whose references are out of range', () => {
+  it('is refused with one log line naming the file, and the old index keeps serving', async () => {
+    const dir = damaged(() => undefined);
+    const initial = await openEngine(dir);
+    const log: string[] = [];
+    const live = new LiveEngine(dir, initial, (line) => log.push(line), {}, 0);
+    try {
+      const serving = initial.index.buildDir;
+      // A new build beside the old one, whole by its checksums but pointing outside itself, made current.
+      const next = join(dir, 'build-29991231T000000000Z-1-0badf00d');
+      cpSync(serving, next, { recursive: true });
+      resigned(next, 'sections.json', (d) => Buffer.from(JSON.stringify(withLongDocument(JSON.parse(d.toString('utf8')) as SectionsFile))));
+      writeFileSync(join(dir, 'CURRENT'), 'build-29991231T000000000Z-1-0badf00d\n');
+      expect(await live.reload()).toBe(false);
+      expect(live.current.index.buildDir).toBe(serving);
+      expect(log).toHaveLength(1);
+      expect(JSON.parse(log[0]!)).toMatchObject({ event: 'reload-refused', error: expect.stringMatching(/sections\.json refers outside the index \(document 0 claims/) });
+      expect((await live.current.search('partial refund'))[0]?.path).toBe('refunds.md');
+    } finally {
+      await live.close();
+    }
   });
 });
