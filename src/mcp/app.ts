@@ -5,7 +5,8 @@ import type { SearchEngine } from '../search/types.js';
 import { jsonBody } from './body.js';
 import { createDocsServer } from './docs-server.js';
 import { errorHandler, refuse } from './errors.js';
-import { hostGuard, originGuard, tokenGuard } from './guards.js';
+import { corsHeaders, preflight } from './cors.js';
+import { hostGuard, originGuard, requestShapeGuard, tokenGuard } from './guards.js';
 import { legacySessions, type LegacySessions } from './legacy-sessions.js';
 import type { PageIndex } from './pages.js';
 import { eventLogger, redacting, requestLog, type SessionOfResponse, writeLine } from './request-log.js';
@@ -58,7 +59,7 @@ function liveView(options: AppOptions): { engine: SearchEngine; pages: () => Pag
 }
 
 function mcpRoutes(app: Express, options: AppOptions, legacy: LegacySessions, stateless: Stateless): void {
-  app.use(MCP_PATHS, hostGuard(options.allowedHosts), tokenGuard(options.authToken));
+  app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, tokenGuard(options.authToken));
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return stateless.modern(req, res, body);
@@ -73,11 +74,12 @@ function mcpRoutes(app: Express, options: AppOptions, legacy: LegacySessions, st
 }
 
 function healthRoutes(app: Express, options: AppOptions, legacy: LegacySessions): void {
-  // Probes come from orchestrators with arbitrary Host headers and no token; they reveal no documents.
+  // Liveness probes come from orchestrators with arbitrary Host headers and no token; it reveals nothing.
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', (_req: Request, res: Response) => {
+  // Readiness names the knowledge bases and counts sessions: the same checks as /docs.
+  app.get('/readyz', hostGuard(options.allowedHosts), tokenGuard(options.authToken), (_req: Request, res: Response) => {
     try {
       res.json({ status: 'ready', index: options.engine().summary(), sessions: legacy.registry.size });
     } catch (error) {
@@ -100,14 +102,23 @@ export function createApp(options: AppOptions): App {
       pages,
       log,
     });
-  const legacy = legacySessions({ maxSessions: options.maxSessions, sessionIdleMs: options.sessionIdleMs, newServer, event, sessionOf });
+  const legacy = legacySessions({
+    maxSessions: options.maxSessions,
+    sessionIdleMs: options.sessionIdleMs,
+    replicaId: options.replicaId,
+    newServer,
+    event,
+    sessionOf,
+  });
   const stateless = statelessExchanges({ maxConcurrent: options.maxSessions, maxBodyBytes: options.maxBodyBytes, newServer, event });
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestLog(event, sessionOf));
+  app.use(requestShapeGuard);
   app.use(originGuard(options.allowedOrigins));
+  app.use(corsHeaders(options.allowedOrigins));
   healthRoutes(app, options, legacy);
   mcpRoutes(app, options, legacy, stateless);
   app.use((req: Request, res: Response) => {

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { refuse, RpcCode } from './errors.js';
+import { refuseToolCallBatches, unknownPrototypeTools } from './message-checks.js';
 
 /**
  * Reading a POST body: JSON only, within the size limit, and not an empty batch. Both protocol
@@ -25,5 +26,5 @@ function refuseEmptyBatch(req: Request, res: Response, next: NextFunction): void
 
 /** The middleware chain in front of every MCP POST. */
 export function jsonBody(maxBodyBytes: number): RequestHandler[] {
-  return [requireJson, express.json({ limit: maxBodyBytes, strict: false }), refuseEmptyBatch];
+  return [requireJson, express.json({ limit: maxBodyBytes, strict: false }), refuseEmptyBatch, refuseToolCallBatches, unknownPrototypeTools];
 }

@@ -44,3 +44,20 @@ export function tokenGuard(token: string | undefined): RequestHandler {
     next();
   };
 }
+
+/**
+ * A request must name its target as a path ("POST /docs"), not an absolute URL ("POST
+ * http://evil.example/docs", which a proxy might route elsewhere than its Host says), and carry
+ * exactly one Host header (Node keeps only the first of several, which another hop may not).
+ */
+export function requestShapeGuard(req: Request, res: Response, next: NextFunction): void {
+  if (!req.url.startsWith('/')) {
+    refuse(res, 400, 'Bad Request: send the request target as a path (e.g. POST /docs), not an absolute URL.');
+    return;
+  }
+  if ((req.headersDistinct.host?.length ?? 0) > 1) {
+    refuse(res, 400, 'Bad Request: the request has more than one Host header.');
+    return;
+  }
+  next();
+}

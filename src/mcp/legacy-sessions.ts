@@ -20,10 +20,14 @@ interface Session {
 export interface LegacySessionsOptions {
   maxSessions: number;
   sessionIdleMs: number;
+  /** Requests one session runs at once at most. */
+  maxPendingPerSession?: number;
   /** A fresh MCP server for a new session. */
   newServer: () => McpServer;
   event: LogEvent;
   sessionOf: SessionOfResponse;
+  /** Prefix of every session id this replica mints (see newSessionId). */
+  replicaId?: string;
 }
 
 export interface LegacySessions {
@@ -48,6 +52,7 @@ export function legacySessions(options: LegacySessionsOptions): LegacySessions {
   const registry = new SessionRegistry<Session>({
     maxSessions: options.maxSessions,
     idleMs: options.sessionIdleMs,
+    maxPending: options.maxPendingPerSession,
     onExpire: (id) => event({ event: 'session-expired', session: id }),
   });
 
@@ -61,9 +66,13 @@ export function legacySessions(options: LegacySessionsOptions): LegacySessions {
     return { server, transport, close: () => server.close() };
   };
 
-  /** Runs one request in a session, counting it as activity. */
-  const inSession = async (id: string, run: () => Promise<void>) => {
-    registry.begin(id);
+  /** Runs one request in a session, counting it as activity; refuses it (429) past the pending bound. */
+  const inSession = async (id: string, res: Response, run: () => Promise<void>) => {
+    if (!registry.begin(id)) {
+      const message = 'Too Many Requests: this session already has requests waiting to be answered and read. Read those responses first.';
+      refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': '1' });
+      return;
+    }
     try {
       await run();
     } finally {
@@ -79,13 +88,13 @@ export function legacySessions(options: LegacySessionsOptions): LegacySessions {
       refuse(res, 503, message, RpcCode.ServerError, { 'Retry-After': String(seconds) });
       return;
     }
-    const id = newSessionId();
+    const id = newSessionId(options.replicaId);
     const session = openSession(id);
     // Registered before any await, so concurrent initializes cannot exceed the cap.
     registry.add(id, session);
     sessionOf.set(res, id);
     try {
-      await inSession(id, async () => {
+      await inSession(id, res, async () => {
         await session.server.connect(session.transport);
         await session.transport.handleRequest(req, res, body);
       });
@@ -112,7 +121,7 @@ export function legacySessions(options: LegacySessionsOptions): LegacySessions {
       }
       const session = registry.get(id);
       if (!session) return sessionNotFound(res);
-      await inSession(id, () => session.transport.handleRequest(req, res, body));
+      await inSession(id, res, () => session.transport.handleRequest(req, res, body));
     },
     // GET opens the server-to-client SSE stream; it does not count as activity, so an idle client
     // holding one open still expires and frees its slot.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_RESPONSE_BUDGET_CHARS } from './render.js';
 
@@ -70,6 +71,15 @@ export const serverOptionsSchema = z
     structuredOutput: z.boolean().default(false),
     /** Offer the second tool, ReadPage (a page or some of its sections), beside SearchDocs. */
     readPageTool: z.boolean().default(false),
+    /**
+     * This replica's name behind a proxy: it starts every session id, so the proxy routes a
+     * session's requests back to the replica that holds it (deploy/nginx/svc-docs.conf).
+     */
+    replicaId: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{1,32}$/, 'expected 1 to 32 letters, digits, - or _ (e.g. r1)')
+      .optional(),
   })
   .strict();
 
@@ -90,6 +100,7 @@ export const ENV = {
   maxResults: 'SVC_DOCS_MAX_RESULTS',
   structuredOutput: 'SVC_DOCS_STRUCTURED_OUTPUT',
   readPageTool: 'SVC_DOCS_READ_PAGE_TOOL',
+  replicaId: 'SVC_DOCS_REPLICA_ID',
 } as const satisfies Record<keyof ServerOptions, string>;
 
 export class ServerOptionsError extends Error {}
@@ -111,7 +122,28 @@ export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
  * Reads the SVC_DOCS_* variables, then applies `overrides` (command-line flags, undefined = not
  * given) and the defaults. Empty variables count as unset.
  */
-export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: ServerOptionsInput = {}): ServerOptions {
+/** The variable naming a file that holds the token: unlike the token itself, it is not visible in `ps`. */
+export const AUTH_TOKEN_FILE_ENV = 'SVC_DOCS_AUTH_TOKEN_FILE';
+
+/** The token in `path` (surrounding whitespace dropped); an error names the file, never its content. */
+export function readTokenFile(path: string, source: string): string {
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ServerOptionsError(`${source}: cannot read the token file ${path} (${code}): create it with the token alone, readable by the server's user`);
+  }
+  const token = content.trim();
+  if (token === '') throw new ServerOptionsError(`${source}: the token file ${path} is empty`);
+  return token;
+}
+
+/** Command-line overrides: the options, plus a token file (`--auth-token-file`). */
+export type ServerOptionOverrides = ServerOptionsInput & { authTokenFile?: string };
+
+export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overridesWithFile: ServerOptionOverrides = {}): ServerOptions {
+  const { authTokenFile, ...overrides } = overridesWithFile;
   const fromEnv: ServerOptionsInput = {};
   const text = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -140,7 +172,10 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overr
   fromEnv.port = whole(ENV.port);
   fromEnv.allowedHosts = list(ENV.allowedHosts);
   fromEnv.allowedOrigins = list(ENV.allowedOrigins);
-  fromEnv.authToken = text(ENV.authToken);
+  // A token given directly wins over a file at the same level; a flag (either) wins over a variable.
+  const envTokenFile = text(AUTH_TOKEN_FILE_ENV);
+  fromEnv.authToken = text(ENV.authToken) ?? (envTokenFile === undefined ? undefined : readTokenFile(envTokenFile, AUTH_TOKEN_FILE_ENV));
+  if (overrides.authToken === undefined && authTokenFile !== undefined) overrides.authToken = readTokenFile(authTokenFile, '--auth-token-file');
   const idleSeconds = whole(ENV.sessionIdleMs);
   fromEnv.sessionIdleMs = idleSeconds === undefined ? undefined : idleSeconds * 1000;
   fromEnv.maxSessions = whole(ENV.maxSessions);
@@ -149,6 +184,7 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overr
   fromEnv.maxResults = whole(ENV.maxResults);
   fromEnv.structuredOutput = flag(ENV.structuredOutput);
   fromEnv.readPageTool = flag(ENV.readPageTool);
+  fromEnv.replicaId = text(ENV.replicaId);
 
   const merged: Record<string, unknown> = {};
   for (const [key, value] of [...Object.entries(fromEnv), ...Object.entries(overrides)]) {

@@ -2,8 +2,12 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Open MCP sessions: a capped map with an idle timer per session. Knows nothing about HTTP or
- * MCP; the value only needs to close. A session is busy while a request is running in it, and a
- * busy session never expires; its idle time counts from the end of its last request.
+ * MCP; the value only needs to close. A session is busy while a request is running in it; its
+ * idle time counts from the start or end of its last request, whichever came later. A busy
+ * session does not expire while that is recent, but a request still pending after the whole idle
+ * time (a client that never reads its answers) no longer holds the session: it expires, and
+ * closing it ends those responses and frees what they hold. A session runs at most `maxPending`
+ * requests at once.
  */
 
 export interface Closable {
@@ -20,14 +24,23 @@ interface Entry<T> {
 export interface SessionRegistryOptions {
   maxSessions: number;
   idleMs: number;
+  /** Requests running at once in one session at most (default 8); begin() refuses more. */
+  maxPending?: number;
   /** Told when a session expired (for the log). */
   onExpire?: (id: string) => void;
 }
 
-/** 32 random bytes, base64url: unguessable, and visible ASCII as the spec requires. */
-export function newSessionId(): string {
-  return randomBytes(32).toString('base64url');
+/**
+ * 32 random bytes, base64url: unguessable, and visible ASCII as the spec requires. A replica id
+ * goes in front (`r1.<random>`), so a proxy can send the session's later requests to the replica
+ * that holds it (deploy/nginx); base64url has no '.', so the prefix is unambiguous.
+ */
+export function newSessionId(replicaId?: string): string {
+  const random = randomBytes(32).toString('base64url');
+  return replicaId === undefined ? random : `${replicaId}.${random}`;
 }
+
+const DEFAULT_MAX_PENDING = 8;
 
 export class SessionRegistry<T extends Closable> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -55,10 +68,14 @@ export class SessionRegistry<T extends Closable> {
     return this.entries.get(id)?.value;
   }
 
-  /** Marks a request as running in the session; pair with end(). */
-  begin(id: string): void {
+  /** Marks a request as running in the session; pair with end(). False (and nothing marked) when the session already runs maxPending requests. */
+  begin(id: string): boolean {
     const entry = this.entries.get(id);
-    if (entry) entry.busy++;
+    if (!entry) return true;
+    if (entry.busy >= (this.options.maxPending ?? DEFAULT_MAX_PENDING)) return false;
+    entry.busy++;
+    entry.lastActive = Date.now();
+    return true;
   }
 
   /** The request finished: the idle time starts again. */
@@ -98,7 +115,7 @@ export class SessionRegistry<T extends Closable> {
   private expire(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;
-    if (entry.busy > 0) {
+    if (entry.busy > 0 && Date.now() - entry.lastActive < this.options.idleMs) {
       entry.timer.refresh();
       return;
     }

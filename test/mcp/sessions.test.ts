@@ -37,19 +37,40 @@ describe('SessionRegistry', () => {
     expect(expired).toEqual(['a']);
   });
 
-  it('counts idle time from the end of the last request, and never expires a busy session', () => {
+  it('counts idle time from the last request, and keeps a busy session while its request is recent', () => {
     const registry = new SessionRegistry<FakeSession>({ maxSessions: 10, idleMs: 1000 });
     const s = new FakeSession();
     registry.add('a', s);
     vi.advanceTimersByTime(800);
     registry.begin('a');
-    vi.advanceTimersByTime(5000);
+    vi.advanceTimersByTime(900);
     expect(registry.get('a')).toBe(s);
     registry.end('a');
     vi.advanceTimersByTime(999);
     expect(registry.get('a')).toBe(s);
     vi.advanceTimersByTime(1);
     expect(registry.get('a')).toBeUndefined();
+  });
+
+  it('expires a session whose request stays pending for the whole idle time (a client that never reads)', () => {
+    const registry = new SessionRegistry<FakeSession>({ maxSessions: 10, idleMs: 1000 });
+    const s = new FakeSession();
+    registry.add('a', s);
+    vi.advanceTimersByTime(500);
+    registry.begin('a');
+    vi.advanceTimersByTime(1499);
+    expect(registry.get('a')).toBe(s);
+    vi.advanceTimersByTime(1);
+    expect(registry.get('a')).toBeUndefined();
+    expect(s.closed).toBe(1);
+  });
+
+  it('runs at most maxPending requests at once in one session', () => {
+    const registry = new SessionRegistry<FakeSession>({ maxSessions: 10, idleMs: 1000, maxPending: 2 });
+    registry.add('a', new FakeSession());
+    expect([registry.begin('a'), registry.begin('a'), registry.begin('a')]).toEqual([true, true, false]);
+    registry.end('a');
+    expect(registry.begin('a')).toBe(true);
   });
 
   it('is full at the cap, and says when a slot frees up', () => {
