@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgements, loadQuerySet, type LabelledQuery } from '../../bench/queries.js';
+import { judgements, loadQuerySet, splitHalf, type LabelledQuery } from '../../bench/queries.js';
 import { ndcg } from '../../bench/metrics.js';
 import { projectRoot } from '../../src/paths.js';
 import { openEngine, type EngineOptions, type LoadedEngine } from '../../src/search/engine.js';
@@ -10,10 +10,11 @@ import { bundledIndex } from '../helpers/index-fixture.js';
 /**
  * What the shipped ranking and labels mean, pinned on the bundled corpus's labelled set
  * (bench/queries/svc.json): a one-line change to a label threshold or a ranking feature's
- * default shows up here, not only in a benchmark nobody reruns.
+ * default shows up here, not only in a benchmark nobody reruns. Tuning half only: a failing test
+ * invites a ranking change, and held-out queries must never shape one.
  */
 
-const queries = loadQuerySet(join(projectRoot(), 'bench', 'queries', 'svc.json')).queries;
+const queries = splitHalf(loadQuerySet(join(projectRoot(), 'bench', 'queries', 'svc.json')), 'tuning').queries;
 let engine: LoadedEngine;
 beforeAll(async () => {
   engine = await openEngine(bundledIndex());
@@ -61,9 +62,5 @@ describe('what each ranking feature contributes on the labelled set', () => {
 
   it('counting a page\'s supporting sections raises nDCG@10', async () => {
     expect(await meanNdcg({ fusion: { documentSupportWeight: 0 } })).toBeLessThan(shipped);
-  });
-
-  it('the vector side, at its small weight, does not lower nDCG@10 below lexical search alone', async () => {
-    expect(shipped).toBeGreaterThanOrEqual(await meanNdcg({ retrieval: 'lexical' }));
   });
 });
