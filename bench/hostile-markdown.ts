@@ -23,7 +23,7 @@ const INPUTS: Record<string, () => string> = {
   'nested-list-1m.md': () => staircaseList(1_000_000),
   'list-markers-25k.md': () => '- '.repeat(12_500) + 'x\n',
   'deep-quote-20k.md': () => '>'.repeat(20_000) + ' deep\n',
-  'unclosed-fence-1.5m.md': () => '# Unclosed\n\n```sh\n' + 'echo line\n'.repeat(150_000),
+  'unclosed-fence-1m.md': () => '# Unclosed\n\n```sh\n' + 'echo line\n'.repeat(100_000),
   'brackets-9m.md': () => '['.repeat(4_500_000) + ']'.repeat(4_500_000),
 };
 

@@ -16,7 +16,7 @@ import { corpusChecksum } from './index-status.js';
 import { loadCorpus } from './load-corpus.js';
 import { corpusVocabulary, embeddingText, lexicalFields } from './section-text.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
-import { writeIndex } from './write-index.js';
+import { writeIndex, type ManifestDraft } from './write-index.js';
 
 export { indexStatus, type IndexStatus } from './index-status.js';
 export { embeddingText, lexicalFields } from './section-text.js';
@@ -74,14 +74,12 @@ export interface BuildSummary {
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const limits: FileLimits = {
-    maxFileBytes: options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes,
-    parseTimeoutMs: options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs,
-  };
-  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes: limits.maxFileBytes, warn: log });
+  const maxFileBytes = options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes;
+  const parseTimeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
+  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, warn: log });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const previous = await previousBuild(options.outDir);
-  const { documents, sections, documentsParsed, skipped } = await chunkCorpus(corpus, previous, chunkOptions, limits.parseTimeoutMs, log);
+  const { documents, sections, documentsParsed, skipped } = await chunkCorpus(corpus, previous, chunkOptions, parseTimeoutMs, log);
 
   const ownsEmbedder = options.embedder === undefined;
   const embedder = options.embedder ?? (await loadEmbedder({ model: options.model, allowRemote: options.allowRemoteModels ?? false, log }));
@@ -100,23 +98,20 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     const hnsw = HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
     const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
 
-    const buildDir = await writeIndex(
-      options.outDir,
-      {
-        builtAt: new Date().toISOString(),
-        builder: 'svc-docs',
-        model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
-        corpus: { checksum: corpusChecksum(corpus), knowledgeBases, documents: documents.length },
-        sections: sections.length,
-        chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
-        lexical: lexicalParams,
-        hnsw: hnswParams,
-        fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
-        relevance: DEFAULT_RELEVANCE_THRESHOLDS,
-      },
-      { documents, sections, vectors: sectionVectors.matrix, lexical, expansion: { terms: vocabulary, vectors: vocabularyVectors.matrix } },
-      hnsw,
-    );
+    const draft: ManifestDraft = {
+      builtAt: new Date().toISOString(),
+      builder: 'svc-docs',
+      model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
+      corpus: { checksum: corpusChecksum(corpus), knowledgeBases, documents: documents.length },
+      sections: sections.length,
+      chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
+      lexical: lexicalParams,
+      hnsw: hnswParams,
+      fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
+      relevance: DEFAULT_RELEVANCE_THRESHOLDS,
+    };
+    const content = { documents, sections, vectors: sectionVectors.matrix, lexical, expansion: { terms: vocabulary, vectors: vocabularyVectors.matrix } };
+    const buildDir = await writeIndex(options.outDir, draft, content, hnsw);
     return {
       buildDir,
       documents: documents.length,

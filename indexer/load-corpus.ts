@@ -34,7 +34,7 @@ export interface LoadOptions {
   warn?: (line: string) => void;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;

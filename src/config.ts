@@ -27,7 +27,7 @@ export interface CommonSettings {
   allowRemoteModels: boolean;
   /** Where the indexer keeps computed vectors; undefined = <cache>/vectors. */
   vectorCacheDir: string | undefined;
-  /** Per-file limits of the indexer; undefined = its defaults (2 MiB, 20 s). */
+  /** Per-file limits of the indexer; undefined = its defaults (1 MiB, 20 s). */
   fileLimits: { maxFileBytes: number | undefined; parseTimeoutMs: number | undefined };
 }
 
