@@ -178,15 +178,23 @@ class Engine implements LoadedEngine {
     const limit = options.limit ?? DEFAULT_RESULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) throw new SearchInputError(`limit must be a positive whole number, got ${limit}`);
     const t0 = performance.now();
-    const query = await this.prepareQuery(text);
+    const parsed = parseQuery(text, this.rewrites);
+    const useVectors = this.retrieval !== 'lexical';
+    // Without expansion the query vector is needed only after the lexical stage: the model runs
+    // it on its own thread meanwhile.
+    const early = this.expands() ? await this.prepareQuery(text, parsed) : undefined;
+    const pendingVector = early || !useVectors ? undefined : this.embedder.embed([text]).then((v) => v[0]);
+    pendingVector?.catch(() => undefined);
+    const query = early ?? { parsed, terms: parsed.terms, expansions: [], vector: undefined };
     const t1 = performance.now();
     const lexical = this.retrieval === 'vector' ? emptyLexical() : this.lexicalStage(text, query);
     const t2 = performance.now();
+    const vector = query.vector ?? (await pendingVector);
     // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
     // results: pages matched only through expansions or vector neighbours would be noise labelled
     // as answers (a made-up word used to return five "Somewhat relevant" pages).
     const answered = this.retrieval !== 'hybrid' || this.fusion.vectorOnlyResults || lexical.ownMatched;
-    if (answered) this.vectorStage(query.vector, lexical.evidence);
+    if (answered) this.vectorStage(vector, lexical.evidence);
     const t3 = performance.now();
     const ranked = answered ? this.rank(lexical, limit) : { hits: [], scores: new Map<number, number>() };
     const t4 = performance.now();
@@ -202,15 +210,15 @@ class Engine implements LoadedEngine {
     };
   }
 
-  /** Parses the query, embeds what needs embedding and expands it with the model's neighbours. */
-  private async prepareQuery(text: string): Promise<PreparedQuery> {
-    const parsed = parseQuery(text, this.rewrites);
-    const useVectors = this.retrieval !== 'lexical';
-    const expand = this.retrieval === 'hybrid' && this.fusion.expansionTerms > 0;
+  private expands(): boolean {
+    return this.retrieval === 'hybrid' && this.fusion.expansionTerms > 0;
+  }
+
+  /** Embeds the query and the words the index has no vector for, and expands it with the model's neighbours. */
+  private async prepareQuery(text: string, parsed: ParsedQuery): Promise<PreparedQuery> {
     // Words already in the corpus vocabulary have their vectors in the index; embed only the rest.
-    const unknownWords = expand ? parsed.words.filter((w) => !this.expansionRow.has(w)) : [];
-    const embedded = useVectors || unknownWords.length > 0 ? await this.embedder.embed([text, ...unknownWords]) : [];
-    if (!expand) return { parsed, terms: parsed.terms, expansions: [], vector: useVectors ? embedded[0] : undefined };
+    const unknownWords = parsed.words.filter((w) => !this.expansionRow.has(w));
+    const embedded = await this.embedder.embed([text, ...unknownWords]);
     const wordVectors = parsed.words.map((w) => {
       const row = this.expansionRow.get(w);
       if (row === undefined) return embedded[1 + unknownWords.indexOf(w)]!;
@@ -256,8 +264,9 @@ class Engine implements LoadedEngine {
       matchedByDoc.set(doc, (matchedByDoc.get(doc) ?? 0) | bits);
     });
     const evidence = new Map<number, SectionEvidence>();
-    const order = Array.from(hits.sections.keys()).sort((a, b) => hits.scores[b]! - hits.scores[a]!);
-    for (const i of order.slice(0, MAX_LEXICAL_CANDIDATES)) {
+    const all = Array.from(hits.sections.keys());
+    const kept = all.length <= MAX_LEXICAL_CANDIDATES ? all : all.sort((a, b) => hits.scores[b]! - hits.scores[a]!).slice(0, MAX_LEXICAL_CANDIDATES);
+    for (const i of kept) {
       const section = hits.sections[i]!;
       evidence.set(section, { section, lexical: hits.scores[i]!, coverage: hits.coverage[i]!, cosine: 0, matched: hits.matched[i]! });
     }
