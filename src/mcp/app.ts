@@ -7,7 +7,7 @@ import { createDocsServer } from './docs-server.js';
 import { errorHandler, refuse } from './errors.js';
 import { corsHeaders, preflight } from './cors.js';
 import { hostGuard, originGuard, requestShapeGuard, tokenGuard } from './guards.js';
-import { legacySessions, type LegacySessions } from './legacy-sessions.js';
+import { LegacySessions } from './legacy-sessions.js';
 import type { PageIndex } from './pages.js';
 import { eventLogger, redacting, requestLog, type SessionOfResponse, writeLine } from './request-log.js';
 import type { ServerOptions } from './server-options.js';
@@ -102,7 +102,7 @@ export function createApp(options: AppOptions): App {
       pages,
       log,
     });
-  const legacy = legacySessions({
+  const legacy = new LegacySessions({
     maxSessions: options.maxSessions,
     sessionIdleMs: options.sessionIdleMs,
     replicaId: options.replicaId,

@@ -30,14 +30,6 @@ export interface LegacySessionsOptions {
   replicaId?: string;
 }
 
-export interface LegacySessions {
-  registry: SessionRegistry<Session>;
-  /** Whether this POST opens a session (initialize, alone or in a batch, and no session id). */
-  opensSession(req: Request, body: unknown): boolean;
-  post(req: Request, res: Response, body: unknown): Promise<void>;
-  /** GET (the server-to-client stream) and DELETE of a named session. */
-  other(req: Request, res: Response): Promise<void>;
-}
 
 function containsInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
@@ -47,28 +39,64 @@ function sessionNotFound(res: Response): void {
   refuse(res, 404, 'Session not found: it expired or was closed. Start a new session with an initialize request.', RpcCode.SessionNotFound);
 }
 
-export function legacySessions(options: LegacySessionsOptions): LegacySessions {
-  const { event, sessionOf } = options;
-  const registry = new SessionRegistry<Session>({
-    maxSessions: options.maxSessions,
-    idleMs: options.sessionIdleMs,
-    maxPending: options.maxPendingPerSession,
-    onExpire: (id) => event({ event: 'session-expired', session: id }),
-  });
+export class LegacySessions {
+  readonly registry: SessionRegistry<Session>;
 
-  const openSession = (id: string): Session => {
-    const server = options.newServer();
+  constructor(private readonly options: LegacySessionsOptions) {
+    this.registry = new SessionRegistry<Session>({
+      maxSessions: options.maxSessions,
+      idleMs: options.sessionIdleMs,
+      maxPending: options.maxPendingPerSession,
+      onExpire: (id) => options.event({ event: 'session-expired', session: id }),
+    });
+  }
+
+  /** Whether this POST opens a session (initialize, alone or in a batch, and no session id). */
+  opensSession(req: Request, body: unknown): boolean {
+    return req.header('mcp-session-id') === undefined && containsInitialize(body);
+  }
+
+  /** A POST that opens a session or runs in the one it names. */
+  async post(req: Request, res: Response, body: unknown): Promise<void> {
+    const id = req.header('mcp-session-id');
+    if (id === undefined) return this.initialize(req, res, body);
+    const session = this.registry.get(id);
+    if (!session) return sessionNotFound(res);
+    await this.inSession(id, res, () => session.transport.handleRequest(req, res, body));
+  }
+
+  /**
+   * GET (the server-to-client stream) and DELETE of a named session. GET does not count as
+   * activity, so an idle client holding a stream open still expires and frees its slot.
+   */
+  async other(req: Request, res: Response): Promise<void> {
+    const id = req.header('mcp-session-id');
+    if (id === undefined) {
+      if (req.method === 'GET') {
+        refuse(res, 405, 'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.', RpcCode.ServerError, { Allow: 'POST' });
+      } else {
+        refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required to end a session.');
+      }
+      return;
+    }
+    const session = this.registry.get(id);
+    if (!session) return sessionNotFound(res);
+    await session.transport.handleRequest(req, res);
+  }
+
+  private openSession(id: string): Session {
+    const server = this.options.newServer();
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     // Set before connect(): the server chains its own close handling after this one.
     transport.onclose = () => {
-      if (registry.delete(id)) event({ event: 'session-closed', session: id });
+      if (this.registry.delete(id)) this.options.event({ event: 'session-closed', session: id });
     };
     return { server, transport, close: () => server.close() };
-  };
+  }
 
   /** Runs one request in a session, counting it as activity; refuses it (429) past the pending bound. */
-  const inSession = async (id: string, res: Response, run: () => Promise<void>) => {
-    if (!registry.begin(id)) {
+  private async inSession(id: string, res: Response, run: () => Promise<void>): Promise<void> {
+    if (!this.registry.begin(id)) {
       const message = 'Too Many Requests: this session already has requests waiting to be answered and read. Read those responses first.';
       refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': '1' });
       return;
@@ -76,68 +104,39 @@ export function legacySessions(options: LegacySessionsOptions): LegacySessions {
     try {
       await run();
     } finally {
-      registry.end(id);
+      this.registry.end(id);
     }
-  };
+  }
 
-  const initialize = async (req: Request, res: Response, body: unknown) => {
-    if (registry.isFull()) {
-      const seconds = registry.retryAfterSeconds();
-      event({ level: 'warn', event: 'sessions-full', max: options.maxSessions });
-      const message = `Service Unavailable: all ${options.maxSessions} sessions are in use. Retry after ${seconds} s, or close unused sessions (DELETE /docs).`;
-      refuse(res, 503, message, RpcCode.ServerError, { 'Retry-After': String(seconds) });
-      return;
-    }
-    const id = newSessionId(options.replicaId);
-    const session = openSession(id);
+  private refuseFull(res: Response): void {
+    const seconds = this.registry.retryAfterSeconds();
+    const max = this.options.maxSessions;
+    this.options.event({ level: 'warn', event: 'sessions-full', max });
+    const message = `Service Unavailable: all ${max} sessions are in use. Retry after ${seconds} s, or close unused sessions (DELETE /docs).`;
+    refuse(res, 503, message, RpcCode.ServerError, { 'Retry-After': String(seconds) });
+  }
+
+  private async initialize(req: Request, res: Response, body: unknown): Promise<void> {
+    if (this.registry.isFull()) return this.refuseFull(res);
+    const id = newSessionId(this.options.replicaId);
+    const session = this.openSession(id);
     // Registered before any await, so concurrent initializes cannot exceed the cap.
-    registry.add(id, session);
-    sessionOf.set(res, id);
+    this.registry.add(id, session);
+    this.options.sessionOf.set(res, id);
     try {
-      await inSession(id, res, async () => {
+      await this.inSession(id, res, async () => {
         await session.server.connect(session.transport);
         await session.transport.handleRequest(req, res, body);
       });
     } finally {
       // The transport refused the initialize (wrong Accept header, say): no session was opened.
       if (session.transport.sessionId === undefined) {
-        registry.delete(id);
-        sessionOf.delete(res);
+        this.registry.delete(id);
+        this.options.sessionOf.delete(res);
         await session.close();
       } else {
-        event({ event: 'session-opened', session: id, sessions: registry.size });
+        this.options.event({ event: 'session-opened', session: id, sessions: this.registry.size });
       }
     }
-  };
-
-  return {
-    registry,
-    opensSession: (req, body) => req.header('mcp-session-id') === undefined && containsInitialize(body),
-    async post(req, res, body) {
-      const id = req.header('mcp-session-id');
-      if (id === undefined) {
-        await initialize(req, res, body);
-        return;
-      }
-      const session = registry.get(id);
-      if (!session) return sessionNotFound(res);
-      await inSession(id, res, () => session.transport.handleRequest(req, res, body));
-    },
-    // GET opens the server-to-client SSE stream; it does not count as activity, so an idle client
-    // holding one open still expires and frees its slot.
-    async other(req, res) {
-      const id = req.header('mcp-session-id');
-      if (id === undefined) {
-        if (req.method === 'GET') {
-          refuse(res, 405, 'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.', RpcCode.ServerError, { Allow: 'POST' });
-        } else {
-          refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required to end a session.');
-        }
-        return;
-      }
-      const session = registry.get(id);
-      if (!session) return sessionNotFound(res);
-      await session.transport.handleRequest(req, res);
-    },
-  };
+  }
 }
