@@ -86,6 +86,7 @@ export function createProgram(): Command {
     .option('--port <n>', 'port (default 8080; 0 = any free port)', Number)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--auth-token <token>', 'require Authorization: Bearer <token> (or set SVC_DOCS_AUTH_TOKEN)')
+    .option('--auth-token-file <path>', 'read the token from a file, so it is not visible in ps (or set SVC_DOCS_AUTH_TOKEN_FILE)')
     .option('--allowed-hosts <list>', 'comma-separated Host names accepted (default localhost names)')
     .option('--allowed-origins <list>', 'comma-separated Origins accepted (default localhost names)')
     .option('--model <model>', 'the model the index must have been built with')
@@ -99,6 +100,7 @@ export function createProgram(): Command {
         port: flags.port,
         host: flags.host,
         authToken: flags.authToken,
+        authTokenFile: flags.authTokenFile,
         allowedHosts: splitList(flags.allowedHosts),
         allowedOrigins: splitList(flags.allowedOrigins),
       });
@@ -185,6 +187,7 @@ interface ServeFlags {
   port?: number;
   host?: string;
   authToken?: string;
+  authTokenFile?: string;
   allowedHosts?: string;
   allowedOrigins?: string;
   build?: boolean;
