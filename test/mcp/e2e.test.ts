@@ -64,7 +64,7 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
       expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['searchTerm']);
       expect(tool.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['query', 'results']) });
       expect(tool.description).toMatch(/specific technical terms/i);
-      expect(tool.description).toMatch(/31 consecutive sections/);
+      expect(tool.description).toMatch(/consecutive sections around it .* \(up to 31\)/);
       expect(tool.annotations?.readOnlyHint).toBe(true);
 
       const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'zanzibar setting' } })) as CallToolResult;
