@@ -27,36 +27,21 @@ export const DEFAULT_LEXICAL_PARAMS: LexicalParams = {
   b: { title: 0.5, headings: 0.5, body: 0.4 },
 };
 
-/** On-disk form: per term, a flat list of [section, tf(title), tf(headings), tf(body)] quads. */
-export const lexicalDataSchema = z.object({
-  sectionCount: z.number().int().nonnegative(),
-  lengths: z.object({ title: z.array(z.number()), headings: z.array(z.number()), body: z.array(z.number()) }),
-  terms: z.array(z.string()),
-  postings: z.array(z.array(z.number().int().nonnegative())),
-});
-export type LexicalData = z.infer<typeof lexicalDataSchema>;
-
-export function buildLexicalData(sections: FieldTokens[]): LexicalData {
-  const byTerm = new Map<string, number[]>();
-  const lengths = { title: [] as number[], headings: [] as number[], body: [] as number[] };
-  sections.forEach((fields, sectionId) => {
-    const counts = new Map<string, [number, number, number]>();
-    LEXICAL_FIELDS.forEach((field, f) => {
-      lengths[field].push(fields[field].length);
-      for (const term of fields[field]) {
-        let c = counts.get(term);
-        if (!c) counts.set(term, (c = [0, 0, 0]));
-        c[f]! += 1;
-      }
-    });
-    for (const [term, [t, h, b]] of counts) {
-      let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = []));
-      list.push(sectionId, t, h, b);
-    }
-  });
-  const terms = [...byTerm.keys()].sort();
-  return { sectionCount: sections.length, lengths, terms, postings: terms.map((t) => byTerm.get(t)!) };
+/**
+ * A corpus's BM25F statistics, as the index file holds them (postings-file.ts): typed arrays that
+ * may be views on one buffer per file, so a 1M-section index loads without a string or a number
+ * array per posting. Built by build-lexical.ts.
+ */
+export interface LexicalData {
+  sectionCount: number;
+  /** Tokens per field of each section. */
+  lengths: Record<LexicalField, Uint32Array>;
+  /** Sorted; term t's postings are entries termStart[t] … termStart[t + 1] - 1. */
+  terms: string[];
+  termStart: Uint32Array;
+  /** Per posting entry: the section (ascending within a term) and the term's count in each field. */
+  postingSections: Int32Array;
+  tf: Record<LexicalField, Uint16Array>;
 }
 
 export interface LexicalHits {
@@ -78,6 +63,57 @@ export interface LexicalHits {
 interface Postings {
   sections: Int32Array;
   tf: Float64Array;
+}
+
+/**
+ * The index as a few flat typed arrays (term t's postings are `sections`/`tf` from `offsets[t]`
+ * to `offsets[t + 1]`), backed by SharedArrayBuffers so worker threads search one copy. Field
+ * weights and length normalisation are folded into `tf` for the params it was built with.
+ */
+export interface CompactLexical {
+  sectionCount: number;
+  params: LexicalParams;
+  /** Sorted, as in LexicalData. */
+  terms: string[];
+  offsets: Int32Array;
+  sections: Int32Array;
+  tf: Float64Array;
+  bodyLengths: Int32Array;
+}
+
+function sharedArray<T extends Int32Array | Float64Array>(Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number): T {
+  return new Kind(new SharedArrayBuffer(length * Kind.BYTES_PER_ELEMENT));
+}
+
+export function compactLexical(data: LexicalData, params: LexicalParams = DEFAULT_LEXICAL_PARAMS): CompactLexical {
+  const mean = (xs: number[]) => (xs.length === 0 ? 1 : Math.max(1e-9, xs.reduce((a, b) => a + b, 0) / xs.length));
+  const avg = { title: mean(data.lengths.title), headings: mean(data.lengths.headings), body: mean(data.lengths.body) };
+  const { weights, b } = params;
+  const { lengths } = data;
+  const norm = (field: LexicalField, s: number) => 1 - b[field] + (b[field] * lengths[field][s]!) / avg[field];
+  const offsets = sharedArray(Int32Array, data.terms.length + 1);
+  let total = 0;
+  data.postings.forEach((quads, t) => {
+    offsets[t] = total;
+    total += quads.length / 4;
+  });
+  offsets[data.terms.length] = total;
+  const sections = sharedArray(Int32Array, total);
+  const tf = sharedArray(Float64Array, total);
+  data.postings.forEach((quads, t) => {
+    const n = quads.length / 4;
+    for (let i = 0, at = offsets[t]!; i < n; i++, at++) {
+      const s = quads[4 * i]!;
+      sections[at] = s;
+      tf[at] =
+        (weights.title * quads[4 * i + 1]!) / norm('title', s) +
+        (weights.headings * quads[4 * i + 2]!) / norm('headings', s) +
+        (weights.body * quads[4 * i + 3]!) / norm('body', s);
+    }
+  });
+  const bodyLengths = sharedArray(Int32Array, data.sectionCount);
+  bodyLengths.set(lengths.body.slice(0, data.sectionCount));
+  return { sectionCount: data.sectionCount, params, terms: data.terms, offsets, sections, tf, bodyLengths };
 }
 
 /**
@@ -128,49 +164,42 @@ class Accumulator {
 }
 
 export class LexicalIndex {
-  private readonly postings = new Map<string, Postings>();
+  private readonly termIds = new Map<string, number>();
+  private readonly compact: CompactLexical;
   private readonly acc: Accumulator;
 
-  constructor(
-    private readonly data: LexicalData,
-    private readonly params: LexicalParams = DEFAULT_LEXICAL_PARAMS,
-  ) {
-    const mean = (xs: number[]) => (xs.length === 0 ? 1 : Math.max(1e-9, xs.reduce((a, b) => a + b, 0) / xs.length));
-    const avg = { title: mean(data.lengths.title), headings: mean(data.lengths.headings), body: mean(data.lengths.body) };
-    const { weights, b } = params;
-    const { lengths } = data;
-    // Field weights and length normalisation are fixed per index: fold them into one number per posting now.
-    const norm = (field: LexicalField, s: number) => 1 - b[field] + (b[field] * lengths[field][s]!) / avg[field];
-    data.terms.forEach((term, t) => {
-      const quads = data.postings[t]!;
-      const n = quads.length / 4;
-      const sections = new Int32Array(n);
-      const tf = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const s = quads[4 * i]!;
-        sections[i] = s;
-        tf[i] =
-          (weights.title * quads[4 * i + 1]!) / norm('title', s) +
-          (weights.headings * quads[4 * i + 2]!) / norm('headings', s) +
-          (weights.body * quads[4 * i + 3]!) / norm('body', s);
-      }
-      this.postings.set(term, { sections, tf });
-    });
-    this.acc = new Accumulator(data.sectionCount);
+  /** From the on-disk data (folded with `params`), or from a compact form built elsewhere (a worker's shared copy). */
+  constructor(data: LexicalData | CompactLexical, params: LexicalParams = DEFAULT_LEXICAL_PARAMS) {
+    this.compact = 'postings' in data ? compactLexical(data, params) : data;
+    this.compact.terms.forEach((term, t) => this.termIds.set(term, t));
+    this.acc = new Accumulator(this.compact.sectionCount);
+  }
+
+  /** The flat arrays this index searches (what a worker pool shares). */
+  get data(): CompactLexical {
+    return this.compact;
   }
 
   get sectionCount(): number {
-    return this.data.sectionCount;
+    return this.compact.sectionCount;
+  }
+
+  private postings(term: string): Postings | undefined {
+    const t = this.termIds.get(term);
+    if (t === undefined) return undefined;
+    const { offsets, sections, tf } = this.compact;
+    return { sections: sections.subarray(offsets[t]!, offsets[t + 1]!), tf: tf.subarray(offsets[t]!, offsets[t + 1]!) };
   }
 
   /** Tokens in a section's body (its text without the heading line): 0 for a heading with nothing under it. */
   bodyLength(section: number): number {
-    return this.data.lengths.body[section] ?? 0;
+    return this.compact.bodyLengths[section] ?? 0;
   }
 
   /** Number of sections containing the term. */
   documentFrequency(term: string): number {
-    return this.postings.get(term)?.sections.length ?? 0;
+    const t = this.termIds.get(term);
+    return t === undefined ? 0 : this.compact.offsets[t + 1]! - this.compact.offsets[t]!;
   }
 
   idf(term: string): number {
@@ -178,17 +207,17 @@ export class LexicalIndex {
   }
 
   private idfOf(df: number): number {
-    const n = this.data.sectionCount;
+    const n = this.compact.sectionCount;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
   /** Every term of the index. */
   vocabulary(): IterableIterator<string> {
-    return this.postings.keys();
+    return this.termIds.keys();
   }
 
   hasTerm(term: string): boolean {
-    return this.postings.has(term);
+    return this.termIds.has(term);
   }
 
   /**
@@ -198,13 +227,13 @@ export class LexicalIndex {
    * (an upper bound on the union), so a section that uses both spellings is not counted twice.
    */
   search(query: ReadonlyMap<string, number>, variants: ReadonlyMap<string, readonly string[]> = new Map()): LexicalHits {
-    const { k1 } = this.params;
+    const { k1 } = this.compact.params;
     const acc = this.acc;
     const ownIdf: number[] = [];
     let idfMass = 0;
     for (const [term, weight] of query) {
-      const lists = [term, ...(variants.get(term) ?? [])].map((t) => this.postings.get(t)).filter((p) => p !== undefined);
-      const idf = this.idfOf(Math.min(this.data.sectionCount, lists.reduce((sum, p) => sum + p.sections.length, 0)));
+      const lists = [term, ...(variants.get(term) ?? [])].map((t) => this.postings(t)).filter((p) => p !== undefined);
+      const idf = this.idfOf(Math.min(this.compact.sectionCount, lists.reduce((sum, p) => sum + p.sections.length, 0)));
       const bit = weight >= 1 && ownIdf.length < 31 ? 1 << ownIdf.length : 0;
       if (weight >= 1) {
         idfMass += idf;

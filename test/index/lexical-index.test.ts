@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildLexicalData, LexicalIndex, lexicalDataSchema, type FieldTokens } from '../../src/index/lexical-index.js';
+import { buildLexicalData } from '../../src/index/build-lexical.js';
+import { LexicalIndex, type FieldTokens } from '../../src/index/lexical-index.js';
 import { tokenize } from '../../src/index/tokenize.js';
 
 const section = (title: string, headings: string, body: string): FieldTokens => ({ title: tokenize(title), headings: tokenize(headings), body: tokenize(body) });
@@ -18,9 +19,15 @@ function query(text: string, weight = 1): Map<string, number> {
 describe('LexicalIndex (BM25F)', () => {
   const index = new LexicalIndex(buildLexicalData(sections));
 
-  it('round-trips through its on-disk form', () => {
-    const data = lexicalDataSchema.parse(JSON.parse(JSON.stringify(buildLexicalData(sections))));
-    expect(new LexicalIndex(data).search(query('signature')).sections.length).toBe(2);
+  it('groups postings by sorted term, in section order, with counts per field', () => {
+    const data = buildLexicalData(sections);
+    expect(data.terms).toEqual([...data.terms].sort());
+    const t = data.terms.indexOf('signatur');
+    const [start, end] = [data.termStart[t]!, data.termStart[t + 1]!];
+    expect(Array.from(data.postingSections.subarray(start, end))).toEqual([0, 3]);
+    expect([data.tf.title[start], data.tf.headings[start], data.tf.body[start]]).toEqual([0, 1, 1]);
+    expect(data.termStart[data.terms.length]).toBe(data.postingSections.length);
+    expect(Array.from(data.lengths.title)).toEqual(sections.map((s) => s.title.length));
   });
 
   it('ranks a heading match above a passing body mention', () => {
