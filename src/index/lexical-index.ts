@@ -86,33 +86,32 @@ function sharedArray<T extends Int32Array | Float64Array>(Kind: { new (buffer: S
 }
 
 export function compactLexical(data: LexicalData, params: LexicalParams = DEFAULT_LEXICAL_PARAMS): CompactLexical {
-  const mean = (xs: number[]) => (xs.length === 0 ? 1 : Math.max(1e-9, xs.reduce((a, b) => a + b, 0) / xs.length));
+  const mean = (xs: ArrayLike<number>) => {
+    if (xs.length === 0) return 1;
+    let sum = 0;
+    for (let i = 0; i < xs.length; i++) sum += xs[i]!;
+    return Math.max(1e-9, sum / xs.length);
+  };
   const avg = { title: mean(data.lengths.title), headings: mean(data.lengths.headings), body: mean(data.lengths.body) };
   const { weights, b } = params;
   const { lengths } = data;
   const norm = (field: LexicalField, s: number) => 1 - b[field] + (b[field] * lengths[field][s]!) / avg[field];
+  const total = data.postingSections.length;
   const offsets = sharedArray(Int32Array, data.terms.length + 1);
-  let total = 0;
-  data.postings.forEach((quads, t) => {
-    offsets[t] = total;
-    total += quads.length / 4;
-  });
-  offsets[data.terms.length] = total;
+  offsets.set(data.termStart.subarray(0, data.terms.length + 1));
   const sections = sharedArray(Int32Array, total);
+  sections.set(data.postingSections);
+  // Field weights and length normalisation are fixed per index: fold them into one number per posting now.
   const tf = sharedArray(Float64Array, total);
-  data.postings.forEach((quads, t) => {
-    const n = quads.length / 4;
-    for (let i = 0, at = offsets[t]!; i < n; i++, at++) {
-      const s = quads[4 * i]!;
-      sections[at] = s;
-      tf[at] =
-        (weights.title * quads[4 * i + 1]!) / norm('title', s) +
-        (weights.headings * quads[4 * i + 2]!) / norm('headings', s) +
-        (weights.body * quads[4 * i + 3]!) / norm('body', s);
-    }
-  });
+  for (let at = 0; at < total; at++) {
+    const s = sections[at]!;
+    tf[at] =
+      (weights.title * data.tf.title[at]!) / norm('title', s) +
+      (weights.headings * data.tf.headings[at]!) / norm('headings', s) +
+      (weights.body * data.tf.body[at]!) / norm('body', s);
+  }
   const bodyLengths = sharedArray(Int32Array, data.sectionCount);
-  bodyLengths.set(lengths.body.slice(0, data.sectionCount));
+  bodyLengths.set(lengths.body.subarray(0, data.sectionCount));
   return { sectionCount: data.sectionCount, params, terms: data.terms, offsets, sections, tf, bodyLengths };
 }
 
@@ -170,7 +169,7 @@ export class LexicalIndex {
 
   /** From the on-disk data (folded with `params`), or from a compact form built elsewhere (a worker's shared copy). */
   constructor(data: LexicalData | CompactLexical, params: LexicalParams = DEFAULT_LEXICAL_PARAMS) {
-    this.compact = 'postings' in data ? compactLexical(data, params) : data;
+    this.compact = 'termStart' in data ? compactLexical(data, params) : data;
     this.compact.terms.forEach((term, t) => this.termIds.set(term, t));
     this.acc = new Accumulator(this.compact.sectionCount);
   }
