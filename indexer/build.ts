@@ -3,10 +3,11 @@ import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import type { StoredDocument } from '../src/index/format.js';
-import { buildLexicalData, DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
+import { buildLexicalData } from '../src/index/build-lexical.js';
+import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
 import type { FusionSettings } from '../src/index/manifest.js';
 import { currentBuildDir, readBuildSections } from '../src/index/read-index.js';
-import { DEFAULT_HNSW_PARAMS, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
+import { hnswParamsFor, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
 import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
@@ -93,8 +94,11 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     await cache.save();
 
     const lexicalParams = options.lexical ?? DEFAULT_LEXICAL_PARAMS;
-    const lexical = buildLexicalData(sections.map((s) => lexicalFields(documents[s.doc]!.title, s)));
-    const hnswParams = options.hnsw ?? DEFAULT_HNSW_PARAMS;
+    // A generator: each section's tokens are counted and dropped, never all held at once.
+    const lexical = buildLexicalData((function* () {
+      for (const s of sections) yield lexicalFields(documents[s.doc]!.title, s);
+    })());
+    const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
     const hnsw = HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
     const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
 

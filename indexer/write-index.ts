@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { CURRENT_FILE, INDEX_FILES, IndexError, MANIFEST_FILE, sha256, type IndexContent } from '../src/index/format.js';
 import { INDEX_FORMAT_VERSION, type Manifest } from '../src/index/manifest.js';
+import { postingsPieces } from '../src/index/postings-file.js';
+import { sectionsPieces } from '../src/index/sections-file.js';
 import { currentBuildDir } from '../src/index/read-index.js';
 import { HnswVectorIndex, type VectorMatrix } from '../src/index/vector-index.js';
 import { removeAbandonedTemps, removeOldBuilds } from './clean-index.js';
@@ -38,6 +40,23 @@ export async function writeDurably(path: string, data: Uint8Array | string): Pro
   } finally {
     await handle.close();
   }
+}
+
+/** Writes `pieces` one after another and fsyncs the file; returns the sha256 of what it wrote. */
+export async function writePiecesDurably(path: string, pieces: Iterable<Uint8Array>): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await open(path, 'w');
+  try {
+    for (const piece of pieces) {
+      // Taken before the write: a piece may be a reused buffer the generator refills after it.
+      hash.update(piece);
+      await handle.write(piece);
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
 }
 
 async function syncPath(path: string, flags: 'r' | 'r+' = 'r'): Promise<void> {
@@ -143,19 +162,16 @@ async function writeBuild(indexDir: string, draft: ManifestDraft, content: Index
   return name;
 }
 
-/** Writes the JSON and vector files durably; returns their checksums by file name. */
+/** Writes the data files durably, the big tables in pieces; returns their checksums by file name. */
 async function writeDataFiles(dir: string, content: IndexContent): Promise<Record<string, string>> {
-  const blobs: Record<string, Uint8Array | string> = {
-    [INDEX_FILES.sections]: JSON.stringify({ documents: content.documents, sections: content.sections }),
-    [INDEX_FILES.lexical]: JSON.stringify(content.lexical),
-    [INDEX_FILES.vectors]: matrixBytes(content.vectors),
-    [INDEX_FILES.terms]: JSON.stringify({ terms: content.expansion.terms }),
-    [INDEX_FILES.termVectors]: matrixBytes(content.expansion.vectors),
+  const streams: Record<string, Iterable<Uint8Array>> = {
+    [INDEX_FILES.sections]: sectionsPieces(content.documents, content.sections),
+    [INDEX_FILES.lexical]: postingsPieces(content.lexical),
+    [INDEX_FILES.vectors]: [matrixBytes(content.vectors)],
+    [INDEX_FILES.terms]: [Buffer.from(JSON.stringify({ terms: content.expansion.terms }))],
+    [INDEX_FILES.termVectors]: [matrixBytes(content.expansion.vectors)],
   };
   const files: Record<string, string> = {};
-  for (const [file, data] of Object.entries(blobs)) {
-    await writeDurably(join(dir, file), data);
-    files[file] = sha256(data);
-  }
+  for (const [file, pieces] of Object.entries(streams)) files[file] = await writePiecesDurably(join(dir, file), pieces);
   return files;
 }

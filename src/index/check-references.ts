@@ -28,18 +28,25 @@ export function checkDocumentRanges(documents: StoredDocument[], sections: Store
   return undefined;
 }
 
-/** Every posting names an existing section, and every per-section array has one entry per section. */
+/** Every posting names an existing section, every term's run lies inside the postings, and every per-section array has one entry per section. */
 export function checkLexicalReferences(lexical: LexicalData, sectionCount: number): string | undefined {
   if (lexical.sectionCount !== sectionCount) return `it indexes ${lexical.sectionCount} sections but there are ${sectionCount}`;
   for (const [field, lengths] of Object.entries(lexical.lengths)) {
     if (lengths.length !== sectionCount) return `it holds ${lengths.length} ${field} lengths for ${sectionCount} sections`;
   }
-  if (lexical.terms.length !== lexical.postings.length) return `it holds ${lexical.terms.length} terms but ${lexical.postings.length} posting lists`;
-  for (const [t, list] of lexical.postings.entries()) {
-    // Quads of [section, tf(title), tf(headings), tf(body)].
-    if (list.length % 4 !== 0) return `the posting list of term ${t} is not a whole number of entries`;
-    for (let i = 0; i < list.length; i += 4) {
-      if (list[i]! >= sectionCount) return `term ${t} points at section ${list[i]} of ${sectionCount}`;
+  const { termStart, postingSections } = lexical;
+  if (termStart.length !== lexical.terms.length + 1) return `it holds ${lexical.terms.length} terms but ${termStart.length - 1} posting lists`;
+  if (termStart[0] !== 0 || termStart[lexical.terms.length] !== postingSections.length) return `its posting lists do not cover its ${postingSections.length} postings`;
+  for (let t = 0; t < lexical.terms.length; t++) {
+    if (termStart[t + 1]! < termStart[t]!) return `the posting list of term ${t} ends before it starts`;
+  }
+  for (const [field, tf] of Object.entries(lexical.tf)) {
+    if (tf.length !== postingSections.length) return `it holds ${tf.length} ${field} counts for ${postingSections.length} postings`;
+  }
+  for (let t = 0; t < lexical.terms.length; t++) {
+    for (let i = termStart[t]!; i < termStart[t + 1]!; i++) {
+      const s = postingSections[i]!;
+      if (s < 0 || s >= sectionCount) return `term ${t} points at section ${s} of ${sectionCount}`;
     }
   }
   return undefined;

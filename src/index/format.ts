@@ -27,7 +27,6 @@ export const storedSectionSchema = z.object({
 });
 export type StoredSection = z.infer<typeof storedSectionSchema>;
 
-export const sectionsFileSchema = z.object({ documents: z.array(storedDocumentSchema), sections: z.array(storedSectionSchema) });
 export const termsFileSchema = z.object({ terms: z.array(z.string()) });
 
 export interface IndexContent {
@@ -40,10 +39,14 @@ export interface IndexContent {
   expansion: { terms: string[]; vectors: VectorMatrix };
 }
 
-/** The data files of a build folder, besides manifest.json. */
+/**
+ * The data files of a build folder, besides manifest.json. The two big tables are binary columns
+ * (sections-file.ts, postings-file.ts), written and read in pieces: as JSON they outgrew V8's
+ * longest string (512 MiB) before 1M sections.
+ */
 export const INDEX_FILES = {
-  sections: 'sections.json',
-  lexical: 'lexical.json',
+  sections: 'sections.bin',
+  lexical: 'postings.bin',
   vectors: 'vectors.f32',
   hnsw: 'vectors.hnsw',
   terms: 'expansion-terms.json',

@@ -4,7 +4,8 @@ import { lexicalParamsSchema } from './lexical-index.js';
 
 /** index-data's manifest: what was built, from what, with which settings, and each file's checksum. */
 
-export const INDEX_FORMAT_VERSION = 1;
+/** 2: sections.bin and postings.bin replaced sections.json and lexical.json. */
+export const INDEX_FORMAT_VERSION = 2;
 
 export const fusionSettingsSchema = z.object({
   /**

@@ -1,7 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { checkDocumentRanges, checkLexicalReferences, checkVectorLabels } from './check-references.js';
+import { ColumnFormatError, PIECE_BYTES } from './columns.js';
 import {
   BUILD_NAME,
   CURRENT_FILE,
@@ -9,15 +11,14 @@ import {
   IndexError,
   MANIFEST_FILE,
   REBUILD,
-  sectionsFileSchema,
-  sha256,
   termsFileSchema,
   type IndexContent,
   type StoredDocument,
   type StoredSection,
 } from './format.js';
-import { lexicalDataSchema } from './lexical-index.js';
 import { INDEX_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
+import { decodePostings } from './postings-file.js';
+import { decodeSections } from './sections-file.js';
 import { HnswVectorIndex, type VectorMatrix } from './vector-index.js';
 
 /**
@@ -69,24 +70,58 @@ export async function readManifest(buildDir: string): Promise<Manifest> {
   return parsed.data;
 }
 
-async function readChecked(buildDir: string, manifest: Manifest, file: string): Promise<Buffer> {
+/**
+ * A data file read in pieces into one ArrayBuffer (views on it are the index's big arrays: no
+ * copy, and no 2 GiB readFile limit), its sha256 computed on the way and checked against the manifest.
+ */
+async function readChecked(buildDir: string, manifest: Manifest, file: string, keep = true): Promise<ArrayBuffer> {
   const path = join(buildDir, file);
   const expected = manifest.files[file];
   if (expected === undefined) throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}: ${REBUILD}`);
-  let data: Buffer;
+  let handle;
   try {
-    data = await readFile(path);
+    handle = await open(path, 'r');
   } catch {
     throw new IndexError(`${path} is missing: ${REBUILD}`);
   }
-  if (sha256(data) !== expected) throw new IndexError(`${path} is corrupt (checksum mismatch): ${REBUILD}`);
-  return data;
+  const hash = createHash('sha256');
+  let buffer: ArrayBuffer;
+  try {
+    const { size } = await handle.stat();
+    // A file only checked (not kept) goes through one piece-sized buffer.
+    buffer = new ArrayBuffer(keep ? size : Math.min(size, PIECE_BYTES));
+    const bytes = new Uint8Array(buffer);
+    for (let at = 0; at < size; ) {
+      const into = keep ? at : 0;
+      const { bytesRead } = await handle.read(bytes, into, Math.min(PIECE_BYTES, size - at), at);
+      if (bytesRead === 0) throw new IndexError(`${path} shrank while it was read: ${REBUILD}`);
+      hash.update(bytes.subarray(into, into + bytesRead));
+      at += bytesRead;
+    }
+  } catch (error) {
+    if (error instanceof IndexError) throw error;
+    throw new IndexError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${REBUILD}`);
+  } finally {
+    await handle.close();
+  }
+  if (hash.digest('hex') !== expected) throw new IndexError(`${path} is corrupt (checksum mismatch): ${REBUILD}`);
+  return buffer;
 }
 
-function parseJson<T>(data: Buffer, schema: z.ZodType<T>, path: string): T {
+/** Decodes a binary table, turning a layout problem into one line naming the file. */
+function decodeBinary<T>(buffer: ArrayBuffer, decode: (buffer: ArrayBuffer) => T, path: string): T {
+  try {
+    return decode(buffer);
+  } catch (error) {
+    if (error instanceof ColumnFormatError) throw new IndexError(`${path} is malformed (${error.message}): ${REBUILD}`);
+    throw error;
+  }
+}
+
+function parseJson<T>(data: ArrayBuffer, schema: z.ZodType<T>, path: string): T {
   let raw: unknown;
   try {
-    raw = JSON.parse(data.toString('utf8'));
+    raw = JSON.parse(Buffer.from(data).toString('utf8'));
   } catch {
     throw new IndexError(`${path} is not valid JSON: ${REBUILD}`);
   }
@@ -95,12 +130,9 @@ function parseJson<T>(data: Buffer, schema: z.ZodType<T>, path: string): T {
   return parsed.data;
 }
 
-function toMatrix(data: Buffer, dims: number, rows: number, path: string): VectorMatrix {
+function toMatrix(data: ArrayBuffer, dims: number, rows: number, path: string): VectorMatrix {
   if (data.byteLength !== rows * dims * 4) throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}: ${REBUILD}`);
-  // Copy into an aligned buffer: Buffer slices may not start on a 4-byte boundary.
-  const floats = new Float32Array(rows * dims);
-  new Uint8Array(floats.buffer).set(data);
-  return { dims, data: floats };
+  return { dims, data: new Float32Array(data) };
 }
 
 /** Refuses a file whose references point outside the index, naming it and what is wrong. */
@@ -119,7 +151,7 @@ export async function readIndex(indexDir: string): Promise<LoadedIndex> {
 export async function readBuildSections(buildDir: string): Promise<{ manifest: Manifest; documents: StoredDocument[]; sections: StoredSection[] }> {
   const manifest = await readManifest(buildDir);
   const path = join(buildDir, INDEX_FILES.sections);
-  const { documents, sections } = parseJson(await readChecked(buildDir, manifest, INDEX_FILES.sections), sectionsFileSchema, path);
+  const { documents, sections } = decodeBinary(await readChecked(buildDir, manifest, INDEX_FILES.sections), decodeSections, path);
   if (sections.length !== manifest.sections) throw new IndexError(`${path} holds ${sections.length} sections but the manifest says ${manifest.sections}: ${REBUILD}`);
   refuseBadReferences(path, checkDocumentRanges(documents, sections));
   return { manifest, documents, sections };
@@ -129,12 +161,12 @@ export async function readBuild(buildDir: string): Promise<LoadedIndex> {
   const { manifest, documents, sections } = await readBuildSections(buildDir);
   const dims = manifest.model.dimensions;
   const at = (f: string) => join(buildDir, f);
-  const lexical = parseJson(await readChecked(buildDir, manifest, INDEX_FILES.lexical), lexicalDataSchema, at(INDEX_FILES.lexical));
+  const lexical = decodeBinary(await readChecked(buildDir, manifest, INDEX_FILES.lexical), decodePostings, at(INDEX_FILES.lexical));
   refuseBadReferences(at(INDEX_FILES.lexical), checkLexicalReferences(lexical, sections.length));
   const vectors = toMatrix(await readChecked(buildDir, manifest, INDEX_FILES.vectors), dims, sections.length, at(INDEX_FILES.vectors));
   const { terms } = parseJson(await readChecked(buildDir, manifest, INDEX_FILES.terms), termsFileSchema, at(INDEX_FILES.terms));
   const termVectors = toMatrix(await readChecked(buildDir, manifest, INDEX_FILES.termVectors), dims, terms.length, at(INDEX_FILES.termVectors));
-  await readChecked(buildDir, manifest, INDEX_FILES.hnsw);
+  await readChecked(buildDir, manifest, INDEX_FILES.hnsw, false);
   let hnsw: HnswVectorIndex;
   try {
     hnsw = await HnswVectorIndex.load(at(INDEX_FILES.hnsw), dims, sections.length, manifest.hnsw);

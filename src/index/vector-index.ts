@@ -26,6 +26,18 @@ export type HnswParams = z.infer<typeof hnswParamsSchema>;
 
 export const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 200, efSearch: 128, seed: 100 };
 
+/**
+ * The graph's parameters for an index of `sections`, recorded in its manifest. Small indexes keep
+ * the defaults (recall@10 ≥ 0.99 up to 10k sections); larger ones, whose near-duplicate clusters
+ * (versioned copies of the same page) trap a sparse graph, get more links per node and a wider
+ * search: at 100k the defaults found 0.934 of the exact top 10 (bench/results/summary.md, Scale).
+ */
+export function hnswParamsFor(sections: number): HnswParams {
+  if (sections <= 20_000) return DEFAULT_HNSW_PARAMS;
+  if (sections <= 200_000) return { ...DEFAULT_HNSW_PARAMS, m: 24, efConstruction: 200, efSearch: 256 };
+  return { ...DEFAULT_HNSW_PARAMS, m: 32, efConstruction: 200, efSearch: 400 };
+}
+
 /** Flat row-major matrix of `count` vectors of `dims` floats. */
 export interface VectorMatrix {
   dims: number;
@@ -84,6 +96,11 @@ export class HnswVectorIndex implements VectorIndex {
     if (size !== expectedSize) throw new Error(`${path} holds ${size} vectors but the manifest says ${expectedSize}`);
     index.setEf(params.efSearch);
     return new HnswVectorIndex(index, size);
+  }
+
+  /** Sets how many candidates a search keeps (a benchmark's sweep; the server uses the manifest's). */
+  setEfSearch(ef: number): void {
+    this.index.setEf(ef);
   }
 
   /** The section number stored with each vector (what a search returns as ids). */

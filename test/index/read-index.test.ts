@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { IndexError } from '../../src/index/format.js';
+import { INDEX_FORMAT_VERSION } from '../../src/index/manifest.js';
 import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
 import { ModelMismatchError, openEngine } from '../../src/search/engine.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { resignPostings, resignSections } from './resign.js';
 
 const files = {
   'kb/a.md': '---\ntitle: Alpha\n---\n# Alpha\nalpha text about refunds\n## Details\nmore alpha\n',
@@ -17,33 +18,24 @@ async function copyOfIndex(): Promise<string> {
   return fixtureIndex(files);
 }
 
-/** Edits a JSON data file of the current build and records its new checksum, as a careless tool or an attacker with write access would. */
-async function resignedJson(dir: string, file: string, edit: (data: Record<string, unknown>) => void): Promise<void> {
-  const build = (await currentBuildDir(dir))!;
-  const data = JSON.parse(readFileSync(join(build, file), 'utf8')) as Record<string, unknown>;
-  edit(data);
-  const text = JSON.stringify(data);
-  writeFileSync(join(build, file), text);
-  const manifest = JSON.parse(readFileSync(join(build, 'manifest.json'), 'utf8')) as { files: Record<string, string> };
-  manifest.files[file] = createHash('sha256').update(text).digest('hex');
-  writeFileSync(join(build, 'manifest.json'), JSON.stringify(manifest));
-}
-
-type Sections = { documents: { firstSection: number; sectionCount: number; path: string }[]; sections: { doc: number }[] };
+type Edit = (build: string) => void;
 
 describe('references inside an index whose checksums are valid', () => {
-  const cases: [string, string, (data: Record<string, unknown>) => void, RegExp][] = [
-    ['a document range past the last section', 'sections.json', (d) => void ((d as Sections).documents[1]!.sectionCount = 999), /sections\.json refers outside the index \(document 1 claims sections \d+–\d+, expected a run starting at \d+ within \d+ sections\)/],
-    ['a section of a document that does not exist', 'sections.json', (d) => void ((d as Sections).sections[0]!.doc = 99), /sections\.json refers outside the index \(section 0 belongs to document 99, not to document 0/],
-    ['overlapping documents', 'sections.json', (d) => void ((d as Sections).documents[1]!.firstSection = 0), /sections\.json refers outside the index \(document 1 claims sections 0–/],
-    ['a document path with a newline', 'sections.json', (d) => void ((d as Sections).documents[0]!.path = 'a.md\nTitle: forged'), /sections\.json refers outside the index \(document 0 has a control character/],
-    ['a posting naming a section that does not exist', 'lexical.json', (d) => void ((d as { postings: number[][] }).postings[0]![0] = 9999), /lexical\.json refers outside the index \(term 0 points at section 9999 of \d+\)/],
-    ['lexical statistics for another number of sections', 'lexical.json', (d) => void ((d as { sectionCount: number }).sectionCount = 1), /lexical\.json refers outside the index \(it indexes 1 sections but there are \d+\)/],
+  const cases: [string, Edit, RegExp][] = [
+    ['a document range past the last section', (b) => resignSections(b, (t) => void (t.documents[1]!.sectionCount = 999)), /sections\.bin refers outside the index \(document 1 claims sections \d+–\d+, expected a run starting at \d+ within \d+ sections\)/],
+    ['a section of a document that does not exist', (b) => resignSections(b, (t) => void (t.sections[0]!.doc = 99)), /sections\.bin refers outside the index \(section 0 belongs to document 99, not to document 0/],
+    ['overlapping documents', (b) => resignSections(b, (t) => void (t.documents[1]!.firstSection = 0)), /sections\.bin refers outside the index \(document 1 claims sections 0–/],
+    ['a document path with a newline', (b) => resignSections(b, (t) => void (t.documents[0]!.path = 'a.md\nTitle: forged')), /sections\.bin refers outside the index \(document 0 has a control character/],
+    ['a posting naming a section that does not exist', (b) => resignPostings(b, (d) => void (d.postingSections[0] = 9999)), /postings\.bin refers outside the index \(term 0 points at section 9999 of \d+\)/],
+    ['a negative section in a posting', (b) => resignPostings(b, (d) => void (d.postingSections[1] = -1)), /postings\.bin refers outside the index \(term \d+ points at section -1 of \d+\)/],
+    ['lexical statistics for another number of sections', (b) => resignPostings(b, (d) => void (d.sectionCount = 1)), /postings\.bin refers outside the index \(it indexes 1 sections but there are \d+\)/],
+    ['a posting list running past the postings', (b) => resignPostings(b, (d) => void (d.termStart = Uint32Array.from(d.termStart, (x, i) => (i === d.terms.length ? x + 5 : x)))), /postings\.bin refers outside the index \(its posting lists do not cover its \d+ postings\)/],
+    ['a posting list that ends before it starts', (b) => resignPostings(b, (d) => void ([d.termStart[1], d.termStart[2]] = [d.termStart[2]!, d.termStart[1]!])), /postings\.bin refers outside the index \(the posting list of term 1 ends before it starts\)/],
   ];
-  for (const [name, file, edit, message] of cases) {
+  for (const [name, edit, message] of cases) {
     it(`refuses ${name}, naming the file`, async () => {
       const dir = await copyOfIndex();
-      await resignedJson(dir, file, edit);
+      edit((await currentBuildDir(dir))!);
       await expect(readIndex(dir)).rejects.toThrow(IndexError);
       await expect(readIndex(dir)).rejects.toThrow(message);
       await expect(readIndex(dir)).rejects.toThrow(/: run 'svc-docs index' to rebuild it$/);
@@ -56,14 +48,14 @@ describe('index store', () => {
     const dir = await copyOfIndex();
     const index = await readIndex(dir);
     const m = index.manifest;
-    expect(m.formatVersion).toBe(1);
+    expect(m.formatVersion).toBe(INDEX_FORMAT_VERSION);
     expect(m.corpus.documents).toBe(2);
     expect(m.corpus.knowledgeBases).toEqual(['kb']);
     expect(m.sections).toBe(index.sections.length);
     expect(m.model.dimensions).toBe(index.vectors.dims);
     expect(m.hnsw).toMatchObject({ m: expect.any(Number), efConstruction: expect.any(Number), efSearch: expect.any(Number) });
     expect(Object.keys(m.files).sort()).toEqual(
-      ['expansion-terms.json', 'expansion-vectors.f32', 'lexical.json', 'sections.json', 'vectors.f32', 'vectors.hnsw'].sort(),
+      ['expansion-terms.json', 'expansion-vectors.f32', 'postings.bin', 'sections.bin', 'vectors.f32', 'vectors.hnsw'].sort(),
     );
   });
 
@@ -102,15 +94,15 @@ describe('index store', () => {
 
   it('refuses a missing data file, naming it', async () => {
     const dir = await copyOfIndex();
-    unlinkSync(join((await currentBuildDir(dir))!, 'lexical.json'));
-    await expect(readIndex(dir)).rejects.toThrow(/lexical\.json is missing/);
+    unlinkSync(join((await currentBuildDir(dir))!, 'postings.bin'));
+    await expect(readIndex(dir)).rejects.toThrow(/postings\.bin is missing/);
   });
 
   it('refuses an index of another format version', async () => {
     const dir = await copyOfIndex();
     const path = join((await currentBuildDir(dir))!, 'manifest.json');
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), formatVersion: 99 }));
-    await expect(readIndex(dir)).rejects.toThrow(/index format 99 but this svc-docs reads format 1/);
+    await expect(readIndex(dir)).rejects.toThrow(/index format 99 but this svc-docs reads format 2/);
   });
 
   it('refuses a manifest that is not JSON or not a manifest', async () => {
@@ -118,7 +110,7 @@ describe('index store', () => {
     const path = join((await currentBuildDir(dir))!, 'manifest.json');
     writeFileSync(path, '{ nope');
     await expect(readIndex(dir)).rejects.toThrow(/manifest\.json is not valid JSON/);
-    writeFileSync(path, JSON.stringify({ formatVersion: 1, model: 'x' }));
+    writeFileSync(path, JSON.stringify({ formatVersion: INDEX_FORMAT_VERSION, model: 'x' }));
     await expect(readIndex(dir)).rejects.toThrow(/manifest\.json is malformed/);
   });
 

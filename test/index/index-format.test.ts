@@ -1,0 +1,137 @@
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeIndex, type ManifestDraft } from '../../indexer/write-index.js';
+import { buildLexicalData } from '../../src/index/build-lexical.js';
+import { PIECE_BYTES } from '../../src/index/columns.js';
+import { IndexError, type StoredDocument, type StoredSection } from '../../src/index/format.js';
+import { decodePostings, postingsPieces } from '../../src/index/postings-file.js';
+import { currentBuildDir, readBuildSections, readIndex } from '../../src/index/read-index.js';
+import { decodeSections, sectionsPieces } from '../../src/index/sections-file.js';
+import { tokenize } from '../../src/index/tokenize.js';
+import { HnswVectorIndex } from '../../src/index/vector-index.js';
+import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
+import { fileBuffer, resign } from './resign.js';
+
+/** sections.bin and postings.bin: what is written is what is read, damage is refused, and nothing is read as one big string. */
+
+const documents: StoredDocument[] = [
+  { kb: 'kb', path: 'a.md', title: 'Ünïcode 🚀 title', hash: 'h1', firstSection: 0, sectionCount: 2 },
+  { kb: 'other', path: 'dir/b.md', title: '', hash: 'h2', firstSection: 2, sectionCount: 1 },
+];
+const sections: StoredSection[] = [
+  { doc: 0, headings: ['Ünïcode 🚀 title'], text: '# Ünïcode 🚀 title\nintro with a café\n' },
+  { doc: 0, headings: ['Ünïcode 🚀 title', 'Deep'], text: '' },
+  { doc: 1, headings: [], text: 'no heading at all, odd length' },
+];
+
+function bytes(pieces: Iterable<Uint8Array>): ArrayBuffer {
+  const data = Buffer.concat([...pieces]);
+  const buffer = new ArrayBuffer(data.length);
+  new Uint8Array(buffer).set(data);
+  return buffer;
+}
+
+const lexical = () => buildLexicalData(sections.map((s) => ({ title: tokenize(documents[s.doc]!.title), headings: tokenize(s.headings.join('\n')), body: tokenize(s.text) })));
+
+describe('the binary tables', () => {
+  it('read back exactly what was written', () => {
+    expect(decodeSections(bytes(sectionsPieces(documents, sections)))).toEqual({ documents, sections });
+    const data = lexical();
+    expect(decodePostings(bytes(postingsPieces(data)))).toEqual(data);
+  });
+
+  it('refuses bytes cut short or with something after them', () => {
+    const whole = Buffer.from(bytes(sectionsPieces(documents, sections)));
+    const cut = whole.subarray(0, whole.length - 8);
+    expect(() => decodeSections(bytes([cut]))).toThrow(/truncated/);
+    expect(() => decodeSections(bytes([whole, Buffer.alloc(4)]))).toThrow(/4 bytes follow its last column/);
+    expect(() => decodePostings(bytes([whole]))).toThrow(/does not start with SVCPST02/);
+  });
+});
+
+describe('an index written then read', () => {
+  it('equals what was written: documents, sections, postings, vectors, expansion and the HNSW graph', async () => {
+    const base = await readIndex(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' }));
+    const { formatVersion: _v, files: _f, ...draft } = base.manifest;
+    const dims = base.vectors.dims;
+    const vectors = { dims, data: Float32Array.from({ length: sections.length * dims }, (_, i) => Math.sin(i + 1)) };
+    const expansion = { terms: ['café', 'intro'], vectors: { dims, data: Float32Array.from({ length: 2 * dims }, (_, i) => Math.cos(i)) } };
+    const content = { documents, sections, vectors, lexical: lexical(), expansion };
+    const dir = tempDir('round-trip');
+    const manifestDraft: ManifestDraft = { ...draft, sections: sections.length };
+    await writeIndex(dir, manifestDraft, content, HnswVectorIndex.build(vectors, draft.hnsw));
+    const read = await readIndex(dir);
+    expect({ documents: read.documents, sections: read.sections, vectors: read.vectors, lexical: read.lexical, expansion: read.expansion }).toEqual(content);
+    expect(read.hnsw.labels().sort()).toEqual([0, 1, 2]);
+  });
+});
+
+describe('a damaged table file', () => {
+  const build = async () => (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n## B\nbeta\n' })))!;
+
+  for (const file of ['sections.bin', 'postings.bin']) {
+    it(`refuses a flipped byte in ${file}, naming it`, async () => {
+      const b = await build();
+      const data = readFileSync(join(b, file));
+      data[Math.floor(data.length / 2)]! ^= 0x01;
+      writeFileSync(join(b, file), data);
+      await expect(readIndex(join(b, '..'))).rejects.toThrow(new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\): run 'svc-docs index'`));
+    });
+
+    it(`refuses a truncated ${file}, naming it, also under a valid checksum`, async () => {
+      const b = await build();
+      truncateSync(join(b, file), 40);
+      await expect(readIndex(join(b, '..'))).rejects.toThrow(new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\)`));
+      resign(b, file, readFileSync(join(b, file)));
+      await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
+      await expect(readIndex(join(b, '..'))).rejects.toThrow(new RegExp(`${file.replace('.', '\\.')} is malformed \\(it ends \\d+ bytes early \\(truncated\\)\\): run 'svc-docs index' to rebuild it$`));
+    });
+  }
+});
+
+describe('an index of the previous format', () => {
+  it('is refused with the one-line rebuild message', async () => {
+    const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' })))!;
+    // What a format-1 build held: JSON tables, and formatVersion 1 in its manifest.
+    const path = join(b, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { formatVersion: number; files: Record<string, string> };
+    writeFileSync(join(b, 'sections.json'), '{"documents":[],"sections":[]}');
+    writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 1, files: { ...manifest.files, 'sections.json': 'x', 'lexical.json': 'y' } }));
+    await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
+    await expect(readIndex(join(b, '..'))).rejects.toThrow(/manifest\.json has index format 1 but this svc-docs reads format 2: run 'svc-docs index' to rebuild it$/);
+  });
+});
+
+describe('reading a table larger than one read', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('makes no string longer than one section, however much text there is', async () => {
+    const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' })))!;
+    const sectionChars = 4096;
+    const count = Math.ceil((1.25 * PIECE_BYTES) / sectionChars);
+    const big: StoredSection[] = Array.from({ length: count }, (_, i) => ({ doc: 0, headings: [`H${i}`], text: `${i} `.padEnd(sectionChars, 'x') }));
+    const bigDocuments: StoredDocument[] = [{ kb: 'kb', path: 'a.md', title: 'A', hash: 'h', firstSection: 0, sectionCount: count }];
+    resign(b, 'sections.bin', Buffer.from(bytes(sectionsPieces(bigDocuments, big))));
+    const path = join(b, 'manifest.json');
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), sections: count }));
+    expect(fileBuffer(join(b, 'sections.bin')).byteLength).toBeGreaterThan(PIECE_BYTES);
+
+    let longest = 0;
+    const measure = (s: unknown) => (longest = Math.max(longest, typeof s === 'string' ? s.length : 0));
+    const toString = Buffer.prototype.toString;
+    vi.spyOn(Buffer.prototype, 'toString').mockImplementation(function (this: Buffer, ...args: Parameters<Buffer['toString']>) {
+      const s = toString.apply(this, args);
+      measure(s);
+      return s;
+    });
+    const parse = JSON.parse;
+    vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      measure(text);
+      return parse(text, reviver) as unknown;
+    });
+    const read = await readBuildSections(b);
+    expect(read.sections).toEqual(big);
+    expect(longest).toBeLessThanOrEqual(Math.max(sectionChars, readFileSync(path).length));
+  });
+});

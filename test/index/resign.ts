@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StoredDocument, StoredSection } from '../../src/index/format.js';
+import type { LexicalData } from '../../src/index/lexical-index.js';
+import { decodePostings, postingsPieces } from '../../src/index/postings-file.js';
+import { decodeSections, sectionsPieces } from '../../src/index/sections-file.js';
+
+/**
+ * Edits a data file of a build and records its new checksum in the manifest, as a careless tool
+ * or an attacker with write access would: what the reference checks are for.
+ */
+
+/** A file's bytes in an ArrayBuffer of their own (readFileSync may hand back a slice of a shared pool). */
+export function fileBuffer(path: string): ArrayBuffer {
+  const data = readFileSync(path);
+  const buffer = new ArrayBuffer(data.length);
+  new Uint8Array(buffer).set(data);
+  return buffer;
+}
+
+export function resign(build: string, file: string, data: Uint8Array): void {
+  writeFileSync(join(build, file), data);
+  const path = join(build, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { files: Record<string, string> };
+  manifest.files[file] = createHash('sha256').update(data).digest('hex');
+  writeFileSync(path, JSON.stringify(manifest));
+}
+
+export function resignSections(build: string, edit: (tables: { documents: StoredDocument[]; sections: StoredSection[] }) => void): void {
+  const tables = decodeSections(fileBuffer(join(build, 'sections.bin')));
+  edit(tables);
+  resign(build, 'sections.bin', Buffer.concat([...sectionsPieces(tables.documents, tables.sections)]));
+}
+
+export function resignPostings(build: string, edit: (data: LexicalData) => void): void {
+  const data = decodePostings(fileBuffer(join(build, 'postings.bin')));
+  edit(data);
+  resign(build, 'postings.bin', Buffer.concat([...postingsPieces(data)]));
+}
