@@ -35,11 +35,57 @@ function wordsOf(text: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-let dictionary: ReadonlySet<string> | undefined;
+/**
+ * A word list as one sorted string and the offset of each word in it, searched by bisection:
+ * about 4 MB for the 274k words, where a Set of them took about 25 MB.
+ */
+export class SortedWords {
+  private readonly text: string;
+  private readonly starts: Int32Array;
+
+  constructor(words: string[]) {
+    const sorted = words.filter(Boolean).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.starts = new Int32Array(sorted.length + 1);
+    let at = 0;
+    sorted.forEach((w, i) => {
+      this.starts[i] = at;
+      at += w.length + 1;
+    });
+    this.starts[sorted.length] = at;
+    this.text = sorted.join('\n') + '\n';
+  }
+
+  has(word: string): boolean {
+    let lo = 0;
+    let hi = this.starts.length - 2;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const order = this.compare(word, mid);
+      if (order === 0) return true;
+      if (order < 0) hi = mid - 1;
+      else lo = mid + 1;
+    }
+    return false;
+  }
+
+  /** `word` against word `i`, in code-unit order (as the sort above). */
+  private compare(word: string, i: number): number {
+    const start = this.starts[i]!;
+    const length = this.starts[i + 1]! - 1 - start;
+    const n = Math.min(word.length, length);
+    for (let k = 0; k < n; k++) {
+      const d = word.charCodeAt(k) - this.text.charCodeAt(start + k);
+      if (d !== 0) return d;
+    }
+    return word.length - length;
+  }
+}
+
+let dictionary: SortedWords | undefined;
 
 /** The English dictionary, read on the first query that has a term the index lacks. */
-function englishWords(): ReadonlySet<string> {
-  dictionary ??= new Set(readFileSync(wordListPath, 'utf8').split('\n'));
+function englishWords(): SortedWords {
+  dictionary ??= new SortedWords(readFileSync(wordListPath, 'utf8').split('\n'));
   return dictionary;
 }
 

@@ -1,28 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { fuseSections, rankDocuments, type SectionEvidence } from '../../src/search/fuse.js';
+import { Candidates, fuseSections as fuseInto, rankDocuments, type SectionEvidence } from '../../src/search/fuse.js';
 import { relevanceFor } from '../../src/search/relevance.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
 
 const e = (section: number, lexical: number, cosine: number, coverage = 0.5, matched = 0): SectionEvidence => ({ section, lexical, cosine, coverage, matched });
 
+/** Fuses `evidence` into candidate columns, returning them and each candidate's score in order. */
+function fuseSections(evidence: SectionEvidence[], vectorWeight: number): Candidates & { scores: number[] } {
+  const c = Candidates.of(evidence);
+  fuseInto(c, vectorWeight);
+  return Object.assign(c, { scores: Array.from(c.score.subarray(0, c.count)) });
+}
+
 describe('fuseSections', () => {
   it('lets a small vector weight break a lexical tie but not overturn a clear lexical lead', () => {
     const tie = fuseSections([e(0, 10, 0.2), e(1, 10, 0.9)], 0.1);
-    expect(tie[1]!.score).toBeGreaterThan(tie[0]!.score);
+    expect(tie.scores[1]!).toBeGreaterThan(tie.scores[0]!);
     const lead = fuseSections([e(0, 10, 0.2), e(1, 6, 0.9)], 0.1);
-    expect(lead[0]!.score).toBeGreaterThan(lead[1]!.score);
+    expect(lead.scores[0]!).toBeGreaterThan(lead.scores[1]!);
   });
 
   it('falls back to the vector side entirely when no term matched', () => {
     const fused = fuseSections([e(0, 0, 0.3), e(1, 0, 0.8)], 0.1);
-    expect(fused[1]!.score).toBe(1);
-    expect(fused[0]!.score).toBe(0);
+    expect(fused.scores[1]!).toBe(1);
+    expect(fused.scores[0]!).toBe(0);
   });
 
   it('keeps scores in [0, 1]', () => {
-    for (const s of fuseSections([e(0, 3, -0.2), e(1, 7, 0.4), e(2, 0, 0.99)], 0.3)) {
-      expect(s.score).toBeGreaterThanOrEqual(0);
-      expect(s.score).toBeLessThanOrEqual(1);
+    for (const score of fuseSections([e(0, 3, -0.2), e(1, 7, 0.4), e(2, 0, 0.99)], 0.3).scores) {
+      expect(score).toBeGreaterThanOrEqual(0);
+      expect(score).toBeLessThanOrEqual(1);
     }
   });
 });
@@ -53,7 +60,7 @@ describe('rankDocuments', () => {
     expect(hits[0]!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
     expect(hits[1]!.score).toBeCloseTo(1 + 0.3 * 0.5);
     // Terms a page matched in sections cut from the candidates still count, once.
-    const withCut = rankDocuments(fused, docOf, 0, 10, { weight: 0.3, termShare, matchedByDoc: new Map([[0, 0b101], [1, 0b001]]) });
+    const withCut = rankDocuments(fused, docOf, 0, 10, { weight: 0.3, termShare, matchedByDoc: (doc) => new Map([[0, 0b101], [1, 0b001]]).get(doc) ?? 0 });
     expect(withCut.find((h) => h.doc === 0)!.score).toBeCloseTo(1 + 0.3 * 0.7);
     expect(withCut.find((h) => h.doc === 1)!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stem, tokenize } from '../../src/index/tokenize.js';
-import { MAX_CORRECTED_TERMS, maxEdits, TypoCorrector } from '../../src/search/typos.js';
+import { readFileSync } from 'node:fs';
+import wordListPath from 'word-list';
+import { MAX_CORRECTED_TERMS, maxEdits, SortedWords, TypoCorrector } from '../../src/search/typos.js';
 
 /** An index vocabulary (term → document frequency), as the lexical index would give it. */
 function corrector(df: Record<string, number>) {
@@ -57,5 +59,23 @@ describe('typo tolerance on long queries', () => {
     const typos = Object.keys(terms).map((t) => `${t}q`).join(' ');
     expect(correct(typos).size).toBe(MAX_CORRECTED_TERMS);
     expect(correct(`${'a'.repeat(41)} ${'a'.repeat(40)}`).size).toBe(0);
+  });
+});
+
+describe('SortedWords (the compact dictionary)', () => {
+  it('holds exactly the words it was given, in any order and case', () => {
+    const words = ['manly', 'manlihood', 'apple', 'Zebra', 'a', 'ab', 'naïve'];
+    const sorted = new SortedWords(words);
+    for (const w of words) expect(sorted.has(w)).toBe(true);
+    for (const w of ['man', 'manlyx', 'b', '', 'zebra', 'aa', 'naive', 'zz']) expect(sorted.has(w)).toBe(false);
+  });
+
+  it('agrees with a Set on the real word list', () => {
+    const words = readFileSync(wordListPath, 'utf8').split('\n');
+    const sorted = new SortedWords(words);
+    for (let i = 0; i < words.length; i += 97) {
+      expect(sorted.has(words[i]!)).toBe(words[i] !== '');
+      expect(sorted.has(`${words[i]}qzx`)).toBe(false);
+    }
   });
 });
