@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Who may talk to the server: Host and Origin allow-lists against DNS rebinding, and the optional
- * bearer token. Pure checks; http.ts turns a refusal into a status code.
+ * bearer token (a static one here; OAuth access tokens: oauth-verify.ts). Pure checks; guards.ts
+ * turns a refusal into a status code.
  */
 
 /** The host name of a Host header (port dropped, IPv6 in brackets, lower case), or undefined if malformed. */
@@ -51,7 +52,12 @@ export function tokenDigest(token: string): Buffer {
  * so the comparison takes the same time whatever the caller sent.
  */
 export function bearerMatches(authorization: string | undefined, expected: Buffer): boolean {
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
-  const given = tokenDigest(match?.[1] ?? '');
-  return timingSafeEqual(given, expected) && match !== null;
+  const token = bearerTokenOf(authorization);
+  const given = tokenDigest(token ?? '');
+  return timingSafeEqual(given, expected) && token !== undefined;
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined for any other header. */
+export function bearerTokenOf(authorization: string | undefined): string | undefined {
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '')?.[1];
 }

@@ -1,13 +1,16 @@
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { SearchEngine } from '../search/types.js';
 import { jsonBody } from './body.js';
 import { createDocsServer } from './docs-server.js';
 import { errorHandler, refuse } from './errors.js';
 import { corsHeaders, preflight } from './cors.js';
-import { hostGuard, originGuard, requestShapeGuard, tokenGuard } from './guards.js';
+import { authGuard, hostGuard, type OAuthAccess, originGuard, requestShapeGuard } from './guards.js';
 import { LegacySessions } from './legacy-sessions.js';
+import { metadataDocument, metadataPaths } from './oauth-metadata.js';
+import { oauthConfigOf } from './oauth-settings.js';
+import { createTokenVerifier } from './oauth-verify.js';
 import type { PageIndex } from './pages.js';
 import { eventLogger, redacting, requestLog, type SessionOfResponse, writeLine } from './request-log.js';
 import type { ServerOptions } from './server-options.js';
@@ -18,7 +21,8 @@ import { statelessExchanges, type Stateless } from './stateless.js';
  * /readyz. Each POST is told apart with the SDK's own isLegacyRequest: 2026-07-28 requests go to
  * the stateless modern handler, 2025-era ones to their session (or a one-shot exchange when they
  * name none and are not an initialize). Access checks, the body limit and the caps sit in front of
- * both eras.
+ * both eras. With OAuth configured, /.well-known/oauth-protected-resource[/docs|/mcp] tell clients
+ * where to get a token.
  */
 
 export const MCP_PATH = '/docs';
@@ -58,8 +62,8 @@ function liveView(options: AppOptions): { engine: SearchEngine; pages: () => Pag
   return { engine, pages };
 }
 
-function mcpRoutes(app: Express, options: AppOptions, legacy: LegacySessions, stateless: Stateless): void {
-  app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, tokenGuard(options.authToken));
+function mcpRoutes(app: Express, options: AppOptions, auth: RequestHandler, legacy: LegacySessions, stateless: Stateless): void {
+  app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth);
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return stateless.modern(req, res, body);
@@ -73,19 +77,35 @@ function mcpRoutes(app: Express, options: AppOptions, legacy: LegacySessions, st
   });
 }
 
-function healthRoutes(app: Express, options: AppOptions, legacy: LegacySessions): void {
+function healthRoutes(app: Express, options: AppOptions, auth: RequestHandler, legacy: LegacySessions): void {
   // Liveness probes come from orchestrators with arbitrary Host headers and no token; it reveals nothing.
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ status: 'ok' });
   });
   // Readiness names the knowledge bases and counts sessions: the same checks as /docs.
-  app.get('/readyz', hostGuard(options.allowedHosts), tokenGuard(options.authToken), (_req: Request, res: Response) => {
+  app.get('/readyz', hostGuard(options.allowedHosts), auth, (_req: Request, res: Response) => {
     try {
       res.json({ status: 'ready', index: options.engine().summary(), sessions: legacy.registry.size });
     } catch (error) {
       res.status(503).json({ status: 'not ready', error: error instanceof Error ? error.message : String(error) });
     }
   });
+}
+
+/** The OAuth resource-server mode, when an issuer is configured (reads a JWKS file at startup). */
+function oauthAccess(options: AppOptions): OAuthAccess | undefined {
+  const config = oauthConfigOf(options);
+  return config === undefined ? undefined : { config, verifier: createTokenVerifier(config), aliasPath: MCP_ALIAS };
+}
+
+/** Protected Resource Metadata (RFC 9728): open to all, so clients can discover where to get a token. */
+function metadataRoutes(app: Express, options: AppOptions, oauth: OAuthAccess): void {
+  for (const [path, resource] of metadataPaths(oauth.config, MCP_PATH, MCP_ALIAS)) {
+    const document = metadataDocument(oauth.config, resource);
+    app.get(path, hostGuard(options.allowedHosts), (_req: Request, res: Response) => {
+      res.set('Cache-Control', 'public, max-age=300').json(document);
+    });
+  }
 }
 
 export function createApp(options: AppOptions): App {
@@ -119,8 +139,11 @@ export function createApp(options: AppOptions): App {
   app.use(requestShapeGuard);
   app.use(originGuard(options.allowedOrigins));
   app.use(corsHeaders(options.allowedOrigins));
-  healthRoutes(app, options, legacy);
-  mcpRoutes(app, options, legacy, stateless);
+  const oauth = oauthAccess(options);
+  const auth = authGuard(options.authToken, oauth, event);
+  if (oauth !== undefined) metadataRoutes(app, options, oauth);
+  healthRoutes(app, options, auth, legacy);
+  mcpRoutes(app, options, auth, legacy, stateless);
   app.use((req: Request, res: Response) => {
     res.status(404).json({ error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz.` });
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_RESPONSE_BUDGET_CHARS } from './render.js';
+import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth-settings.js';
 
 /**
  * Settings of the HTTP server, validated once at the boundary. Every option has an environment
@@ -80,8 +81,18 @@ export const serverOptionsSchema = z
       .trim()
       .regex(/^[A-Za-z0-9_-]{1,32}$/, 'expected 1 to 32 letters, digits, - or _ (e.g. r1)')
       .optional(),
+    /** OAuth resource-server mode (oauth-settings.ts): the issuer whose JWT access tokens are accepted. */
+    oauthIssuer: oauthUrl.optional(),
+    /** Where the issuer publishes its signing keys (a JWKS); or oauthJwksFile, a local copy. */
+    oauthJwksUrl: oauthUrl.optional(),
+    oauthJwksFile: z.string().trim().min(1).optional(),
+    /** This server's resource URL as clients reach it (e.g. https://docs.internal/docs): the tokens' audience. */
+    oauthResource: oauthUrl.optional(),
+    /** The scope a token must carry (default DEFAULT_OAUTH_SCOPE, docs:read). */
+    oauthScope: scopeToken.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(checkOAuthSettings);
 
 export type ServerOptions = z.output<typeof serverOptionsSchema>;
 /** What callers may pass: every option is optional and gets its default. */
@@ -101,6 +112,11 @@ export const ENV = {
   structuredOutput: 'SVC_DOCS_STRUCTURED_OUTPUT',
   readPageTool: 'SVC_DOCS_READ_PAGE_TOOL',
   replicaId: 'SVC_DOCS_REPLICA_ID',
+  oauthIssuer: 'SVC_DOCS_OAUTH_ISSUER',
+  oauthJwksUrl: 'SVC_DOCS_OAUTH_JWKS_URL',
+  oauthJwksFile: 'SVC_DOCS_OAUTH_JWKS_FILE',
+  oauthResource: 'SVC_DOCS_OAUTH_RESOURCE',
+  oauthScope: 'SVC_DOCS_OAUTH_SCOPE',
 } as const satisfies Record<keyof ServerOptions, string>;
 
 export class ServerOptionsError extends Error {}
@@ -185,6 +201,11 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overr
   fromEnv.structuredOutput = flag(ENV.structuredOutput);
   fromEnv.readPageTool = flag(ENV.readPageTool);
   fromEnv.replicaId = text(ENV.replicaId);
+  fromEnv.oauthIssuer = text(ENV.oauthIssuer);
+  fromEnv.oauthJwksUrl = text(ENV.oauthJwksUrl);
+  fromEnv.oauthJwksFile = text(ENV.oauthJwksFile);
+  fromEnv.oauthResource = text(ENV.oauthResource);
+  fromEnv.oauthScope = text(ENV.oauthScope);
 
   const merged: Record<string, unknown> = {};
   for (const [key, value] of [...Object.entries(fromEnv), ...Object.entries(overrides)]) {
