@@ -9,6 +9,7 @@ import { openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/search/live-engine.js';
 import { buildTinyModel } from '../embedding/tiny-model.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { resignPostings, resignSections } from '../index/resign.js';
 import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js';
 
 /**
@@ -54,10 +55,9 @@ function resigned(build: string, file: string, damage: (data: Buffer) => Buffer)
   editManifest(build, (m) => ({ ...m, files: { ...(m.files as Record<string, string>), [file]: createHash('sha256').update(data).digest('hex') } }));
 }
 
-type SectionsFile = { documents: { sectionCount: number }[]; sections: unknown[] };
-function withLongDocument(file: SectionsFile): SectionsFile {
-  file.documents[0]!.sectionCount = 999;
-  return file;
+/** The first document claims 999 sections (sections.bin re-encoded and re-signed). */
+function withLongDocument(build: string): void {
+  resignSections(build, (t) => void (t.documents[0]!.sectionCount = 999));
 }
 
 /** Runs `serve --no-build` on `index` and checks the refusal: exit 1, one stderr line, nothing served. */
@@ -81,33 +81,35 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
   const cases: [string, (build: string, index: string) => void, RegExp, RegExp?][] = [
     ['a truncated vector file', (b) => truncateSync(join(b, 'vectors.f32'), 10), /vectors\.f32 is corrupt \(checksum mismatch\)/],
     [
-      'a flipped byte in sections.json',
+      'a flipped byte in sections.bin',
       (b) => {
-        const data = readFileSync(join(b, 'sections.json'));
+        const data = readFileSync(join(b, 'sections.bin'));
         const at = Math.floor(data.length / 2);
         data[at] = data[at]! ^ 0x20;
-        writeFileSync(join(b, 'sections.json'), data);
+        writeFileSync(join(b, 'sections.bin'), data);
       },
-      /sections\.json is corrupt \(checksum mismatch\)/,
+      /sections\.bin is corrupt \(checksum mismatch\)/,
     ],
-    ['a missing lexical.json', (b) => unlinkSync(join(b, 'lexical.json')), /lexical\.json is missing/],
+    ['a missing postings.bin', (b) => unlinkSync(join(b, 'postings.bin')), /postings\.bin is missing/],
+    ['a truncated postings.bin under a valid checksum', (b) => resigned(b, 'postings.bin', (d) => d.subarray(0, d.length - 16)), /postings\.bin is malformed \(it ends \d+ bytes early \(truncated\)\)/],
+    ['an index of the previous format (sections.json, lexical.json)', (b) => editManifest(b, (m) => ({ ...m, formatVersion: 1 })), /has index format 1 but this svc-docs reads format 2/],
     ['a missing CURRENT pointer', (_b, i) => unlinkSync(join(i, 'CURRENT')), /no index in .*\(no CURRENT file\): run 'svc-docs index' first/],
     ['a CURRENT naming a deleted build', (b) => rmSync(b, { recursive: true }), /manifest\.json is missing/],
     ['a CURRENT full of garbage', (_b, i) => writeFileSync(join(i, 'CURRENT'), '../../etc/passwd\n'), /CURRENT is corrupt \(it should name a build folder\)/],
     ['a manifest that is not JSON', (b) => writeFileSync(join(b, 'manifest.json'), '{"formatVersion": 1,'), /manifest\.json is not valid JSON/],
-    ['an index of another format version', (b) => editManifest(b, (m) => ({ ...m, formatVersion: 99 })), /has index format 99 but this svc-docs reads format 1/],
+    ['an index of another format version', (b) => editManifest(b, (m) => ({ ...m, formatVersion: 99 })), /has index format 99 but this svc-docs reads format 2/],
     ['a manifest missing its model', (b) => editManifest(b, ({ model: _model, ...m }) => m), /manifest\.json is malformed \(model: /],
     ['a section count that does not match', (b) => editManifest(b, (m) => ({ ...m, sections: 9999 })), /holds \d+ sections but the manifest says 9999/],
     ['vectors of the wrong size under a valid checksum', (b) => resigned(b, 'vectors.f32', (d) => d.subarray(0, d.length - 4)), /vectors\.f32 has \d+ bytes, expected \d+/],
     [
       'a document range past the last section under a valid checksum',
-      (b) => resigned(b, 'sections.json', (d) => Buffer.from(JSON.stringify(withLongDocument(JSON.parse(d.toString('utf8')) as SectionsFile)))),
-      /sections\.json refers outside the index \(document 0 claims sections 0–998/,
+      (b) => withLongDocument(b),
+      /sections\.bin refers outside the index \(document 0 claims sections 0–998/,
     ],
     [
       'postings naming a section that does not exist under a valid checksum',
-      (b) => resigned(b, 'lexical.json', (d) => Buffer.from(d.toString('utf8').replace(/"postings":\[\[\d+/, '"postings":[[4096'))),
-      /lexical\.json refers outside the index \(term 0 points at section 4096 of \d+\)/,
+      (b) => resignPostings(b, (d) => void (d.postingSections[0] = 4096)),
+      /postings\.bin refers outside the index \(term 0 points at section 4096 of \d+\)/,
     ],
     [
       'a CURRENT that is a folder',
@@ -205,12 +207,12 @@ describe('a live reload of an index whose references are out of range', () => {
       // A new build beside the old one, whole by its checksums but pointing outside itself, made current.
       const next = join(dir, 'build-29991231T000000000Z-1-0badf00d');
       cpSync(serving, next, { recursive: true });
-      resigned(next, 'sections.json', (d) => Buffer.from(JSON.stringify(withLongDocument(JSON.parse(d.toString('utf8')) as SectionsFile))));
+      withLongDocument(next);
       writeFileSync(join(dir, 'CURRENT'), 'build-29991231T000000000Z-1-0badf00d\n');
       expect(await live.reload()).toBe(false);
       expect(live.current.index.buildDir).toBe(serving);
       expect(log).toHaveLength(1);
-      expect(JSON.parse(log[0]!)).toMatchObject({ event: 'reload-refused', error: expect.stringMatching(/sections\.json refers outside the index \(document 0 claims/) });
+      expect(JSON.parse(log[0]!)).toMatchObject({ event: 'reload-refused', error: expect.stringMatching(/sections\.bin refers outside the index \(document 0 claims/) });
       expect((await live.current.search('partial refund'))[0]?.path).toBe('refunds.md');
     } finally {
       await live.close();
