@@ -32,6 +32,8 @@ const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale';
 const FULL_SCALE_SIZES = [10_000, 100_000];
 const QUICK_SCALE_SIZES = [10_000];
 const MILLION = 1_000_000;
+/** `--scale`: the scale part alone, up to 1M sections (tens of minutes; results in bench/results/scale.*). */
+const SCALE_ONLY_SIZES = [10_000, 100_000, MILLION];
 
 export interface QualityReport {
   set: string;
@@ -104,9 +106,10 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
 async function main(): Promise<void> {
   const runStarted = performance.now();
   const quick = process.argv.includes('--quick');
+  const scaleOnly = process.argv.includes('--scale');
   const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const parts = new Set((flag('parts') ?? ALL_PARTS).split(','));
-  const scaleSizes = flag('scale-sizes')?.split(',').map(Number) ?? (quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
+  const parts = new Set((flag('parts') ?? (scaleOnly ? 'scale' : ALL_PARTS)).split(','));
+  const scaleSizes = flag('scale-sizes')?.split(',').map(Number) ?? (scaleOnly ? SCALE_ONLY_SIZES : quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
   if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
   const root = projectRoot();
   const outDir = join(root, 'bench', 'results');
@@ -181,10 +184,12 @@ async function main(): Promise<void> {
   results.seconds.total = (performance.now() - runStarted) / 1000;
 
   const suffix = quick ? '-quick' : '';
-  writeFileSync(join(outDir, `results${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(join(outDir, `summary${suffix}.md`), renderSummary(results));
+  // A scale-only run keeps its own results beside the full run's (its chart replaces scale.svg).
+  const [resultsFile, summaryFile] = scaleOnly ? ['scale-results.json', 'scale-summary.md'] : [`results${suffix}.json`, `summary${suffix}.md`];
+  writeFileSync(join(outDir, resultsFile), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(join(outDir, summaryFile), renderSummary(results));
   if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
-  log(`wrote bench/results/results${suffix}.json, summary${suffix}.md${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`);
+  log(`wrote bench/results/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`);
 }
 
 /** The index of `corpusDir`, built on first use and shared by the parts that need it. */

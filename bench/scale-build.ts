@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { buildIndex, embeddingText } from '../indexer/build.js';
+import { buildIndex, embeddingText, type BuildProgress } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import { readIndex } from '../src/index/read-index.js';
 import { memoryOf } from './child-process.js';
@@ -27,6 +27,19 @@ export const scaleBuildReportSchema = z.object({
 });
 export type ScaleBuildReport = z.infer<typeof scaleBuildReportSchema>;
 
+/** A line per tenth of each embedding phase, with the time since the build began (a 1M build is long and otherwise silent). */
+function progressLog(): (progress: BuildProgress) => void {
+  const started = performance.now();
+  const shown = new Map<string, number>();
+  return ({ phase, done, total }) => {
+    const tenth = total === 0 ? 10 : Math.floor((10 * done) / total);
+    if ((shown.get(phase) ?? -1) >= tenth) return;
+    shown.set(phase, tenth);
+    const rss = (process.memoryUsage.rss() / 2 ** 20).toFixed(0);
+    console.error(`${phase} ${done}/${total} at ${((performance.now() - started) / 1000).toFixed(0)} s, RSS ${rss} MB${phase === 'embed-vocabulary' && done === total ? '; BM25, HNSW and writing next' : ''}`);
+  };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { corpus: { type: 'string', multiple: true }, out: { type: 'string' }, 'base-index': { type: 'string' }, 'vector-cache': { type: 'string' } },
@@ -41,6 +54,7 @@ async function main(): Promise<void> {
     embedder,
     vectorCacheDir: values['vector-cache']!,
     log: (line) => console.error(line),
+    onProgress: progressLog(),
   });
   const report: ScaleBuildReport = {
     seconds: summary.seconds,

@@ -32,6 +32,17 @@ export const scaleProbeReportSchema = z.object({
    * queries (what the OS sees while serving), and after a full garbage collection (what the
    * index really holds); the peak; and the JS heap in use after that collection.
    */
+  /**
+   * HNSW against exact search on the same query vectors, at the manifest's parameters and at other
+   * efSearch values (a sweep, to tune hnswParamsFor): median time per search and recall@10.
+   */
+  vectorSearch: z.object({
+    m: z.number(),
+    efConstruction: z.number(),
+    efSearch: z.number(),
+    exactMs: z.number(),
+    sweep: z.array(z.object({ efSearch: z.number(), recall10: z.number(), ms: z.number() })),
+  }),
   memory: z.object({ baselineMB: z.number(), modelMB: z.number(), loadedMB: z.number(), servingMB: z.number(), afterGcMB: z.number(), peakMB: z.number(), heapUsedMB: z.number() }),
 });
 export type ScaleProbeReport = z.infer<typeof scaleProbeReportSchema>;
@@ -97,13 +108,31 @@ async function main(): Promise<void> {
   const k = manifest.fusion.vectorCandidates;
   const recall10: number[] = [];
   const recallK: number[] = [];
-  for (const q of queries) {
-    const [v] = await embedder.embed([q]);
-    const exact = exactTopK(engine.index.vectors, v!, k);
-    const approx = engine.index.hnsw.search(v!, k).ids;
+  const vectors = await embedder.embed(queries);
+  const exactMs: number[] = [];
+  const exactTop: number[][] = [];
+  for (const v of vectors) {
+    const t = performance.now();
+    const exact = exactTopK(engine.index.vectors, v, k);
+    exactMs.push(performance.now() - t);
+    exactTop.push(exact);
+    const approx = engine.index.hnsw.search(v, k).ids;
     recall10.push(recall(approx.slice(0, 10), exact.slice(0, 10)));
     recallK.push(recall(approx, exact));
   }
+  const { hnsw } = manifest;
+  const sweep = [...new Set([64, 128, 256, hnsw.efSearch, 512, 800])].sort((a, b) => a - b).map((efSearch) => {
+    engine.index.hnsw.setEfSearch(efSearch);
+    const times: number[] = [];
+    const found = vectors.map((v, i) => {
+      const t = performance.now();
+      const ids = engine.index.hnsw.search(v, 10).ids;
+      times.push(performance.now() - t);
+      return recall(ids, exactTop[i]!.slice(0, 10));
+    });
+    return { efSearch, recall10: mean(found), ms: percentile(times, 50) };
+  });
+  engine.index.hnsw.setEfSearch(hnsw.efSearch);
   const { peakMB } = memoryOf('self');
   gc();
   const afterGcMB = memoryOf('self').rssMB;
@@ -120,6 +149,7 @@ async function main(): Promise<void> {
     },
     recall10: mean(recall10),
     recallCandidates: { k, recall: mean(recallK) },
+    vectorSearch: { m: hnsw.m, efConstruction: hnsw.efConstruction, efSearch: hnsw.efSearch, exactMs: percentile(exactMs, 50), sweep },
     memory: { baselineMB, modelMB, loadedMB, servingMB, afterGcMB, peakMB, heapUsedMB: process.memoryUsage().heapUsed / MB },
   };
   await engine.close();

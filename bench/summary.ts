@@ -127,6 +127,16 @@ export function renderSummary(r: BenchResults): string {
         `| ${p.build.sections} | ${q.loadMs.toFixed(0)} | ${ms(q.total.p50)} | ${ms(q.total.p95)} | ${ms(q.stagesP50.lexicalMs)} | ${ms(q.stagesP50.fuseMs)} | ${ms(q.stagesP50.vectorMs)} | ${f(q.recall10)} | ${f(q.recallCandidates.recall)} | ${mb(q.memory.servingMB)} | ${mb(q.memory.afterGcMB)} | ${mb(q.memory.peakMB)} |`,
       );
     }
+    if (sc.points.some((p) => p.probe.vectorSearch !== undefined)) {
+      lines.push('', 'HNSW against exact search (the same query vectors; median time per search, ms; recall@10 at each efSearch, the index\'s own marked *):', '');
+      lines.push(...tableHead(['sections', 'M', 'efConstruction', 'exact (ms)', 'efSearch: recall@10, ms, speed-up over exact']));
+      for (const p of sc.points) {
+        const v = p.probe.vectorSearch;
+        if (v === undefined) continue;
+        const sweep = v.sweep.map((w) => `${w.efSearch}${w.efSearch === v.efSearch ? '*' : ''}: ${f(w.recall10)}, ${ms(w.ms)}, ${(v.exactMs / w.ms).toFixed(0)}×`).join('; ');
+        lines.push(`| ${p.build.sections} | ${v.m} | ${v.efConstruction} | ${ms(v.exactMs)} | ${sweep} |`);
+      }
+    }
     const first = sc.points[0];
     if (first) {
       lines.push(
