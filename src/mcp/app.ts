@@ -9,6 +9,7 @@ import { corsHeaders, preflight } from './cors.js';
 import { authGuard, hostGuard, type OAuthAccess, originGuard, requestShapeGuard } from './guards.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { metadataDocument, metadataPaths } from './oauth-metadata.js';
+import { redactingJwts } from './oauth-redact.js';
 import { oauthConfigOf } from './oauth-settings.js';
 import { createTokenVerifier } from './oauth-verify.js';
 import type { PageIndex } from './pages.js';
@@ -109,7 +110,7 @@ function metadataRoutes(app: Express, options: AppOptions, oauth: OAuthAccess): 
 }
 
 export function createApp(options: AppOptions): App {
-  const log = redacting(options.log ?? writeLine, options.authToken);
+  const log = redactingJwts(redacting(options.log ?? writeLine, options.authToken));
   const event = eventLogger(log);
   const sessionOf: SessionOfResponse = new WeakMap();
   const { engine, pages } = liveView(options);

@@ -20,6 +20,7 @@ import {
   modernRequest,
   raw,
   type RawResponse,
+  sessionHeaders,
 } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { type FakeIssuer, startFakeIssuer } from './oauth-issuer.js';
@@ -393,7 +394,17 @@ describe('the signing keys', () => {
 });
 
 describe('logs', () => {
-  it('never carry a token: no minted token, nor its signature, in any line', () => {
+  it('never carry a token: no minted token, nor its signature, in any line', async () => {
+    // Misuse: a valid token as a session id and in the URL path, where the request log would show it.
+    const token = await issuer.mint();
+    const asSession = await raw(docs.url, {
+      method: 'POST',
+      headers: { ...sessionHeaders(token), ...bearer(token) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(asSession.status).toBe(404);
+    expect((await raw(`${docs.base}/${token}`, { method: 'GET', headers: bearer(token) })).status).toBe(404);
+    await new Promise((resolve) => setImmediate(resolve));
     // The runs above logged every request and every refusal.
     expect(allLines.filter((l) => l.includes('"method"')).length).toBeGreaterThan(30);
     expect(issuer.minted.size).toBeGreaterThan(15);

@@ -7,6 +7,7 @@ import { queryWallets, startFakePlatform, TokenManager, type FakePlatform, type 
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+import { startFakeIssuer } from '../mcp/oauth-issuer.js';
 import { CLI, cliEnv, linesOf, runCli, send, waitFor } from './helpers.js';
 
 /**
@@ -102,6 +103,51 @@ describe('the auth token never reaches the logs of a server run', () => {
         expect(lines).toEqual([expect.stringMatching(/^svc-docs: invalid server setting authToken \(SVC_DOCS_AUTH_TOKEN\): /)]);
         expect(run.stdout + run.stderr).not.toContain(bad);
       }
+    }
+  });
+});
+
+describe('OAuth access tokens never reach the logs of a server run', () => {
+  it('a serve run in OAuth mode (settings from the environment), good and bad tokens, misuse: no line carries one', { timeout: 180_000 }, async () => {
+    const resource = 'http://localhost/docs';
+    const issuer = await startFakeIssuer({ audience: resource });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', index, '--port', '0'], {
+      cwd: projectRoot(),
+      env: cliEnv({ SVC_DOCS_OAUTH_ISSUER: issuer.issuer, SVC_DOCS_OAUTH_JWKS_URL: issuer.jwksUrl, SVC_DOCS_OAUTH_RESOURCE: resource }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await waitFor('the server to listen', () => /"event":"listening"/.test(stdout) || child.exitCode !== null, 90_000);
+      expect(child.exitCode, stderr).toBeNull();
+      const url = (JSON.parse(linesOf(stdout).find((l) => l.includes('"event":"listening"'))!) as { url: string }).url;
+      const good = await issuer.mint();
+      const { client, transport, close } = await connectClient(url, { authorization: `Bearer ${good}` });
+      expect(((await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: `webhook ${good}` } })) as CallToolResult).isError).toBeFalsy();
+      await transport.terminateSession();
+      await close();
+      const now = Math.floor(Date.now() / 1000);
+      const bad = [await issuer.mint({ exp: now - 60 }), await issuer.mint({ aud: 'https://other.example/docs' }), await issuer.mint({ scope: 'docs:write' }), issuer.unsigned(), await issuer.foreignKey()];
+      const statuses: number[] = [];
+      for (const token of bad) statuses.push((await send(url, 'POST', { ...MCP_HEADERS, authorization: `Bearer ${token}` }, initializeBody())).status);
+      statuses.push((await send(`${url}?access_token=${good}`, 'POST', { ...MCP_HEADERS }, initializeBody())).status);
+      statuses.push((await send(url, 'POST', { ...sessionHeaders(good), authorization: `Bearer ${good}` }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }))).status);
+      expect(statuses).toEqual([401, 401, 403, 401, 401, 401, 404]);
+    } finally {
+      child.kill('SIGTERM');
+      await issuer.close();
+    }
+    expect(await exited).toBe(0);
+    const everything = `${stdout}\n${stderr}`;
+    expect(everything).toContain('"token-refused"');
+    expect(issuer.minted.size).toBe(6);
+    for (const token of issuer.minted) {
+      expect(everything).not.toContain(token);
+      expect(everything).not.toContain(token.split('.')[1]!);
     }
   });
 });
