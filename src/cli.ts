@@ -87,6 +87,11 @@ export function createProgram(): Command {
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--auth-token <token>', 'require Authorization: Bearer <token> (or set SVC_DOCS_AUTH_TOKEN)')
     .option('--auth-token-file <path>', 'read the token from a file, so it is not visible in ps (or set SVC_DOCS_AUTH_TOKEN_FILE)')
+    .option('--oauth-issuer <url>', 'accept OAuth access tokens (JWTs) from this issuer (or set SVC_DOCS_OAUTH_ISSUER)')
+    .option('--oauth-jwks-url <url>', "the issuer's signing keys (JWKS) (or set SVC_DOCS_OAUTH_JWKS_URL)")
+    .option('--oauth-jwks-file <path>', "the issuer's signing keys from a file (or set SVC_DOCS_OAUTH_JWKS_FILE)")
+    .option('--oauth-resource <url>', 'this server as clients reach it, e.g. https://docs.internal/docs: the tokens\' audience (or set SVC_DOCS_OAUTH_RESOURCE)')
+    .option('--oauth-scope <scope>', 'the scope a token must carry (default docs:read; or set SVC_DOCS_OAUTH_SCOPE)')
     .option('--allowed-hosts <list>', 'comma-separated Host names accepted (default localhost names)')
     .option('--allowed-origins <list>', 'comma-separated Origins accepted (default localhost names)')
     .option('--model <model>', 'the model the index must have been built with')
@@ -101,6 +106,11 @@ export function createProgram(): Command {
         host: flags.host,
         authToken: flags.authToken,
         authTokenFile: flags.authTokenFile,
+        oauthIssuer: flags.oauthIssuer,
+        oauthJwksUrl: flags.oauthJwksUrl,
+        oauthJwksFile: flags.oauthJwksFile,
+        oauthResource: flags.oauthResource,
+        oauthScope: flags.oauthScope,
         allowedHosts: splitList(flags.allowedHosts),
         allowedOrigins: splitList(flags.allowedOrigins),
       });
@@ -188,6 +198,11 @@ interface ServeFlags {
   host?: string;
   authToken?: string;
   authTokenFile?: string;
+  oauthIssuer?: string;
+  oauthJwksUrl?: string;
+  oauthJwksFile?: string;
+  oauthResource?: string;
+  oauthScope?: string;
   allowedHosts?: string;
   allowedOrigins?: string;
   build?: boolean;
