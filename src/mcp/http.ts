@@ -91,16 +91,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(settings.host)}:${port}${MCP_PATH}`;
-  const safe = isLoopback(settings.host) || settings.authToken !== undefined;
+  const auth = [settings.authToken !== undefined ? 'token' : undefined, settings.oauthIssuer !== undefined ? 'oauth' : undefined].filter((a) => a !== undefined);
+  const safe = isLoopback(settings.host) || auth.length > 0;
   (log ?? writeLine)(
     JSON.stringify({
       time: new Date().toISOString(),
       level: safe ? 'info' : 'warn',
       event: 'listening',
       url,
-      auth: settings.authToken !== undefined,
+      auth: auth.length > 0,
+      authModes: auth,
       allowedHosts: settings.allowedHosts,
-      ...(safe ? {} : { warning: 'reachable from other machines without a token: set SVC_DOCS_AUTH_TOKEN' }),
+      ...(safe ? {} : { warning: 'reachable from other machines without authentication: set SVC_DOCS_AUTH_TOKEN or SVC_DOCS_OAUTH_ISSUER' }),
     }),
   );
   let closing: Promise<void> | undefined;
