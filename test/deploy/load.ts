@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectClient, connectV2, MODERN_VERSION } from '../helpers/mcp-client.js';
+import { type Connected, connectClient, connectV2, MODERN_VERSION } from '../helpers/mcp-client.js';
 
 /**
  * Load through the proxy with the real SDK clients: v2 clients pinned to 2026-07-28 (stateless)
@@ -85,12 +85,7 @@ export function modernWorker(url: string, state: LoadState, quota: number): Work
   return { calls, sessions: [], done: run() };
 }
 
-export function legacyWorker(
-  url: string,
-  state: LoadState,
-  quota: number,
-  first: Awaited<ReturnType<typeof connectClient>>,
-): Worker {
+export function legacyWorker(url: string, state: LoadState, quota: number, first: Connected): Worker {
   const calls: Call[] = [];
   const sessions: string[] = [first.transport.sessionId ?? ''];
   const run = async () => {
