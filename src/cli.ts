@@ -130,6 +130,7 @@ export function createProgram(): Command {
           indexDir: settings.indexDir,
           server,
           engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels },
+          searchThreads: settings.searchThreads,
           watch: flags.watch ? { dirs: settings.corpusDirs, rebuild } : undefined,
           log: (line) => console.log(line),
         });

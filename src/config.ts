@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from './paths.js';
 
@@ -17,6 +18,7 @@ export const ENV = {
   vectorCache: 'SVC_DOCS_VECTOR_CACHE_DIR',
   maxFileBytes: 'SVC_DOCS_MAX_FILE_BYTES',
   parseTimeout: 'SVC_DOCS_PARSE_TIMEOUT_SECONDS',
+  searchThreads: 'SVC_DOCS_SEARCH_THREADS',
 } as const;
 
 export interface CommonSettings {
@@ -29,6 +31,8 @@ export interface CommonSettings {
   vectorCacheDir: string | undefined;
   /** Per-file limits of the indexer; undefined = its defaults (1 MiB, 20 s). */
   fileLimits: { maxFileBytes: number | undefined; parseTimeoutMs: number | undefined };
+  /** Worker threads the server searches in; 0 = on the main thread. Default: one per core. */
+  searchThreads: number;
 }
 
 export function defaultCorpusDir(): string {
@@ -65,7 +69,16 @@ export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = pro
       maxFileBytes: positiveNumber(env, ENV.maxFileBytes),
       parseTimeoutMs: parseTimeoutSeconds === undefined ? undefined : parseTimeoutSeconds * 1000,
     },
+    searchThreads: wholeNumber(env, ENV.searchThreads) ?? availableParallelism(),
   };
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number (0 = search on the main thread), got "${raw}"`);
+  return value;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {

@@ -3,7 +3,9 @@ import { clientConfigs } from './mcp/client-config.js';
 import { startHttpServer, type RunningServer } from './mcp/http.js';
 import type { ServerOptions } from './mcp/server-options.js';
 import { openEngine, type EngineOptions } from './search/engine.js';
-import { LiveEngine } from './search/live-engine.js';
+import { LiveEngine, type OpenEngine, type ServingEngine } from './search/live-engine.js';
+import { openPooledEngine } from './search/pool-engine.js';
+import { SearchPool } from './search/pool.js';
 
 /**
  * A running svc-docs server: the engine for the current index behind the MCP HTTP endpoint, with
@@ -14,6 +16,8 @@ export interface ServeOptions {
   indexDir: string;
   server: ServerOptions;
   engine: EngineOptions;
+  /** Worker threads that search (SVC_DOCS_SEARCH_THREADS); 0 searches on the main thread. */
+  searchThreads: number;
   /** Folders to watch, and how to rebuild the index when they change (`--watch`). */
   watch?: { dirs: string[]; rebuild: () => Promise<void>; debounceMs?: number };
   log: (line: string) => void;
@@ -21,13 +25,23 @@ export interface ServeOptions {
 
 export interface RunningDocsServer {
   http: RunningServer;
-  live: LiveEngine;
+  live: LiveEngine<ServingEngine>;
+  /** The search pool, when searches run in worker threads. */
+  pool: SearchPool | undefined;
   close(): Promise<void>;
 }
 
 export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
   const { log } = options;
-  const live = new LiveEngine(options.indexDir, await openEngine(options.indexDir, options.engine), log, options.engine);
+  const pool = options.searchThreads > 0 ? new SearchPool(options.searchThreads, log) : undefined;
+  const open: OpenEngine<ServingEngine> = pool ? (dir, engine) => openPooledEngine(pool, dir, engine) : openEngine;
+  let live: LiveEngine<ServingEngine>;
+  try {
+    live = new LiveEngine(options.indexDir, await open(options.indexDir, options.engine), log, options.engine, undefined, open);
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
   // A new index written by `svc-docs index` (or --watch) is picked up as soon as CURRENT changes.
   live.watch();
   const onHangup = () => void live.reload();
@@ -42,17 +56,20 @@ export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
     process.off('SIGHUP', onHangup);
     await http?.close();
     await live.close();
+    await pool?.close();
     throw error;
   }
   const listening = http;
   return {
     http: listening,
     live,
+    pool,
     async close() {
       process.off('SIGHUP', onHangup);
       await watcher?.close();
       await listening.close();
       await live.close();
+      await pool?.close();
     },
   };
 }
@@ -62,7 +79,7 @@ interface CorpusWatcher {
   close(): Promise<void>;
 }
 
-function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine, log: (line: string) => void): CorpusWatcher {
+function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine<ServingEngine>, log: (line: string) => void): CorpusWatcher {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;

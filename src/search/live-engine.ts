@@ -1,7 +1,20 @@
 import { watchFile, unwatchFile } from 'node:fs';
 import { join } from 'node:path';
 import { currentBuildDir } from '../index/read-index.js';
+import type { Embedder } from '../embedding/types.js';
 import { ModelMismatchError, openEngine, type EngineOptions, type LoadedEngine } from './engine.js';
+import type { SearchEngine } from './types.js';
+
+/** What live reload needs of an engine: in-process (LoadedEngine) or served by a search pool. */
+export interface ServingEngine extends SearchEngine {
+  readonly index: { readonly buildDir: string };
+  readonly embedder: Embedder;
+  /** Frees the engine's index (a pool's copy in its workers) without touching a shared embedder. */
+  releaseIndex?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type OpenEngine<E extends ServingEngine> = (indexDir: string, options: EngineOptions) => Promise<E>;
 
 /**
  * The engine a running server searches, swapped for a new index without a restart. The new index
@@ -10,8 +23,8 @@ import { ModelMismatchError, openEngine, type EngineOptions, type LoadedEngine }
  * which is closed only after a grace period. A bad new index is refused with one log line and
  * the old one keeps serving.
  */
-export class LiveEngine {
-  private engine: LoadedEngine;
+export class LiveEngine<E extends ServingEngine = LoadedEngine> {
+  private engine: E;
   private reloading: Promise<boolean> | undefined;
   /** A reload asked for while one runs: it runs next, since CURRENT may have moved on meanwhile. */
   private queued: Promise<boolean> | undefined;
@@ -19,23 +32,25 @@ export class LiveEngine {
    * Every engine still open: the current one and those replaced within the grace period. Engines
    * of one model share an embedder, which only the engine that loaded it disposes on close().
    */
-  private readonly open = new Map<LoadedEngine, { ownsEmbedder: boolean; retireTimer?: NodeJS.Timeout }>();
+  private readonly open = new Map<E, { ownsEmbedder: boolean; retireTimer?: NodeJS.Timeout }>();
   private stopWatching: (() => void) | undefined;
 
   constructor(
     private readonly indexDir: string,
     /** An engine that loaded its own embedder (openEngine without `embedder`); this closes it. */
-    initial: LoadedEngine,
+    initial: E,
     private readonly log: (line: string) => void,
     private readonly options: EngineOptions = {},
     /** How long the replaced engine stays open for searches still running on it. */
     private readonly graceMs = 30_000,
+    /** How a new index is opened: in process by default, or into a search pool. */
+    private readonly openIndex: OpenEngine<E> = openEngine as unknown as OpenEngine<E>,
   ) {
     this.engine = initial;
     this.open.set(initial, { ownsEmbedder: true });
   }
 
-  get current(): LoadedEngine {
+  get current(): E {
     return this.engine;
   }
 
@@ -58,7 +73,7 @@ export class LiveEngine {
   }
 
   private async doReload(): Promise<boolean> {
-    let next: LoadedEngine;
+    let next: E;
     let ownsEmbedder = false;
     let buildDir: string | undefined;
     try {
@@ -66,10 +81,10 @@ export class LiveEngine {
       if (buildDir === undefined || buildDir === this.engine.index.buildDir) return false;
       try {
         // Same model: share the loaded embedder rather than load it twice.
-        next = await openEngine(this.indexDir, { ...this.options, embedder: this.engine.embedder });
+        next = await this.openIndex(this.indexDir, { ...this.options, embedder: this.engine.embedder });
       } catch (error) {
         if (!(error instanceof ModelMismatchError)) throw error;
-        next = await openEngine(this.indexDir, { ...this.options, embedder: undefined });
+        next = await this.openIndex(this.indexDir, { ...this.options, embedder: undefined });
         ownsEmbedder = true;
       }
     } catch (error) {
@@ -88,11 +103,12 @@ export class LiveEngine {
   }
 
   /** Forgets an engine; its embedder is disposed once no open engine uses it. */
-  private async release(engine: LoadedEngine): Promise<void> {
+  private async release(engine: E): Promise<void> {
     const entry = this.open.get(engine);
     if (!entry) return;
     this.open.delete(engine);
     clearTimeout(entry.retireTimer);
+    await engine.releaseIndex?.();
     // Closing the engine that loaded a shared embedder would break the engines still using it.
     if ([...this.open.keys()].some((other) => other.embedder === engine.embedder)) return;
     if (entry.ownsEmbedder) await engine.close();

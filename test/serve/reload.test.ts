@@ -72,6 +72,8 @@ async function start(indexDir: string, logs: string[], extra: Partial<ServeOptio
     indexDir,
     server: serverOptionsFromEnv({}, { port: 0, structuredOutput: true }),
     engine: {},
+    // Searches run in the worker pool, as the server's default does on any machine.
+    searchThreads: 2,
     log: (line) => logs.push(line),
     ...extra,
   });

@@ -1,0 +1,103 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEmbedder } from '../../src/embedding/embedder.js';
+import type { Embedder } from '../../src/embedding/types.js';
+import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
+import { openEngine, SearchInputError, type LoadedEngine } from '../../src/search/engine.js';
+import { openPooledEngine, type PooledEngine } from '../../src/search/pool-engine.js';
+import { SearchPool } from '../../src/search/pool.js';
+import { serve, type RunningDocsServer } from '../../src/serve.js';
+import { bundledIndex, fixtureIndex } from '../helpers/index-fixture.js';
+
+/**
+ * The search pool: worker threads answer exactly what the in-process engine answers, and the
+ * main thread stays free for the protocol while they work.
+ */
+
+const QUERIES = ['verify webhook signature', 'refund a payment', 'rate limits', 'signiture verfy', 'pagination cursor', 'how do I rotate an API key'];
+
+let embedder: Embedder;
+let inProcess: LoadedEngine;
+let pool: SearchPool;
+let pooled: PooledEngine;
+beforeAll(async () => {
+  embedder = await loadEmbedder();
+  inProcess = await openEngine(bundledIndex(), { embedder });
+  pool = new SearchPool(2);
+  pooled = await openPooledEngine(pool, bundledIndex(), { embedder });
+});
+afterAll(async () => {
+  await pooled?.close();
+  await pool?.close();
+  await embedder?.dispose();
+});
+
+describe('SearchPool', () => {
+  it('answers every query exactly as the in-process engine does, also when queries run concurrently', async () => {
+    const expected = await Promise.all(QUERIES.map((q) => inProcess.search(q, { limit: 7 })));
+    expect(expected.some((r) => r.length > 0)).toBe(true);
+    const got = await Promise.all([...QUERIES, ...QUERIES].map((q) => pooled.search(q, { limit: 7 })));
+    expect(got).toEqual([...expected, ...expected]);
+  });
+
+  it('refuses bad input with the same error class as the engine', async () => {
+    await expect(pooled.search('   ')).rejects.toBeInstanceOf(SearchInputError);
+    await expect(pooled.search('webhook', { limit: 0 })).rejects.toBeInstanceOf(SearchInputError);
+  });
+
+  it('summarises the index as the engine does', () => {
+    expect(pooled.summary()).toEqual(inProcess.summary());
+  });
+});
+
+function healthz(url: string): Promise<number> {
+  const { origin } = new URL(url);
+  return new Promise((resolve, reject) => {
+    request(`${origin}/healthz`, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** A corpus where every one of 3,000 sections holds the same twelve words, and the queries asking for them. */
+const SHARED_WORDS = 'deploy cluster sync status health application manifest repository secret token webhook controller';
+function crowdedCorpus(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 60; f++) {
+    const sections = Array.from({ length: 50 }, (_, s) => `## Part ${f}-${s}\n\nThe ${SHARED_WORDS.split(' ').slice(s % 6).join(' ')} notes ${f} ${s}, then ${SHARED_WORDS}.\n`);
+    files[`crowd/page-${f}.md`] = `# Page ${f}\n\n${sections.join('\n')}`;
+  }
+  return files;
+}
+
+describe('a server searching in its pool', () => {
+  let running: RunningDocsServer;
+  beforeAll(async () => {
+    const indexDir = await fixtureIndex(crowdedCorpus(), { embedder });
+    running = await serve({ indexDir, server: serverOptionsFromEnv({}, { port: 0 }), engine: { embedder }, searchThreads: 1, log: () => {} });
+  }, 120_000);
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('answers /healthz while heavy searches are still running in the worker', async () => {
+    // Each query matches every section: few words to embed (the main thread's part), the most
+    // lexical and vector work a search can do (the worker's). With the searches on the main
+    // thread (SVC_DOCS_SEARCH_THREADS=0) all of them finish before /healthz answers.
+    const words = SHARED_WORDS.split(' ');
+    const heavy = Array.from({ length: 24 }, (_, i) => [...words.slice(i % 12), ...words.slice(0, i % 12)].join(' '));
+    const engine = running.live.current;
+    let finished = 0;
+    const searches = heavy.map((q) => engine.search(q).then((results) => (finished++, results)));
+    const status = await healthz(running.http.url);
+    const finishedAtHealthz = finished;
+    const results = await Promise.all(searches);
+    expect(status).toBe(200);
+    expect(finishedAtHealthz).toBeLessThan(heavy.length / 2);
+    expect(results.every((r) => r.length > 0)).toBe(true);
+    expect(running.pool?.threads).toBe(1);
+  });
+});
