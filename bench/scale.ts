@@ -108,10 +108,10 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
     const probe = await runProbe('scale-probe', ['--index', indexDir, '--queries', options.queriesFile, '--rounds', String(options.rounds)], scaleProbeReportSchema, { log, ...probeHeap });
     const v = probe.vectorSearch;
     log(
-      `scale ${label}: load ${probe.loadMs.toFixed(0)} ms, p50 ${probe.total.p50.toFixed(1)} ms, p95 ${probe.total.p95.toFixed(1)} ms, recall@10 ${probe.recall10.toFixed(3)} (M ${v.m}, efSearch ${v.efSearch}), exact ${v.exactMs.toFixed(1)} ms, serving RSS ${probe.memory.servingMB.toFixed(0)} MB; ` +
+      `scale ${label}: load ${probe.loadMs.toFixed(0)} ms, p50 ${probe.total.p50.toFixed(1)} ms, p95 ${probe.total.p95.toFixed(1)} ms, recall@10 ${probe.recall10.toFixed(3)} (by id ${probe.recall10ById.toFixed(3)}; M ${v.m}, efSearch ${v.efSearch}), exact ${v.exactMs.toFixed(1)} ms, serving RSS ${probe.memory.servingMB.toFixed(0)} MB; ` +
         `sweep ${v.sweep.map((w) => `ef ${w.efSearch}: ${w.recall10.toFixed(3)} in ${w.ms.toFixed(2)} ms`).join(', ')}`,
     );
-    rmSync(dir, { recursive: true, force: true });
+    // The index stays (until the next run) so a probe can be re-run on it; the corpus copies are gone.
     const point: ScalePoint = { ...(target === undefined ? {} : { target, copies }), build, index, probe };
     // The whole point in the log: a long run that dies later still leaves what it measured.
     log(`scale point ${JSON.stringify(point)}`);
