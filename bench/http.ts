@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { openEngine } from '../src/search/engine.js';
-import { cpuSecondsOf, memoryOf, spawnServer } from './child-process.js';
+import { cpuSecondsOf, memoryOf, runProbe, spawnServer } from './child-process.js';
+import { memoryReportSchema, type MemoryReport } from './memory-probe.js';
 import { percentile } from './metrics.js';
 
 /**
@@ -40,6 +41,12 @@ export interface HttpReport {
   httpOverInProcess: number;
   overheadP50Ms: number;
   serverReadyMs: number;
+  /** Calls/s at the most sessions over calls/s at one (issue 14's goal: ≥ 1.7 at 32 on 2 cores). */
+  throughputMostOverOne: number;
+  /** The server's RSS after the last level over the index plus the model on disk (goal ≤ 3). */
+  serverRssOverDisk: number;
+  /** Where the megabytes go, measured step by step in a fresh process (bench/memory-probe.ts). */
+  memory: MemoryReport;
 }
 
 const SERVER_RESULT_LIMIT = 5;
@@ -102,7 +109,14 @@ export interface HttpPlan {
   callsPerSession: number;
 }
 
-export async function measureHttp(indexDir: string, embedder: Embedder, queries: string[], plan: HttpPlan[], log: (line: string) => void): Promise<HttpReport> {
+export async function measureHttp(
+  indexDir: string,
+  embedder: Embedder,
+  queries: string[],
+  queriesFile: string,
+  plan: HttpPlan[],
+  log: (line: string) => void,
+): Promise<HttpReport> {
   const engine = await openEngine(indexDir, { embedder });
   for (const q of queries.slice(0, 5)) await engine.search(q, { limit: SERVER_RESULT_LIMIT });
   const inProcess: number[] = [];
@@ -133,6 +147,12 @@ export async function measureHttp(indexDir: string, embedder: Embedder, queries:
   }
   const inProcessP50 = percentile(inProcess, 50);
   const single = levels.find((l) => l.sessions === 1) ?? levels[0]!;
+  const most = levels.reduce((a, b) => (b.sessions > a.sessions ? b : a));
+  const memory = await runProbe('memory-probe', ['--index', indexDir, '--queries', queriesFile], memoryReportSchema, { log });
+  const serverRssOverDisk = most.serverRssMB / (memory.disk.indexMB + memory.disk.modelMB);
+  log(
+    `http: ${most.sessions} sessions over 1: ${(most.throughput / single.throughput).toFixed(2)}× the calls/s; server RSS ${most.serverRssMB.toFixed(0)} MB = ${serverRssOverDisk.toFixed(2)}× index + model on disk; model ${memory.model.rssMB} MB, index ${memory.index.rssMB} MB, dictionary ${memory.dictionary.compactMB} MB, worker ${memory.pool.perExtraWorkerMB} MB`,
+  );
   return {
     server: 'node <compiled>/src/cli.js serve --no-build, its own process, 127.0.0.1, ephemeral port; client in the benchmark process',
     queries: queries.length,
@@ -141,5 +161,8 @@ export async function measureHttp(indexDir: string, embedder: Embedder, queries:
     httpOverInProcess: single.p50 / inProcessP50,
     overheadP50Ms: single.p50 - inProcessP50,
     serverReadyMs: server.readyMs,
+    throughputMostOverOne: most.throughput / single.throughput,
+    serverRssOverDisk,
+    memory,
   };
 }

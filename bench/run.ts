@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     const plan = quick
       ? [{ sessions: 1, callsPerSession: 50 }, { sessions: 8, callsPerSession: 10 }, { sessions: 32, callsPerSession: 5 }]
       : [{ sessions: 1, callsPerSession: 2 * argocdQueries.length }, { sessions: 8, callsPerSession: 50 }, { sessions: 32, callsPerSession: 25 }];
-    results.http = await measureHttp(await argocdIndex(), embedder, argocdQueries, plan, log);
+    results.http = await measureHttp(await argocdIndex(), embedder, argocdQueries, join(root, 'bench', 'queries', 'argocd.json'), plan, log);
   });
   await timed('coldstart', async () => {
     log('cold start');

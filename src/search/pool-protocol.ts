@@ -1,5 +1,5 @@
 import type { HnswParams } from '../index/vector-index.js';
-import type { DetailedSearch, EngineOptions, RankedResult, SearchParts } from './engine.js';
+import type { DetailedSearch, EngineOptions, RankedResult, SearchParts } from './searcher.js';
 import type { SearchOptions } from './types.js';
 
 /**

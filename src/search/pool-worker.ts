@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
-import { Searcher, type Embed } from './engine.js';
+import { Searcher, type Embed } from './searcher.js';
 import type { FromWorker, ToWorker } from './pool-protocol.js';
 
 /**

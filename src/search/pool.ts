@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Embedder } from '../embedding/types.js';
-import type { DetailedSearch, RankedResult, SearchParts } from './engine.js';
+import type { DetailedSearch, RankedResult, SearchParts } from './searcher.js';
 import type { FromWorker, HnswFile, ToWorker, WorkerEngineOptions } from './pool-protocol.js';
 import type { SearchOptions } from './types.js';
 
@@ -26,7 +26,15 @@ interface Pending {
 interface PoolWorker {
   thread: Worker;
   ready: Promise<void>;
+  /** Searches and loads sent and not answered: while any are, the worker keeps the process alive. */
   inFlight: number;
+}
+
+/** Counts work in or out of a worker; an idle worker does not keep the process alive. */
+function busy(worker: PoolWorker, delta: 1 | -1): void {
+  worker.inFlight += delta;
+  if (delta === 1 && worker.inFlight === 1) worker.thread.ref();
+  if (worker.inFlight === 0) worker.thread.unref();
 }
 
 /** The worker's entry beside this file: .ts under tsx and vitest, .js once compiled. */
@@ -72,7 +80,6 @@ export class SearchPool {
     thread.on('message', (message: FromWorker) => this.onMessage(worker, message, onReady));
     thread.on('error', (error) => this.onExit(worker, `${error.name}: ${error.message}`));
     thread.on('exit', (code) => this.onExit(worker, `exit code ${code}`));
-    // Searches in flight keep the process alive, not idle workers.
     thread.unref();
     for (const load of this.loaded.values()) this.postLoad(worker, load);
     return worker;
@@ -84,6 +91,7 @@ export class SearchPool {
         onReady();
         break;
       case 'loaded': {
+        busy(worker, -1);
         const key = message.generation;
         const waiting = this.loading.get(key);
         if (!waiting) break;
@@ -100,7 +108,7 @@ export class SearchPool {
         const pending = this.pending.get(message.id);
         if (!pending) break;
         this.pending.delete(message.id);
-        worker.inFlight--;
+        busy(worker, -1);
         if (message.detailed) pending.resolve(message.detailed);
         else pending.reject(namedError(message.error!));
         break;
@@ -137,6 +145,7 @@ export class SearchPool {
   }
 
   private postLoad(worker: PoolWorker, load: LoadMessage): void {
+    busy(worker, 1);
     worker.thread.postMessage(load);
   }
 
@@ -174,7 +183,7 @@ export class SearchPool {
     await worker.ready;
     const id = this.nextId++;
     const result = new Promise<DetailedSearch<RankedResult>>((resolve, reject) => this.pending.set(id, { worker, resolve, reject }));
-    worker.inFlight++;
+    busy(worker, 1);
     worker.thread.postMessage({ type: 'search', id, generation, term, options, prefetched: queryVector !== undefined } satisfies ToWorker);
     if (queryVector) {
       queryVector().then(

@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import wordListPath from 'word-list';
+import { z } from 'zod';
+import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
+import { loadEmbedder } from '../src/embedding/embedder.js';
+import { currentBuildDir, readIndex } from '../src/index/read-index.js';
+import { openPooledEngine } from '../src/search/pool-engine.js';
+import { SearchPool } from '../src/search/pool.js';
+import { SortedWords } from '../src/search/typos.js';
+import { runIfEntry } from './probe-entry.js';
+
+/**
+ * Child process of the memory benchmark: where the server's megabytes go, step by step in a fresh
+ * process (RSS and V8 after a full GC at each step): the model, the index as read (and the size of
+ * each of its parts), the typo dictionary (compact, and as the Set it used to be), the search pool
+ * with one worker and with two (the difference is what a worker costs), and the process after a
+ * burst of searches. Also the index and the model on disk, for the RSS-over-disk ratio.
+ *
+ * node bench/memory-probe.js --index DIR --queries FILE.json
+ */
+
+const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+export const memoryReportSchema = z.object({
+  baseRssMB: z.number(),
+  model: z.object({ rssMB: z.number(), heapMB: z.number(), externalMB: z.number() }),
+  index: z.object({ rssMB: z.number(), heapMB: z.number(), parts: z.record(z.string(), z.number()) }),
+  dictionary: z.object({ compactMB: z.number(), asSetMB: z.number() }),
+  pool: z.object({ oneWorkerMB: z.number(), perExtraWorkerMB: z.number(), threads: z.number() }),
+  afterLoad: z.object({ rssMB: z.number(), heapUsedMB: z.number(), heapTotalMB: z.number(), externalMB: z.number(), arrayBuffersMB: z.number() }),
+  disk: z.object({ indexMB: z.number(), modelMB: z.number() }),
+  rssOverDisk: z.number(),
+});
+export type MemoryReport = z.infer<typeof memoryReportSchema>;
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function measure(): NodeJS.MemoryUsage {
+  gc();
+  gc();
+  return process.memoryUsage();
+}
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' } } });
+  const indexDir = values.index!;
+  const queries = (JSON.parse(readFileSync(values.queries!, 'utf8')) as { queries: { query: string }[] }).queries.map((q) => q.query);
+  const base = measure();
+
+  const embedder = await loadEmbedder();
+  await embedder.embed(['warm the model up']);
+  const afterModel = measure();
+
+  let index: Awaited<ReturnType<typeof readIndex>> | undefined = await readIndex(indexDir);
+  const afterIndex = measure();
+  const text = index.sections.reduce((sum, s) => sum + s.text.length + s.headings.join('').length, 0);
+  const lex = index.lexical;
+  const parts = {
+    sectionVectorsMB: mb(index.vectors.data.byteLength),
+    expansionVectorsMB: mb(index.expansion.vectors.data.byteLength),
+    postingsMB: mb(lex.postingSections.byteLength + lex.tf.title.byteLength + lex.tf.headings.byteLength + lex.tf.body.byteLength + lex.termStart.byteLength),
+    lengthsMB: mb(lex.lengths.title.byteLength + lex.lengths.headings.byteLength + lex.lengths.body.byteLength),
+    /** Characters of section text and headings (JS strings: one or two bytes each). */
+    sectionTextMB: mb(text),
+    hnswFileMB: mb(statSync(join(index.buildDir, 'vectors.hnsw')).size),
+  };
+  index = undefined;
+
+  const words = readFileSync(wordListPath, 'utf8').split('\n');
+  let before = measure();
+  let compact: SortedWords | undefined = new SortedWords(words);
+  const compactMB = mb(measure().rss - before.rss);
+  compact = undefined;
+  before = measure();
+  let asSet: Set<string> | undefined = new Set(words);
+  const asSetMB = mb(measure().rss - before.rss);
+  asSet = undefined;
+  void compact;
+  void asSet;
+
+  const withPool = async (threads: number) => {
+    const pool = new SearchPool(threads);
+    const engine = await openPooledEngine(pool, indexDir, { embedder });
+    for (const q of queries.slice(0, 20)) await engine.search(q);
+    return { pool, engine, rss: measure().rss };
+  };
+  const beforePool = measure();
+  const one = await withPool(1);
+  await one.engine.releaseIndex();
+  await one.pool.close();
+  const two = await withPool(2);
+  await two.engine.releaseIndex();
+  await two.pool.close();
+
+  const threads = availableParallelism();
+  const served = await withPool(threads);
+  await Promise.all(queries.flatMap((q) => [served.engine.search(q), served.engine.search(q, { limit: 10 })]));
+  const after = measure();
+  await served.engine.releaseIndex();
+  await served.pool.close();
+
+  const modelDir = embedder.modelId === DEFAULT_MODEL_ID ? await ensureDefaultModel({ log: () => {} }) : undefined;
+  const disk = { indexMB: mb(folderBytes((await currentBuildDir(indexDir))!)), modelMB: modelDir ? mb(folderBytes(modelDir)) : 0 };
+  await embedder.dispose();
+  const report: MemoryReport = {
+    baseRssMB: mb(base.rss),
+    model: { rssMB: mb(afterModel.rss - base.rss), heapMB: mb(afterModel.heapUsed - base.heapUsed), externalMB: mb(afterModel.external - base.external) },
+    index: { rssMB: mb(afterIndex.rss - afterModel.rss), heapMB: mb(afterIndex.heapUsed - afterModel.heapUsed), parts },
+    dictionary: { compactMB, asSetMB },
+    pool: { oneWorkerMB: mb(one.rss - beforePool.rss), perExtraWorkerMB: mb(two.rss - one.rss), threads },
+    afterLoad: { rssMB: mb(after.rss), heapUsedMB: mb(after.heapUsed), heapTotalMB: mb(after.heapTotal), externalMB: mb(after.external), arrayBuffersMB: mb(after.arrayBuffers) },
+    disk,
+    rssOverDisk: Math.round((mb(after.rss) / (disk.indexMB + disk.modelMB)) * 100) / 100,
+  };
+  console.log(JSON.stringify(report));
+}
+
+runIfEntry('memory-probe.js', main);
