@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
-import { loadEmbedder } from '../src/embedding/embedder.js';
+import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
+import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import type { StoredDocument } from '../src/index/format.js';
 import { buildLexicalData } from '../src/index/build-lexical.js';
 import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
-import type { FusionSettings } from '../src/index/manifest.js';
+import type { FusionSettings, Manifest } from '../src/index/manifest.js';
 import { currentBuildDir, readBuildSections } from '../src/index/read-index.js';
 import { hnswParamsFor, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
 import { cacheDir } from '../src/paths.js';
@@ -13,8 +13,8 @@ import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
 import { chunkCorpus, DEFAULT_FILE_LIMITS, type FileLimits, type PreviousBuild } from './chunk-corpus.js';
-import { corpusChecksum } from './index-status.js';
-import { loadCorpus } from './load-corpus.js';
+import { corpusChecksum, unchangedBuild } from './index-status.js';
+import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { corpusVocabulary, embeddingText, lexicalFields } from './section-text.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write-index.js';
@@ -70,6 +70,8 @@ export interface BuildSummary {
   vocabularyEmbedded: number;
   changes: { added: string[]; changed: string[]; removed: string[] };
   seconds: number;
+  /** True when the live build already was this index: nothing was written. */
+  unchanged: boolean;
 }
 
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
@@ -79,6 +81,8 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const parseTimeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
   const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, warn: log });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
+  const live = await liveBuildIfUnchanged(options, corpus, chunkOptions, log);
+  if (live) return unchangedSummary(live.buildDir, live.manifest, started);
   const previous = await previousBuild(options.outDir);
   const { documents, sections, documentsParsed, skipped } = await chunkCorpus(corpus, previous, chunkOptions, parseTimeoutMs, log);
 
@@ -128,10 +132,50 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       skipped,
       changes: diffDocuments(previous?.documents ?? [], documents),
       seconds: (performance.now() - started) / 1000,
+      unchanged: false,
     };
   } finally {
     if (ownsEmbedder) await embedder.dispose();
   }
+}
+
+/** The live build, if this build would write the same index (decided without loading the model or parsing). */
+function liveBuildIfUnchanged(options: BuildOptions, corpus: CorpusDocument[], chunkOptions: ChunkOptions, log: (line: string) => void) {
+  return unchangedBuild(options.outDir, {
+    corpusChecksum: corpusChecksum(corpus),
+    documentsRead: corpus.length,
+    chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
+    lexical: options.lexical ?? DEFAULT_LEXICAL_PARAMS,
+    hnsw: (sections) => options.hnsw ?? hnswParamsFor(sections),
+    relevance: DEFAULT_RELEVANCE_THRESHOLDS,
+    fusion: (modelId) => ({ ...defaultFusionSettings(modelId === DEFAULT_MODEL_ID), ...options.fusion }),
+    modelChecksum: () => knownModelChecksum(options, log),
+  });
+}
+
+/** The model's checksum without loading it: the given embedder's, or the bundled model's files hashed; else unknown. */
+async function knownModelChecksum(options: BuildOptions, log: (line: string) => void): Promise<string | undefined> {
+  if (options.embedder) return options.embedder.checksum;
+  const model = options.model?.trim();
+  if (model !== undefined && model !== '' && model !== 'default' && model !== DEFAULT_MODEL_ID) return undefined;
+  return folderChecksum(await ensureDefaultModel({ log }));
+}
+
+function unchangedSummary(buildDir: string, manifest: Manifest, started: number): BuildSummary {
+  return {
+    buildDir,
+    documents: manifest.corpus.documents,
+    sections: manifest.sections,
+    knowledgeBases: manifest.corpus.knowledgeBases,
+    sectionsEmbedded: 0,
+    sectionsReused: manifest.sections,
+    documentsParsed: 0,
+    skipped: [],
+    vocabularyEmbedded: 0,
+    changes: { added: [], changed: [], removed: [] },
+    seconds: (performance.now() - started) / 1000,
+    unchanged: true,
+  };
 }
 
 /** Vectors for `texts`: from the cache where it has them, the rest embedded in batches (and cached). */

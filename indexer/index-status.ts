@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { currentBuildDir, readManifest } from '../src/index/read-index.js';
 import type { Manifest } from '../src/index/manifest.js';
@@ -33,4 +34,46 @@ export function corpusChecksum(corpus: CorpusDocument[]): string {
   const h = createHash('sha256');
   for (const d of corpus) h.update(`${d.kb}/${d.path}\0${d.hash}\n`);
   return h.digest('hex');
+}
+
+/** What a build would write into its manifest, but for what the corpus and the model decide. */
+export interface BuildSettings {
+  corpusChecksum: string;
+  documentsRead: number;
+  chunking: Manifest['chunking'];
+  lexical: Manifest['lexical'];
+  /** The HNSW parameters a build of this many sections would record. */
+  hnsw: (sections: number) => Manifest['hnsw'];
+  relevance: Manifest['relevance'];
+  /** The fusion settings a build with this model id would record. */
+  fusion: (modelId: string) => Manifest['fusion'];
+  /** The model's checksum when it is known without loading the model (an embedder given, or the bundled model's files). */
+  modelChecksum: () => Promise<string | undefined>;
+}
+
+/**
+ * The live build, when building again would write the same index: same corpus (every file's name
+ * and content hash, none left out), same chunking, BM25F, HNSW, fusion and label settings, same
+ * model files. Decided from the manifest alone: no model load, no parse.
+ */
+export async function unchangedBuild(outDir: string, settings: BuildSettings): Promise<{ buildDir: string; manifest: Manifest } | undefined> {
+  let buildDir: string | undefined;
+  let manifest: Manifest;
+  try {
+    buildDir = await currentBuildDir(outDir);
+    if (buildDir === undefined) return undefined;
+    manifest = await readManifest(buildDir);
+  } catch {
+    return undefined;
+  }
+  const same =
+    manifest.corpus.checksum === settings.corpusChecksum &&
+    manifest.corpus.documents === settings.documentsRead &&
+    isDeepStrictEqual(manifest.chunking, settings.chunking) &&
+    isDeepStrictEqual(manifest.lexical, settings.lexical) &&
+    isDeepStrictEqual(manifest.hnsw, settings.hnsw(manifest.sections)) &&
+    isDeepStrictEqual(manifest.relevance, settings.relevance) &&
+    isDeepStrictEqual(manifest.fusion, settings.fusion(manifest.model.id));
+  // The model's checksum last: it may hash the model's files.
+  return same && (await settings.modelChecksum()) === manifest.model.checksum ? { buildDir, manifest } : undefined;
 }

@@ -37,6 +37,7 @@ function changeList({ added, changed, removed }: BuildSummary['changes']): strin
 
 export function describeBuild(summary: BuildSummary): string[] {
   const { added, changed, removed } = summary.changes;
+  if (summary.unchanged) return [`the index is up to date (${summary.documents} documents, ${summary.sections} sections; checked in ${summary.seconds.toFixed(1)} s): ${summary.buildDir}`];
   return [
     `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, ${summary.documents - summary.documentsParsed} unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
     `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,

@@ -30,6 +30,21 @@ describe('reindex', () => {
     expect(incremental.vectors.data).toEqual(scratch.vectors.data);
   });
 
+  it('finds an unchanged corpus from the manifest alone: nothing parsed, embedded or written', async () => {
+    const corpus = writeCorpus({ ...SAMPLE_CORPUS });
+    const vectorCacheDir = tempDir('vectors');
+    const outDir = tempDir('index');
+    const first = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    expect(again).toMatchObject({ unchanged: true, buildDir: first.buildDir, documentsParsed: 0, sectionsEmbedded: 0, sections: first.sections });
+    // Other settings make another index from the same files.
+    const rechunked = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, chunk: { maxSectionChars: 300 } });
+    expect(rechunked.unchanged).toBe(false);
+    appendFileSync(join(corpus, 'platform', 'tokens.md'), '\nOne more line.\n');
+    const edited = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, chunk: { maxSectionChars: 300 } });
+    expect(edited).toMatchObject({ unchanged: false, documentsParsed: 1 });
+  });
+
   it('parses every file again when the chunking changed', async () => {
     const corpus = writeCorpus({ ...SAMPLE_CORPUS });
     const vectorCacheDir = tempDir('vectors');
