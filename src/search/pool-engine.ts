@@ -110,18 +110,23 @@ export async function openPooledEngine(pool: SearchPool, indexDir: string, optio
       `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${options.model}: run 'svc-docs index --model ${options.model}' or drop --model`,
     );
   }
-  const ownsEmbedder = options.embedder === undefined;
-  const embedder = options.embedder ?? (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false }));
+  // The workers load the index while this thread loads the model.
+  const { embedder: given, ...workerOptions } = options;
+  const hnsw = { path: join(index.buildDir, INDEX_FILES.hnsw), dims: built.dimensions, size: index.sections.length, params: index.manifest.hnsw };
+  const { generation, loaded } = pool.load(sharedParts(index, options), hnsw, workerOptions);
+  const ownsEmbedder = given === undefined;
+  let embedder: Embedder | undefined;
   try {
+    embedder = given ?? (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false }));
     checkModel(index, embedder);
-    const { embedder: _, ...workerOptions } = options;
-    const hnsw = { path: join(index.buildDir, INDEX_FILES.hnsw), dims: built.dimensions, size: index.sections.length, params: index.manifest.hnsw };
-    const generation = await pool.load(sharedParts(index, options), hnsw, workerOptions, embedder);
+    await loaded;
+    pool.useEmbedder(generation, embedder);
     const kept: PooledIndex = { buildDir: index.buildDir, manifest: index.manifest, documents: index.documents, sections: index.sections };
     const prefetch = embedsQueryOnly({ ...index.manifest.fusion, ...options.fusion }, options);
     return new PooledEngine(pool, generation, kept, embedder, ownsEmbedder, prefetch);
   } catch (error) {
-    if (ownsEmbedder) await embedder.dispose();
+    pool.unload(generation);
+    if (ownsEmbedder) await embedder?.dispose();
     throw error;
   }
 }

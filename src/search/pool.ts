@@ -149,21 +149,23 @@ export class SearchPool {
     worker.thread.postMessage(load);
   }
 
-  /** Loads an index into every worker; resolves with its generation once all have it. */
-  async load(parts: SearchParts, hnsw: HnswFile, options: WorkerEngineOptions, embedder: Embedder): Promise<number> {
+  /**
+   * Loads an index into every worker: returns its generation at once, and `loaded`, which
+   * resolves once every worker has it (the caller loads the model meanwhile). Searches of the
+   * generation embed with the embedder given to `useEmbedder`.
+   */
+  load(parts: SearchParts, hnsw: HnswFile, options: WorkerEngineOptions): { generation: number; loaded: Promise<void> } {
     const generation = this.nextGeneration++;
     const load: LoadMessage = { type: 'load', generation, parts, hnsw, options };
-    const done = new Promise<void>((resolve, reject) => this.loading.set(generation, { remaining: this.workers.length, resolve, reject }));
+    const loaded = new Promise<void>((resolve, reject) => this.loading.set(generation, { remaining: this.workers.length, resolve, reject }));
+    loaded.catch(() => this.unload(generation));
     this.loaded.set(generation, load);
-    this.embedders.set(generation, embedder);
     for (const worker of this.workers) this.postLoad(worker, load);
-    try {
-      await done;
-    } catch (error) {
-      this.unload(generation);
-      throw error;
-    }
-    return generation;
+    return { generation, loaded };
+  }
+
+  useEmbedder(generation: number, embedder: Embedder): void {
+    this.embedders.set(generation, embedder);
   }
 
   /** Drops a generation from every worker (searches already running on it finish). */
