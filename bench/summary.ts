@@ -104,7 +104,7 @@ export function renderSummary(r: BenchResults): string {
     lines.push(
       'The Argo CD docs as they are, then grown to each size with versioned copies (`argocd-versions/v001/…`, files renamed) whose prose is perturbed: 8 % of words repeated, 6 % followed by an inserted identifier-like token drawn from 300k (Zipf-like), so every copy has its own BM25 postings and the vocabulary keeps growing; headings, code and tables are unchanged. ' +
         `Each build is a real \`buildIndex\` (load, chunk, embed, BM25, HNSW, write) in its own process, except that a copy's section is not embedded: it gets its original's vector plus Gaussian noise (cosine ≈ 0.96 to the original), renormalised, so copies form tight clusters of near-duplicates, which is hard for HNSW. Sections the copies chunk differently are embedded for real. The real model embeds ${sc.embedSectionsPerSecond.toFixed(0)} sections/s here; the fourth column adds the time it would take to embed every section. ` +
-        'Each index is then loaded by a fresh process as the server does (openEngine); it runs the argocd queries (hybrid, shipped settings) and compares HNSW with exact search on their vectors.',
+        'Each index is then loaded by a fresh process as the server does (openEngine); it runs the argocd queries (hybrid, shipped settings) and compares HNSW with exact search on their vectors (recall@10: a neighbour as similar as the exact 10th counts as found, since copies whose text came out unchanged share their original\'s vector exactly).',
       '',
       'Building:',
       '',

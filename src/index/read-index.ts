@@ -71,10 +71,11 @@ export async function readManifest(buildDir: string): Promise<Manifest> {
 }
 
 /**
- * A data file read in pieces into one ArrayBuffer (views on it are the index's big arrays: no
- * copy, and no 2 GiB readFile limit), its sha256 computed on the way and checked against the manifest.
+ * A data file read in pieces into one SharedArrayBuffer (views on it are the index's big arrays:
+ * no copy, no 2 GiB readFile limit, and worker threads can be handed the same memory), its sha256
+ * computed on the way and checked against the manifest.
  */
-async function readChecked(buildDir: string, manifest: Manifest, file: string, keep = true): Promise<ArrayBuffer> {
+async function readChecked(buildDir: string, manifest: Manifest, file: string, keep = true): Promise<SharedArrayBuffer> {
   const path = join(buildDir, file);
   const expected = manifest.files[file];
   if (expected === undefined) throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}: ${REBUILD}`);
@@ -85,11 +86,11 @@ async function readChecked(buildDir: string, manifest: Manifest, file: string, k
     throw new IndexError(`${path} is missing: ${REBUILD}`);
   }
   const hash = createHash('sha256');
-  let buffer: ArrayBuffer;
+  let buffer: SharedArrayBuffer;
   try {
     const { size } = await handle.stat();
     // A file only checked (not kept) goes through one piece-sized buffer.
-    buffer = new ArrayBuffer(keep ? size : Math.min(size, PIECE_BYTES));
+    buffer = new SharedArrayBuffer(keep ? size : Math.min(size, PIECE_BYTES));
     const bytes = new Uint8Array(buffer);
     for (let at = 0; at < size; ) {
       const into = keep ? at : 0;
@@ -109,7 +110,7 @@ async function readChecked(buildDir: string, manifest: Manifest, file: string, k
 }
 
 /** Decodes a binary table, turning a layout problem into one line naming the file. */
-function decodeBinary<T>(buffer: ArrayBuffer, decode: (buffer: ArrayBuffer) => T, path: string): T {
+function decodeBinary<T>(buffer: SharedArrayBuffer, decode: (buffer: SharedArrayBuffer) => T, path: string): T {
   try {
     return decode(buffer);
   } catch (error) {
@@ -118,7 +119,7 @@ function decodeBinary<T>(buffer: ArrayBuffer, decode: (buffer: ArrayBuffer) => T
   }
 }
 
-function parseJson<T>(data: ArrayBuffer, schema: z.ZodType<T>, path: string): T {
+function parseJson<T>(data: SharedArrayBuffer, schema: z.ZodType<T>, path: string): T {
   let raw: unknown;
   try {
     raw = JSON.parse(Buffer.from(data).toString('utf8'));
@@ -130,7 +131,7 @@ function parseJson<T>(data: ArrayBuffer, schema: z.ZodType<T>, path: string): T 
   return parsed.data;
 }
 
-function toMatrix(data: ArrayBuffer, dims: number, rows: number, path: string): VectorMatrix {
+function toMatrix(data: SharedArrayBuffer, dims: number, rows: number, path: string): VectorMatrix {
   if (data.byteLength !== rows * dims * 4) throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}: ${REBUILD}`);
   return { dims, data: new Float32Array(data) };
 }

@@ -34,7 +34,8 @@ export const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 200, efS
  */
 export function hnswParamsFor(sections: number): HnswParams {
   if (sections <= 20_000) return DEFAULT_HNSW_PARAMS;
-  if (sections <= 200_000) return { ...DEFAULT_HNSW_PARAMS, m: 24, efConstruction: 200, efSearch: 256 };
+  // 100k (M 24): recall@10 0.978 at efSearch 256, 0.991 at 512, 1.000 at 800 in 0.94 ms, 14× faster than exact.
+  if (sections <= 200_000) return { ...DEFAULT_HNSW_PARAMS, m: 24, efConstruction: 200, efSearch: 800 };
   return { ...DEFAULT_HNSW_PARAMS, m: 32, efConstruction: 200, efSearch: 400 };
 }
 

@@ -119,8 +119,8 @@ describe('reading a table larger than one read', () => {
 
     let longest = 0;
     const measure = (s: unknown) => (longest = Math.max(longest, typeof s === 'string' ? s.length : 0));
-    const toString = Buffer.prototype.toString;
-    vi.spyOn(Buffer.prototype, 'toString').mockImplementation(function (this: Buffer, ...args: Parameters<Buffer['toString']>) {
+    const toString = Buffer.prototype.toString as (this: Buffer, ...args: unknown[]) => string;
+    vi.spyOn(Buffer.prototype, 'toString').mockImplementation(function (this: Buffer, ...args: unknown[]) {
       const s = toString.apply(this, args);
       measure(s);
       return s;
