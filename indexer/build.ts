@@ -6,16 +6,17 @@ import type { StoredDocument } from '../src/index/format.js';
 import { buildLexicalData } from '../src/index/build-lexical.js';
 import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
 import type { FusionSettings, Manifest } from '../src/index/manifest.js';
-import { currentBuildDir, readBuildSections } from '../src/index/read-index.js';
+import { currentBuildDir, readBuildLexical, readBuildSections } from '../src/index/read-index.js';
 import { hnswParamsFor, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
 import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
-import { chunkCorpus, DEFAULT_FILE_LIMITS, type FileLimits, type PreviousBuild } from './chunk-corpus.js';
+import { chunkCorpus, DEFAULT_FILE_LIMITS, type FileLimits, type PreviousBuild as ChunkedBuild } from './chunk-corpus.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { corpusVocabulary, embeddingText, lexicalFields } from './section-text.js';
+import { sectionTokens, type PreviousTokens } from './section-tokens.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write-index.js';
 
@@ -99,9 +100,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
 
     const lexicalParams = options.lexical ?? DEFAULT_LEXICAL_PARAMS;
     // A generator: each section's tokens are counted and dropped, never all held at once.
-    const lexical = buildLexicalData((function* () {
-      for (const s of sections) yield lexicalFields(documents[s.doc]!.title, s);
-    })());
+    const lexical = buildLexicalData(sectionTokens(documents, sections, await previousTokens(previous, chunkOptions), (doc, s) => lexicalFields(doc.title, s)));
     const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
     const hnsw = HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
     const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
@@ -209,10 +208,23 @@ async function embedThroughCache(
   return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
 }
 
+/** The previous build's postings, when its documents were chunked as this build's are (else they say nothing about these sections). */
+async function previousTokens(previous: PreviousBuild | undefined, chunkOptions: ChunkOptions): Promise<PreviousTokens | undefined> {
+  if (!previous || previous.manifest.chunking.maxSectionChars !== chunkOptions.maxSectionChars || previous.manifest.chunking.version !== CHUNKER_VERSION) return undefined;
+  try {
+    return { documents: previous.documents, lexical: await readBuildLexical(previous.buildDir, previous.manifest) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live build, with the folder it is in. */
+type PreviousBuild = ChunkedBuild & { buildDir: string };
+
 async function previousBuild(outDir: string): Promise<PreviousBuild | undefined> {
   try {
     const dir = await currentBuildDir(outDir);
-    return dir === undefined ? undefined : await readBuildSections(dir);
+    return dir === undefined ? undefined : { buildDir: dir, ...(await readBuildSections(dir)) };
   } catch {
     // No usable previous index: everything counts as added, and every file is parsed.
     return undefined;

@@ -17,6 +17,7 @@ import {
   type StoredSection,
 } from './format.js';
 import { INDEX_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
+import type { LexicalData } from './lexical-index.js';
 import { decodePostings } from './postings-file.js';
 import { decodeSections } from './sections-file.js';
 import { HnswVectorIndex, type VectorMatrix } from './vector-index.js';
@@ -156,6 +157,14 @@ export async function readBuildSections(buildDir: string): Promise<{ manifest: M
   if (sections.length !== manifest.sections) throw new IndexError(`${path} holds ${sections.length} sections but the manifest says ${manifest.sections}: ${REBUILD}`);
   refuseBadReferences(path, checkDocumentRanges(documents, sections));
   return { manifest, documents, sections };
+}
+
+/** A build's BM25F postings alone, verified (what a reindex reuses for unchanged documents). */
+export async function readBuildLexical(buildDir: string, manifest: Manifest): Promise<LexicalData> {
+  const path = join(buildDir, INDEX_FILES.lexical);
+  const lexical = decodeBinary(await readChecked(buildDir, manifest, INDEX_FILES.lexical), decodePostings, path);
+  refuseBadReferences(path, checkLexicalReferences(lexical, manifest.sections));
+  return lexical;
 }
 
 export async function readBuild(buildDir: string): Promise<LoadedIndex> {
