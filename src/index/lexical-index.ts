@@ -174,11 +174,6 @@ export class LexicalIndex {
     this.acc = new Accumulator(this.compact.sectionCount);
   }
 
-  /** The flat arrays this index searches (what a worker pool shares). */
-  get data(): CompactLexical {
-    return this.compact;
-  }
-
   get sectionCount(): number {
     return this.compact.sectionCount;
   }

@@ -173,11 +173,6 @@ export class Searcher {
     this.docBits = new Int32Array(parts.documents.length);
   }
 
-  /** The lexical index (its arrays are what a worker pool shares). */
-  get lexicalIndex(): LexicalIndex {
-    return this.lexical;
-  }
-
   async search(term: string, options: SearchOptions, embed: Embed): Promise<DetailedSearch<RankedResult>> {
     const { text, limit } = checkSearchInput(term, options);
     const t0 = performance.now();
