@@ -7,6 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shared/ sits beside the checkout (CI clones it there too).
 SMOKE=${CONTAINER_SMOKE:-../shared/tools/container-smoke}
+# container-smoke copies the npm of `npm root -g` into the base image. When scripts/use-node.sh put
+# a registry-fetched Node first on PATH, that root would be under it (where no npm lives): point
+# npm's prefix at the npm actually installed.
+npm_cli=$(readlink -f "$(command -v npm)")
+case $npm_cli in */lib/node_modules/npm/bin/npm-cli.js) export npm_config_prefix=${npm_cli%/lib/node_modules/npm/bin/npm-cli.js} ;; esac
 started=$(date +%s)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
