@@ -6,6 +6,7 @@ import { clientConfigs } from './mcp/client-config.js';
 import { renderSearch } from './mcp/render.js';
 import { serverOptionsFromEnv } from './mcp/server-options.js';
 import { ModelMismatchError, openEngine } from './search/engine.js';
+import { reindexInChildProcess } from './reindex-process.js';
 import { serve, startupBanner } from './serve.js';
 import { progressReporter } from './cli-progress.js';
 
@@ -132,7 +133,8 @@ export function createProgram(): Command {
           server,
           engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels },
           searchThreads: settings.searchThreads,
-          watch: flags.watch ? { dirs: settings.corpusDirs, rebuild } : undefined,
+          // A rebuild while serving runs in a child process: in this one it would stall every request.
+          watch: flags.watch ? { dirs: settings.corpusDirs, rebuild: () => reindexInChildProcess(settings, (line) => console.error(line)) } : undefined,
           log: (line) => console.log(line),
         });
       let running;

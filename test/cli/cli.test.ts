@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -199,7 +199,62 @@ describe('svc-docs serve', () => {
 });
 
 /** `svc-docs serve` started and serving: its URL (from the startup banner), its output, and a stop (SIGTERM) that waits for the exit. */
-async function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; stderr: () => string; stop: () => Promise<Finished> }> {
+describe('svc-docs serve --watch', () => {
+  it('reindexes in a child process while searches keep being answered, and serves the change: no request fails', async () => {
+    const corpus = writeCorpus({ 'handbook/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy the previous tag.\n' });
+    const index = tempDir('watch-index');
+    const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('watch-vectors'), SVC_DOCS_SEARCH_THREADS: '0' });
+    const server = await startServe(['serve', '--port', '0', '--watch', '--corpus', corpus, '--index', index], env);
+    const { client, transport, close } = await connectClient(server.url);
+    let answered = 0;
+    const failures: string[] = [];
+    let searching = true;
+    const load = (async () => {
+      while (searching) {
+        try {
+          const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'flamingo rollback' } })) as CallToolResult;
+          if (result.isError) failures.push(JSON.stringify(result.content));
+          else answered++;
+        } catch (error) {
+          failures.push(String(error));
+        }
+      }
+    })();
+    try {
+      writeFileSync(join(corpus, 'handbook', 'oncall.md'), '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n');
+      // The reindex runs as `svc-docs index` in a child: its summary line reaches the server's stderr.
+      await waitFor(() => /changes since the previous index: 1 added/.test(server.stderr()), 120_000, () => server.stderr());
+      const answeredBeforeReload = answered;
+      await waitFor(async () => (await searchPaths(server.url, 'pelican pager'))[0] === 'handbook/oncall.md', 60_000, () => server.stderr());
+      searching = false;
+      await load;
+      expect(failures).toEqual([]);
+      expect(answeredBeforeReload).toBeGreaterThan(0);
+      // Builds are named with their writer's pid: the one now served was written by another process.
+      const current = readFileSync(join(index, 'CURRENT'), 'utf8').trim();
+      const writer = Number(/^build-\w+-(\d+)-/.exec(current)?.[1]);
+      expect(writer).toBeGreaterThan(0);
+      expect(writer).not.toBe(server.pid);
+      await transport.terminateSession();
+    } finally {
+      searching = false;
+      await load;
+      await close();
+      await server.stop();
+    }
+  }, 300_000);
+});
+
+/** Polls `done` until it holds, failing with `context()` after `timeoutMs`. */
+async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs: number, context: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting; output so far:\n${context()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number | undefined; stderr: () => string; stop: () => Promise<Finished> }> {
   const child = spawnCli(args, env);
   const exit = finished(child, 180_000);
   let stderr = '';
@@ -217,6 +272,7 @@ async function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<{ url
   });
   return {
     url,
+    pid: child.pid,
     stderr: () => stderr,
     stop: () => {
       child.kill('SIGTERM');
