@@ -1,33 +1,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/mcp/http.js';
 import { searchDocsOutputSchema } from '../../src/mcp/render.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, messagesOf, openRawSession, raw, sessionHeaders } from '../helpers/mcp-client.js';
+import { useServedEngine } from '../helpers/served-engine.js';
 
 /** Status codes, headers and limits of /docs, over raw HTTP, against the real engine on the bundled index. */
 
-let engine: SearchEngine & { close(): Promise<void> };
-const started: RunningServer[] = [];
-
-beforeAll(async () => {
-  engine = await openEngine(bundledIndex());
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await engine?.close();
-});
-
-async function serve(options: Partial<HttpServerOptions> = {}): Promise<RunningServer & { lines: string[] }> {
-  const lines: string[] = [];
-  const server = await startHttpServer({ port: 0, engine: () => engine, log: (line) => lines.push(line), ...options });
-  started.push(server);
-  return Object.assign(server, { lines });
-}
+const { serve, engine: served } = useServedEngine(() => openEngine(bundledIndex()));
 
 function rpcError(text: string): { code: number; message: string } {
   return (JSON.parse(text) as { error: { code: number; message: string } }).error;
@@ -242,8 +224,8 @@ describe('health, readiness and logs', () => {
     expect([health.status, JSON.parse(health.text)]).toEqual([200, { status: 'ok' }]);
     const ready = await raw(server.url.replace('/docs', '/readyz'), { method: 'GET' });
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', index: engine.summary(), sessions: 0 });
-    expect(engine.summary().knowledgeBases).toEqual(expect.arrayContaining(['svc-docs', 'svc-platform']));
+    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', index: served().summary(), sessions: 0 });
+    expect(served().summary().knowledgeBases).toEqual(expect.arrayContaining(['svc-docs', 'svc-platform']));
   });
 
   it('reports not ready when the engine cannot be reached', async () => {

@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/mcp/http.js';
 import { pageUri } from '../../src/mcp/page-uri.js';
 import { searchDocsOutputSchema } from '../../src/mcp/render.js';
 import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
@@ -8,27 +7,11 @@ import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, connectV2, MODERN_VERSION } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+import { useServedEngine } from '../helpers/served-engine.js';
 
 /** What SearchDocs sends (text only unless asked), and the optional ReadPage tool, with real clients. */
 
-let engine: LoadedEngine;
-const started: RunningServer[] = [];
-
-beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await engine?.close();
-});
-
-async function serve(options: Partial<HttpServerOptions> = {}): Promise<RunningServer> {
-  const server = await startHttpServer({ port: 0, engine: () => engine, log: () => undefined, ...options });
-  started.push(server);
-  return server;
-}
+const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
 
 const SEARCH = { name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } };
 

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/mcp/http.js';
 import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
@@ -9,6 +8,7 @@ import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
 import { MCP_HEADERS, messagesOf, modernRequest, openRawSession, raw, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { rawExchange, statusLine, waitFor } from './helpers.js';
+import { useServedEngine } from '../helpers/served-engine.js';
 
 /**
  * The server findings of issue 16 (1, 2 and 5), each reproduced against the real server over a
@@ -17,25 +17,7 @@ import { rawExchange, statusLine, waitFor } from './helpers.js';
 
 const TOKEN = 'findings-token-' + 'q'.repeat(32);
 
-let engine: LoadedEngine;
-const started: RunningServer[] = [];
-
-beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await engine?.close();
-});
-
-async function serve(options: Partial<HttpServerOptions> = {}): Promise<RunningServer & { lines: string[] }> {
-  const lines: string[] = [];
-  const server = await startHttpServer({ port: 0, engine: () => engine, log: (l) => lines.push(l), ...options });
-  started.push(server);
-  return Object.assign(server, { lines });
-}
+const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
 
 /** The real engine, with searches held until release(): requests that stay pending, as unread ones do. */
 function heldEngine(): { engine: SearchEngine; release(): void; waiting(): number } {
@@ -44,11 +26,11 @@ function heldEngine(): { engine: SearchEngine; release(): void; waiting(): numbe
   let waiting = 0;
   return {
     engine: {
-      summary: () => engine.summary(),
+      summary: () => served().summary(),
       search: async (term, options) => {
         waiting++;
         await gate;
-        return engine.search(term, options);
+        return served().search(term, options);
       },
     },
     release: () => open(),

@@ -1,12 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SLOW_CLIENT_TIMEOUTS, startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/mcp/http.js';
+import { SLOW_CLIENT_TIMEOUTS, startHttpServer } from '../../src/mcp/http.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, raw } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { rawConnection, statusLine, waitFor, type RawConnection } from './helpers.js';
+import { useServedEngine } from '../helpers/served-engine.js';
 
 /**
  * Slow and stalled clients cannot tie up the server: headers trickled in, a body trickled byte by
@@ -14,26 +15,11 @@ import { rawConnection, statusLine, waitFor, type RawConnection } from './helper
  * served as usual.
  */
 
-let engine: SearchEngine & { close(): Promise<void> };
-const started: RunningServer[] = [];
+const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
 const connections: RawConnection[] = [];
-
-beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
-});
-afterEach(async () => {
+afterEach(() => {
   for (const c of connections.splice(0)) c.socket.destroy();
-  await Promise.all(started.splice(0).map((s) => s.close()));
 });
-afterAll(async () => {
-  await engine?.close();
-});
-
-async function serve(options: Partial<HttpServerOptions> = {}): Promise<RunningServer> {
-  const server = await startHttpServer({ port: 0, engine: () => engine, log: () => undefined, ...options });
-  started.push(server);
-  return server;
-}
 
 /** A real MCP client searching: what must keep working while slow clients hang around. */
 async function searchWorks(url: string): Promise<void> {
