@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { INDEX_FILES } from '../src/index/format.js';
 import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { currentBuildDir, readManifest } from '../src/index/read-index.js';
 import type { Manifest } from '../src/index/manifest.js';
@@ -74,6 +77,22 @@ export async function unchangedBuild(outDir: string, settings: BuildSettings): P
     isDeepStrictEqual(manifest.hnsw, settings.hnsw(manifest.sections)) &&
     isDeepStrictEqual(manifest.relevance, settings.relevance) &&
     isDeepStrictEqual(manifest.fusion, settings.fusion(manifest.model.id));
-  // The model's checksum last: it may hash the model's files.
-  return same && (await settings.modelChecksum()) === manifest.model.checksum ? { buildDir, manifest } : undefined;
+  // The model's checksum and the files last: they hash files. A damaged build is built again.
+  return same && (await settings.modelChecksum()) === manifest.model.checksum && (await filesIntact(buildDir, manifest)) ? { buildDir, manifest } : undefined;
+}
+
+/** Every data file of the build is there with the sha256 its manifest records. */
+async function filesIntact(buildDir: string, manifest: Manifest): Promise<boolean> {
+  for (const file of Object.values(INDEX_FILES)) {
+    const expected = manifest.files[file];
+    if (expected === undefined) return false;
+    try {
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(join(buildDir, file))) hash.update(chunk as Buffer);
+      if (hash.digest('hex') !== expected) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }

@@ -80,7 +80,9 @@ export class PooledEngine implements SearchEngine {
   }
 }
 
+/** The matrix in shared memory: as it is when the reader already put it there, else copied. */
 function shared(matrix: VectorMatrix): VectorMatrix {
+  if (matrix.data.buffer instanceof SharedArrayBuffer) return matrix;
   const data = new Float32Array(new SharedArrayBuffer(matrix.data.byteLength));
   data.set(matrix.data);
   return { dims: matrix.dims, data };

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
@@ -37,6 +37,12 @@ describe('reindex', () => {
     const first = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
     const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
     expect(again).toMatchObject({ unchanged: true, buildDir: first.buildDir, documentsParsed: 0, sectionsEmbedded: 0, sections: first.sections });
+    // A damaged live build is built again, not kept.
+    const vectors = join(first.buildDir, 'vectors.f32');
+    writeFileSync(vectors, readFileSync(vectors).map((b, i) => (i === 0 ? b ^ 0xff : b)));
+    const repaired = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    expect(repaired.unchanged).toBe(false);
+    expect(repaired.buildDir).not.toBe(first.buildDir);
     // Other settings make another index from the same files.
     const rechunked = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, chunk: { maxSectionChars: 300 } });
     expect(rechunked.unchanged).toBe(false);
