@@ -118,7 +118,7 @@ export function createProgram(): Command {
       });
       // Build only for a corpus the user pointed at, or the default pairing ./corpus → ./index-data,
       // so serving someone's --index never overwrites it with the bundled corpus.
-      const ownsIndex = flags.corpus !== undefined || process.env[ENV.corpus] !== undefined || settings.indexDir === defaultIndexDir();
+      const ownsIndex = settings.corpusGiven || settings.indexDir === defaultIndexDir();
       const rebuild = () => buildQuietly(settings);
       if (flags.build !== false && ownsIndex) {
         const status = await indexStatus(settings.corpusDirs, settings.indexDir, settings.model, settings.fileLimits.maxFileBytes);
@@ -167,7 +167,7 @@ export function createProgram(): Command {
       } catch {
         throw new UsageError(`--url must be an absolute URL such as http://127.0.0.1:8080/docs, got "${flags.url}"`);
       }
-      for (const c of clientConfigs(url.href, { auth: flags.auth ?? process.env.SVC_DOCS_AUTH_TOKEN !== undefined })) {
+      for (const c of clientConfigs(url.href, { auth: flags.auth ?? process.env[ENV.authToken] !== undefined })) {
         console.log(`# ${c.client} (${c.file})\n${c.text}\n`);
       }
     });
@@ -242,7 +242,8 @@ export async function main(argv: string[]): Promise<number> {
       return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : 2;
     }
     console.error(`svc-docs: ${(error as Error).message}`);
-    if (process.env.SVC_DOCS_DEBUG) console.error(error);
+    // The one setting read before any other is parsed: a bad setting's error must obey it too.
+    if (/^(1|true|yes|on)$/i.test(process.env[ENV.debug] ?? '')) console.error(error);
     return 1;
   }
 }

@@ -1,14 +1,21 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_ENV } from './mcp/server-options.js';
 import { projectRoot } from './paths.js';
 
 /**
- * Settings shared by every command, read once: a command-line flag wins over its environment
- * variable, which wins over the default. The README's configuration table lists them all; the
- * HTTP server's own settings are in src/mcp/server-options.ts.
+ * The one configuration path: flags and SVC_DOCS_* variables are read here and in the HTTP
+ * server's option schema (src/mcp/server-options.ts, which this module's ENV table includes), once,
+ * at the edge (the CLI), and passed down as objects. A flag wins over its variable, which wins over
+ * the default. The README's configuration table lists every entry of ENV.
  */
 
-export const ENV = {
+/** A setting that cannot be used: one line naming the variable and what it takes. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+const COMMON_ENV = {
   corpus: 'SVC_DOCS_CORPUS',
   index: 'SVC_DOCS_INDEX',
   model: 'SVC_DOCS_MODEL',
@@ -19,7 +26,12 @@ export const ENV = {
   maxFileBytes: 'SVC_DOCS_MAX_FILE_BYTES',
   parseTimeout: 'SVC_DOCS_PARSE_TIMEOUT_SECONDS',
   searchThreads: 'SVC_DOCS_SEARCH_THREADS',
+  /** Errors print their stack trace too (for bug reports). */
+  debug: 'SVC_DOCS_DEBUG',
 } as const;
+
+/** Every environment variable svc-docs reads, by setting. */
+export const ENV = { ...COMMON_ENV, ...SERVER_ENV } as const;
 
 export interface CommonSettings {
   corpusDirs: string[];
@@ -33,6 +45,9 @@ export interface CommonSettings {
   fileLimits: { maxFileBytes: number | undefined; parseTimeoutMs: number | undefined };
   /** Worker threads the server searches in; 0 = on the main thread. Default: one per core. */
   searchThreads: number;
+  /** The corpus was named (flag or variable) rather than defaulted: serve may build this index. */
+  corpusGiven: boolean;
+  debug: boolean;
 }
 
 export function defaultCorpusDir(): string {
@@ -70,6 +85,8 @@ export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = pro
       parseTimeoutMs: parseTimeoutSeconds === undefined ? undefined : parseTimeoutSeconds * 1000,
     },
     searchThreads: wholeNumber(env, ENV.searchThreads) ?? availableParallelism(),
+    corpusGiven: (flags.corpus !== undefined && flags.corpus.length > 0) || (envCorpus !== undefined && envCorpus.length > 0),
+    debug: truthy(env[ENV.debug]),
   };
 }
 
@@ -77,7 +94,7 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number (0 = search on the main thread), got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0) throw new SettingsError(`${name} must be a whole number (0 = search on the main thread), got "${raw}"`);
   return value;
 }
 
@@ -85,6 +102,6 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefine
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0) throw new SettingsError(`${name} must be a positive number, got "${raw}"`);
   return value;
 }

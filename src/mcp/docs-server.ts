@@ -8,7 +8,8 @@ import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
 import { registerReadPageTool } from './read-page-tool.js';
 import { describeTool } from './describe.js';
-import { DEFAULT_RESPONSE_BUDGET_CHARS, renderSearch, searchDocsOutputSchema } from './render.js';
+import { renderSearch, searchDocsOutputSchema } from './render.js';
+import { parseServerOptions } from './server-options.js';
 
 /**
  * The MCP face of the search engine: the SearchDocs tool, the indexed pages as resources, and
@@ -47,7 +48,14 @@ export interface DocsServerOptions {
   log?: (line: string) => void;
 }
 
-const DEFAULTS: DocsServerOptions = { responseBudgetChars: DEFAULT_RESPONSE_BUDGET_CHARS, maxResults: 5, structuredOutput: false, readPageTool: false };
+/** The server's own defaults (server-options.ts), for callers that pass none. */
+const SERVER_DEFAULTS = parseServerOptions({});
+const DEFAULTS: DocsServerOptions = {
+  responseBudgetChars: SERVER_DEFAULTS.responseBudgetChars,
+  maxResults: SERVER_DEFAULTS.maxResults,
+  structuredOutput: SERVER_DEFAULTS.structuredOutput,
+  readPageTool: SERVER_DEFAULTS.readPageTool,
+};
 
 /** An index with no pages, for a server started without one (tests of the HTTP layer). */
 const NO_PAGES: PageIndex = { documents: [], sections: [] };

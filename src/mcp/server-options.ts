@@ -5,7 +5,7 @@ import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth-settings.js';
 
 /**
  * Settings of the HTTP server, validated once at the boundary. Every option has an environment
- * variable (ENV below); a command-line flag, passed as `overrides`, wins over the variable, which
+ * variable (SERVER_ENV below); a command-line flag, passed as `overrides`, wins over the variable, which
  * wins over the default. The README's configuration table lists them.
  */
 
@@ -98,7 +98,7 @@ export type ServerOptions = z.output<typeof serverOptionsSchema>;
 /** What callers may pass: every option is optional and gets its default. */
 export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;
 
-export const ENV = {
+export const SERVER_ENV = {
   host: 'SVC_DOCS_HOST',
   port: 'SVC_DOCS_PORT',
   allowedHosts: 'SVC_DOCS_ALLOWED_HOSTS',
@@ -127,7 +127,7 @@ export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const key = issue.path[0];
-    const name = typeof key === 'string' && key in ENV ? `${key} (${ENV[key as keyof typeof ENV]})` : key === undefined ? 'server options' : String(key);
+    const name = typeof key === 'string' && key in SERVER_ENV ? `${key} (${SERVER_ENV[key as keyof typeof SERVER_ENV]})` : key === undefined ? 'server options' : String(key);
     // Never echo the token back: error lines end up in logs.
     return `${name}: ${issue.message}`;
   });
@@ -184,28 +184,28 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overr
       .map((s) => s.trim())
       .filter(Boolean);
 
-  fromEnv.host = text(ENV.host);
-  fromEnv.port = whole(ENV.port);
-  fromEnv.allowedHosts = list(ENV.allowedHosts);
-  fromEnv.allowedOrigins = list(ENV.allowedOrigins);
+  fromEnv.host = text(SERVER_ENV.host);
+  fromEnv.port = whole(SERVER_ENV.port);
+  fromEnv.allowedHosts = list(SERVER_ENV.allowedHosts);
+  fromEnv.allowedOrigins = list(SERVER_ENV.allowedOrigins);
   // A token given directly wins over a file at the same level; a flag (either) wins over a variable.
   const envTokenFile = text(AUTH_TOKEN_FILE_ENV);
-  fromEnv.authToken = text(ENV.authToken) ?? (envTokenFile === undefined ? undefined : readTokenFile(envTokenFile, AUTH_TOKEN_FILE_ENV));
+  fromEnv.authToken = text(SERVER_ENV.authToken) ?? (envTokenFile === undefined ? undefined : readTokenFile(envTokenFile, AUTH_TOKEN_FILE_ENV));
   if (overrides.authToken === undefined && authTokenFile !== undefined) overrides.authToken = readTokenFile(authTokenFile, '--auth-token-file');
-  const idleSeconds = whole(ENV.sessionIdleMs);
+  const idleSeconds = whole(SERVER_ENV.sessionIdleMs);
   fromEnv.sessionIdleMs = idleSeconds === undefined ? undefined : idleSeconds * 1000;
-  fromEnv.maxSessions = whole(ENV.maxSessions);
-  fromEnv.maxBodyBytes = whole(ENV.maxBodyBytes);
-  fromEnv.responseBudgetChars = whole(ENV.responseBudgetChars);
-  fromEnv.maxResults = whole(ENV.maxResults);
-  fromEnv.structuredOutput = flag(ENV.structuredOutput);
-  fromEnv.readPageTool = flag(ENV.readPageTool);
-  fromEnv.replicaId = text(ENV.replicaId);
-  fromEnv.oauthIssuer = text(ENV.oauthIssuer);
-  fromEnv.oauthJwksUrl = text(ENV.oauthJwksUrl);
-  fromEnv.oauthJwksFile = text(ENV.oauthJwksFile);
-  fromEnv.oauthResource = text(ENV.oauthResource);
-  fromEnv.oauthScope = text(ENV.oauthScope);
+  fromEnv.maxSessions = whole(SERVER_ENV.maxSessions);
+  fromEnv.maxBodyBytes = whole(SERVER_ENV.maxBodyBytes);
+  fromEnv.responseBudgetChars = whole(SERVER_ENV.responseBudgetChars);
+  fromEnv.maxResults = whole(SERVER_ENV.maxResults);
+  fromEnv.structuredOutput = flag(SERVER_ENV.structuredOutput);
+  fromEnv.readPageTool = flag(SERVER_ENV.readPageTool);
+  fromEnv.replicaId = text(SERVER_ENV.replicaId);
+  fromEnv.oauthIssuer = text(SERVER_ENV.oauthIssuer);
+  fromEnv.oauthJwksUrl = text(SERVER_ENV.oauthJwksUrl);
+  fromEnv.oauthJwksFile = text(SERVER_ENV.oauthJwksFile);
+  fromEnv.oauthResource = text(SERVER_ENV.oauthResource);
+  fromEnv.oauthScope = text(SERVER_ENV.oauthScope);
 
   const merged: Record<string, unknown> = {};
   for (const [key, value] of [...Object.entries(fromEnv), ...Object.entries(overrides)]) {

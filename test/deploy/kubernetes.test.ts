@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { AUTH_TOKEN_FILE_ENV, ENV } from '../../src/mcp/server-options.js';
+import { ENV } from '../../src/config.js';
+import { AUTH_TOKEN_FILE_ENV } from '../../src/mcp/server-options.js';
 import { projectRoot } from '../../src/paths.js';
 
 /**

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENV, resolveSettings, SettingsError } from '../src/config.js';
+import { AUTH_TOKEN_FILE_ENV, parseServerOptions } from '../src/mcp/server-options.js';
+import { projectRoot } from '../src/paths.js';
+
+/** The one configuration path: every variable is documented, parsed at the edge, and refused clearly. */
+
+const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8');
+const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## The model'));
+
+describe('configuration', () => {
+  it('has a README configuration row for every variable svc-docs reads', () => {
+    const missing = [...Object.values(ENV), AUTH_TOKEN_FILE_ENV].filter((name) => !new RegExp(`\`${name}[\`=]`).test(table));
+    expect(missing).toEqual([]);
+  });
+
+  it('documents the defaults the code applies', () => {
+    const defaults = parseServerOptions({});
+    expect(table).toContain(`\`SVC_DOCS_RESPONSE_BUDGET_CHARS\` | \`${defaults.responseBudgetChars}\``);
+    expect(table).toContain(`\`SVC_DOCS_MAX_RESULTS\` | \`${defaults.maxResults}\``);
+  });
+
+  it('reads settings from the environment it is given, and refuses a bad number with the variable named', () => {
+    const settings = resolveSettings({}, { [ENV.corpus]: '/a, /b', [ENV.debug]: '1', [ENV.searchThreads]: '0' });
+    expect(settings).toMatchObject({ corpusDirs: ['/a', '/b'], corpusGiven: true, debug: true, searchThreads: 0 });
+    expect(resolveSettings({}, {}).corpusGiven).toBe(false);
+    expect(() => resolveSettings({}, { [ENV.maxFileBytes]: 'lots' })).toThrow(SettingsError);
+    expect(() => resolveSettings({}, { [ENV.maxFileBytes]: 'lots' })).toThrow(/SVC_DOCS_MAX_FILE_BYTES must be a positive number/);
+  });
+});
