@@ -57,7 +57,11 @@ export interface AnswerSettings {
 
 const DEFAULTS: AnswerSettings = { budgetChars: RESPONSE_BUDGET_CHARS, resultCount: RESULT_COUNT };
 
-export async function answerOutcome(query: LabelledQuery, system: AnswerSystem, settings: AnswerSettings = DEFAULTS): Promise<QueryOutcome> {
+export async function answerOutcome(
+  query: LabelledQuery,
+  system: AnswerSystem,
+  settings: AnswerSettings = DEFAULTS,
+): Promise<QueryOutcome> {
   const results = await system.search(query.query, settings.resultCount);
   const response = respond(query.query, results, settings.budgetChars);
   const ranking = settings.resultCount >= 10 ? results : await system.search(query.query, 10);
@@ -69,7 +73,11 @@ export async function answerOutcome(query: LabelledQuery, system: AnswerSystem, 
     hit5: answerAt(query, response.shown, 5),
     hit5Unbudgeted: answerAt(query, response.unbudgeted, 5),
     rr: rank === 0 ? 0 : 1 / rank,
-    ndcg10: ndcg(ranking.map((r) => `${r.source}/${r.path}`), judgements(query), 10),
+    ndcg10: ndcg(
+      ranking.map((r) => `${r.source}/${r.path}`),
+      judgements(query),
+      10,
+    ),
     chars: response.chars,
   };
 }
@@ -99,13 +107,22 @@ export function answerReport(system: string, outcomes: QueryOutcome[]): AnswerRe
   return { system, overall: summarise(outcomes), byStyle, perQuery: outcomes };
 }
 
-export async function evaluateAnswers(queries: readonly LabelledQuery[], system: AnswerSystem, settings: AnswerSettings = DEFAULTS): Promise<AnswerReport> {
+export async function evaluateAnswers(
+  queries: readonly LabelledQuery[],
+  system: AnswerSystem,
+  settings: AnswerSettings = DEFAULTS,
+): Promise<AnswerReport> {
   const outcomes: QueryOutcome[] = [];
   for (const q of queries) outcomes.push(await answerOutcome(q, system, settings));
   return answerReport(system.name, outcomes);
 }
 
-export async function engineSystem(name: string, indexDir: string, embedder: Embedder, options: EngineOptions = {}): Promise<AnswerSystem> {
+export async function engineSystem(
+  name: string,
+  indexDir: string,
+  embedder: Embedder,
+  options: EngineOptions = {},
+): Promise<AnswerSystem> {
   const engine = await openEngine(indexDir, { embedder, ...options });
   return { name, search: (query, limit) => engine.search(query, { limit }), close: () => engine.close() };
 }

@@ -85,7 +85,10 @@ export class Bm25Floor {
     });
     this.idf = Float64Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
     const average = n === 0 ? 0 : lengths.reduce((a, b) => a + b, 0) / n;
-    this.lengthNorm = Float32Array.from(lengths, (l) => BM25_K1 * (1 - BM25_B + (average > 0 ? (BM25_B * l) / average : 0)));
+    this.lengthNorm = Float32Array.from(
+      lengths,
+      (l) => BM25_K1 * (1 - BM25_B + (average > 0 ? (BM25_B * l) / average : 0)),
+    );
     this.sectionDoc = Int32Array.from(sections, (s) => s.doc);
     this.sectionScore = new Float64Array(n);
     this.touchedSections = new Int32Array(n);
@@ -114,7 +117,8 @@ export class Bm25Floor {
 
   /** The best `limit` pages, best first (ties: lower document index first). */
   rank(query: string, limit: number): FloorHit[] {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive whole number, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`limit must be a positive whole number, got ${limit}`);
     const terms = this.queryTerms(query);
     let nSections = 0;
     for (const t of terms) {
@@ -160,7 +164,8 @@ export class Bm25Floor {
     if (hits.length === 0) return [];
     const terms = this.queryTerms(query);
     const totalIdf = terms.reduce((a, t) => a + this.idf[t]!, 0);
-    const match = (section: number) => (totalIdf === 0 ? 0 : terms.reduce((a, t) => a + (this.contains(t, section) ? this.idf[t]! : 0), 0) / totalIdf);
+    const match = (section: number) =>
+      totalIdf === 0 ? 0 : terms.reduce((a, t) => a + (this.contains(t, section) ? this.idf[t]! : 0), 0) / totalIdf;
     const topScore = hits[0]!.score;
     return hits.map((hit) => {
       const doc = this.documents[hit.doc]!;
@@ -169,7 +174,13 @@ export class Bm25Floor {
       const sections: WindowSection[] = [];
       for (let p = from; p <= to; p++) {
         const s = this.sections[doc.firstSection + p]!;
-        const shown = { position: p, headings: s.headings, text: s.text, isBest: p === best, match: match(doc.firstSection + p) };
+        const shown = {
+          position: p,
+          headings: s.headings,
+          text: s.text,
+          isBest: p === best,
+          match: match(doc.firstSection + p),
+        };
         sections.push(shown);
       }
       // Labels for the renderer, shaped like the engine's: query share matched × a steep rank damping.

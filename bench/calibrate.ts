@@ -27,7 +27,11 @@ export function calibrate(pairs: { confidence: number; relevant: boolean }[]): R
   const blocks: { sum: number; n: number; min: number }[] = [];
   for (const p of sorted) {
     blocks.push({ sum: p.relevant ? 1 : 0, n: 1, min: p.confidence });
-    while (blocks.length > 1 && blocks[blocks.length - 2]!.sum / blocks[blocks.length - 2]!.n >= blocks[blocks.length - 1]!.sum / blocks[blocks.length - 1]!.n) {
+    while (
+      blocks.length > 1 &&
+      blocks[blocks.length - 2]!.sum / blocks[blocks.length - 2]!.n >=
+        blocks[blocks.length - 1]!.sum / blocks[blocks.length - 1]!.n
+    ) {
       const last = blocks.pop()!;
       const prev = blocks[blocks.length - 1]!;
       prev.sum += last.sum;
@@ -54,7 +58,9 @@ async function main(): Promise<void> {
     for (const q of set.queries) {
       const judged = judgements(q);
       const { results, confidences } = await engine.searchDetailed(q.query, { limit: 10 });
-      results.forEach((r, i) => pairs.push({ confidence: confidences[i]!, relevant: (judged.get(`${r.source}/${r.path}`) ?? 0) > 0 }));
+      results.forEach((r, i) =>
+        pairs.push({ confidence: confidences[i]!, relevant: (judged.get(`${r.source}/${r.path}`) ?? 0) > 0 }),
+      );
     }
     await engine.close();
   }

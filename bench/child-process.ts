@@ -27,15 +27,27 @@ export function compileOnce(log: (line: string) => void): Promise<string> {
       config,
       JSON.stringify({
         extends: join(root, 'tsconfig.json'),
-        compilerOptions: { noEmit: false, outDir: out, rootDir: root, declaration: false, sourceMap: false, incremental: false },
+        compilerOptions: {
+          noEmit: false,
+          outDir: out,
+          rootDir: root,
+          declaration: false,
+          sourceMap: false,
+          incremental: false,
+        },
         include: ['src', 'indexer', 'bench'].map((d) => join(root, d)),
       }),
     );
     const started = performance.now();
-    const { code, stdout } = await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config]);
+    const { code, stdout } = await run(process.execPath, [
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      config,
+    ]);
     // tsc still emits on type errors (someone's work in progress); only missing output is fatal.
     if (code !== 0) log(`warning: tsc reported errors, benchmarking what it emitted: ${stdout.split('\n')[0] ?? ''}`);
-    if (!existsSync(join(out, 'src', 'cli.js'))) throw new Error(`compiling for the benchmark produced no ${join(out, 'src', 'cli.js')}: ${stdout.slice(0, 500)}`);
+    if (!existsSync(join(out, 'src', 'cli.js')))
+      throw new Error(`compiling for the benchmark produced no ${join(out, 'src', 'cli.js')}: ${stdout.slice(0, 500)}`);
     log(`compiled src/, indexer/, bench/ into ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return out;
   })();
@@ -54,7 +66,9 @@ function run(command: string, args: string[]): Promise<{ code: number; stdout: s
 
 /** The environment for children: no SVC_DOCS_* setting of the caller leaks in (a token, a port). */
 function childEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') || k === 'SVC_DOCS_CACHE_DIR'));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') || k === 'SVC_DOCS_CACHE_DIR'),
+  );
 }
 
 export interface ProbeOptions {
@@ -67,10 +81,18 @@ export interface ProbeOptions {
  * Runs a compiled bench script (`bench/<name>.js`) that prints its report as the last line of
  * stdout, and parses that line with `schema`. Its stderr is passed through, prefixed.
  */
-export async function runProbe<T>(script: string, args: string[], schema: z.ZodType<T>, options: ProbeOptions): Promise<T> {
+export async function runProbe<T>(
+  script: string,
+  args: string[],
+  schema: z.ZodType<T>,
+  options: ProbeOptions,
+): Promise<T> {
   const out = await compileOnce(options.log);
   const nodeArgs = ['--expose-gc', ...(options.maxOldSpaceMB ? [`--max-old-space-size=${options.maxOldSpaceMB}`] : [])];
-  const child = spawn(process.execPath, [...nodeArgs, join(out, 'bench', `${script}.js`), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+  const child = spawn(process.execPath, [...nodeArgs, join(out, 'bench', `${script}.js`), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv(),
+  });
   let stdout = '';
   let stderrTail = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -83,7 +105,10 @@ export async function runProbe<T>(script: string, args: string[], schema: z.ZodT
     child.on('error', reject);
     child.on('close', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
   });
-  if (code !== 0) throw new Error(`bench/${script} ${args.join(' ')} exited with ${code}: ${stderrTail.trim().split('\n').slice(-5).join(' | ')}`);
+  if (code !== 0)
+    throw new Error(
+      `bench/${script} ${args.join(' ')} exited with ${code}: ${stderrTail.trim().split('\n').slice(-5).join(' | ')}`,
+    );
   const last = stdout.trim().split('\n').pop() ?? '';
   return schema.parse(JSON.parse(last));
 }
@@ -115,17 +140,32 @@ export async function spawnServer(indexDir: string, log: (line: string) => void)
   const port = await freePort();
   const started = performance.now();
   // Its request log goes to /dev/null: a log collector would read it, the benchmark doesn't.
-  const child = spawn(process.execPath, [join(out, 'src', 'cli.js'), 'serve', '--index', indexDir, '--no-build', '--host', '127.0.0.1', '--port', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: childEnv(),
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(out, 'src', 'cli.js'),
+      'serve',
+      '--index',
+      indexDir,
+      '--no-build',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: childEnv(),
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
   const state: { exited: number | null } = { exited: null };
   child.on('exit', (code) => (state.exited = code ?? 1));
   const deadline = started + 120_000;
   for (;;) {
-    if (state.exited !== null) throw new Error(`svc-docs serve exited with ${state.exited} before it was ready: ${stderr.trim()}`);
+    if (state.exited !== null)
+      throw new Error(`svc-docs serve exited with ${state.exited} before it was ready: ${stderr.trim()}`);
     if (performance.now() > deadline) {
       await stopChild(child);
       throw new Error(`svc-docs serve was not ready after 120 s: ${stderr.trim()}`);
@@ -161,7 +201,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 export function cpuSecondsOf(pid: number): number {
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     const CLOCK_TICKS = 100;
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {

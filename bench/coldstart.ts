@@ -19,7 +19,12 @@ export interface ColdStartReport {
   probeRuns: number;
 }
 
-export async function measureColdStart(indexDir: string, firstQuery: string, runs: number, log: (line: string) => void): Promise<ColdStartReport> {
+export async function measureColdStart(
+  indexDir: string,
+  firstQuery: string,
+  runs: number,
+  log: (line: string) => void,
+): Promise<ColdStartReport> {
   const readyMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     const server = await spawnServer(indexDir, log);
@@ -28,8 +33,15 @@ export async function measureColdStart(indexDir: string, firstQuery: string, run
   }
   const probeRuns = Math.min(runs, 3);
   const probes: StartupReport[] = [];
-  for (let i = 0; i < probeRuns; i++) probes.push(await runProbe('startup-probe', ['--index', indexDir, '--query', firstQuery], startupReportSchema, { log }));
-  const median = (k: keyof StartupReport) => percentile(probes.map((p) => p[k] ?? 0), 50);
+  for (let i = 0; i < probeRuns; i++)
+    probes.push(
+      await runProbe('startup-probe', ['--index', indexDir, '--query', firstQuery], startupReportSchema, { log }),
+    );
+  const median = (k: keyof StartupReport) =>
+    percentile(
+      probes.map((p) => p[k] ?? 0),
+      50,
+    );
   const parts: StartupReport = {
     importsMs: median('importsMs'),
     modelMs: median('modelMs'),
@@ -41,6 +53,8 @@ export async function measureColdStart(indexDir: string, firstQuery: string, run
     indexReadMs: median('indexReadMs'),
     cliImportsMs: median('cliImportsMs'),
   };
-  log(`coldstart: ready in ${percentile(readyMs, 50).toFixed(0)} ms (median of ${runs}); model ${parts.modelMs.toFixed(0)} ms, index ${parts.indexMs.toFixed(0)} ms`);
+  log(
+    `coldstart: ready in ${percentile(readyMs, 50).toFixed(0)} ms (median of ${runs}); model ${parts.modelMs.toFixed(0)} ms, index ${parts.indexMs.toFixed(0)} ms`,
+  );
   return { runs, readyMs, readyP50: percentile(readyMs, 50), parts, probeRuns };
 }

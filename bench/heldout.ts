@@ -28,7 +28,8 @@ export async function heldOutComparison(set: QuerySet, indexDir: string, embedde
   const floorSystem = await bm25FloorSystem(indexDir);
   const floor = await evaluateAnswers(heldOut.queries, floorSystem);
   await floorSystem.close();
-  const paired = (metric: (q: AnswerReport['perQuery'][number]) => number) => pairedByQuery(floor.perQuery, shipped.perQuery, metric);
+  const paired = (metric: (q: AnswerReport['perQuery'][number]) => number) =>
+    pairedByQuery(floor.perQuery, shipped.perQuery, metric);
   return {
     set: set.name,
     queries: heldOut.queries.length,

@@ -31,7 +31,9 @@ const { values } = parseArgs({ options: { 'limit-seconds': { type: 'string' } } 
 const limitMs = Number(values['limit-seconds'] ?? DEFAULT_FILE_LIMITS.parseTimeoutMs / 1000) * 1000;
 
 const chunker = new BoundedChunker(limitMs);
-console.log(`parse limit ${limitMs / 1000} s, size limit ${DEFAULT_FILE_LIMITS.maxFileBytes.toLocaleString('en-US')} bytes`);
+console.log(
+  `parse limit ${limitMs / 1000} s, size limit ${DEFAULT_FILE_LIMITS.maxFileBytes.toLocaleString('en-US')} bytes`,
+);
 console.log('| input | bytes | outcome | seconds |\n|---|---|---|---|');
 for (const [name, make] of Object.entries(INPUTS)) {
   const source = make();
@@ -41,8 +43,14 @@ for (const [name, make] of Object.entries(INPUTS)) {
   }
   const started = performance.now();
   const outcome = await chunker.chunk(source, DEFAULT_CHUNK_OPTIONS);
-  const what = outcome.ok ? `${outcome.doc.sections.length} sections` : outcome.reason === 'timeout' ? 'stopped at the limit' : `parser error (${outcome.error})`;
-  console.log(`| ${name} | ${source.length.toLocaleString('en-US')} | ${what} | ${((performance.now() - started) / 1000).toFixed(1)} |`);
+  const what = outcome.ok
+    ? `${outcome.doc.sections.length} sections`
+    : outcome.reason === 'timeout'
+      ? 'stopped at the limit'
+      : `parser error (${outcome.error})`;
+  console.log(
+    `| ${name} | ${source.length.toLocaleString('en-US')} | ${what} | ${((performance.now() - started) / 1000).toFixed(1)} |`,
+  );
 }
 await chunker.close();
 
@@ -55,8 +63,16 @@ try {
     mkdirSync(dirname(join(corpus, path)), { recursive: true });
     writeFileSync(join(corpus, path), text);
   }
-  const summary = await buildIndex({ corpusDirs: [corpus], outDir: join(root, 'index'), vectorCacheDir: join(root, 'vectors'), limits: { parseTimeoutMs: limitMs }, log: (l) => console.log(`  ${l}`) });
-  console.log(`whole build of ${Object.keys(files).length} files: ${summary.documents} documents, ${summary.sections} sections, ${summary.skipped.length} skipped for time, ${summary.seconds.toFixed(1)} s`);
+  const summary = await buildIndex({
+    corpusDirs: [corpus],
+    outDir: join(root, 'index'),
+    vectorCacheDir: join(root, 'vectors'),
+    limits: { parseTimeoutMs: limitMs },
+    log: (l) => console.log(`  ${l}`),
+  });
+  console.log(
+    `whole build of ${Object.keys(files).length} files: ${summary.documents} documents, ${summary.sections} sections, ${summary.skipped.length} skipped for time, ${summary.seconds.toFixed(1)} s`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

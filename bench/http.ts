@@ -59,10 +59,18 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
-async function level(url: string, queries: string[], sessions: number, callsPerSession: number, pid: number): Promise<HttpLevel> {
+async function level(
+  url: string,
+  queries: string[],
+  sessions: number,
+  callsPerSession: number,
+  pid: number,
+): Promise<HttpLevel> {
   const clients = await Promise.all(Array.from({ length: sessions }, () => connect(url)));
   // One warm-up call per session: the first call of a session pays for its lazy set-up.
-  await Promise.all(clients.map((c, i) => c.callTool({ name: 'SearchDocs', arguments: { searchTerm: queries[i % queries.length]! } })));
+  await Promise.all(
+    clients.map((c, i) => c.callTool({ name: 'SearchDocs', arguments: { searchTerm: queries[i % queries.length]! } })),
+  );
   const latencies: number[] = [];
   let errors = 0;
   const serverCpu = cpuSecondsOf(pid);
@@ -134,12 +142,16 @@ export async function measureHttp(
   try {
     // Warm the server's code paths first, as the in-process engine above was warmed.
     const warm = await connect(server.url);
-    for (const q of queries.slice(0, WARM_UP_CALLS)) await warm.callTool({ name: 'SearchDocs', arguments: { searchTerm: q } });
+    for (const q of queries.slice(0, WARM_UP_CALLS))
+      await warm.callTool({ name: 'SearchDocs', arguments: { searchTerm: q } });
     await warm.close();
     for (const { sessions, callsPerSession: calls } of plan) {
       const result = await level(server.url, queries, sessions, calls, server.pid);
-      log(`http: ${sessions} session(s) × ${calls} calls: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.throughput.toFixed(0)} calls/s, ${result.errors} errors`);
-      if (result.errors === result.calls) throw new Error(`every SearchDocs call failed at ${sessions} sessions: the server or the benchmark is broken`);
+      log(
+        `http: ${sessions} session(s) × ${calls} calls: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.throughput.toFixed(0)} calls/s, ${result.errors} errors`,
+      );
+      if (result.errors === result.calls)
+        throw new Error(`every SearchDocs call failed at ${sessions} sessions: the server or the benchmark is broken`);
       levels.push(result);
     }
   } finally {
@@ -148,13 +160,16 @@ export async function measureHttp(
   const inProcessP50 = percentile(inProcess, 50);
   const single = levels.find((l) => l.sessions === 1) ?? levels[0]!;
   const most = levels.reduce((a, b) => (b.sessions > a.sessions ? b : a));
-  const memory = await runProbe('memory-probe', ['--index', indexDir, '--queries', queriesFile], memoryReportSchema, { log });
+  const memory = await runProbe('memory-probe', ['--index', indexDir, '--queries', queriesFile], memoryReportSchema, {
+    log,
+  });
   const serverRssOverDisk = most.serverRssMB / (memory.disk.indexMB + memory.disk.modelMB);
   log(
     `http: ${most.sessions} sessions over 1: ${(most.throughput / single.throughput).toFixed(2)}× the calls/s; server RSS ${most.serverRssMB.toFixed(0)} MB = ${serverRssOverDisk.toFixed(2)}× index + model on disk; model ${memory.model.rssMB} MB, index ${memory.index.rssMB} MB, dictionary ${memory.dictionary.compactMB} MB, worker ${memory.pool.perExtraWorkerMB} MB`,
   );
   return {
-    server: 'node <compiled>/src/cli.js serve --no-build, its own process, 127.0.0.1, ephemeral port; client in the benchmark process',
+    server:
+      'node <compiled>/src/cli.js serve --no-build, its own process, 127.0.0.1, ephemeral port; client in the benchmark process',
     queries: queries.length,
     inProcessP50,
     levels,

@@ -41,7 +41,10 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
   const full = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
   const unchanged = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
   const file = largestMarkdown(corpus);
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/\n## /, '\n## Edited section\n\nA new paragraph about benchmark edits.\n\n## '));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(/\n## /, '\n## Edited section\n\nA new paragraph about benchmark edits.\n\n## '),
+  );
   const incremental = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
   return {
     documents: full.documents,

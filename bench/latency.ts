@@ -28,7 +28,11 @@ export interface LatencyReport {
   shippedOverFloor: { p50: number; p95: number };
 }
 
-const pct = (xs: number[]): Percentiles => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
+const pct = (xs: number[]): Percentiles => ({
+  p50: percentile(xs, 50),
+  p95: percentile(xs, 95),
+  p99: percentile(xs, 99),
+});
 
 /**
  * Engine timings by stage. With `floor`, the BM25 floor answers each query right after the engine,
@@ -64,7 +68,12 @@ async function timings(
   return out;
 }
 
-export async function measureLatency(indexDir: string, embedder: Embedder, queries: string[], rounds: number): Promise<LatencyReport> {
+export async function measureLatency(
+  indexDir: string,
+  embedder: Embedder,
+  queries: string[],
+  rounds: number,
+): Promise<LatencyReport> {
   const bm25 = { bm25: await Bm25Floor.open(indexDir), ms: [] as number[] };
   const hnsw = await timings(indexDir, embedder, queries, rounds, 'hnsw', bm25);
   const exact = await timings(indexDir, embedder, queries, rounds, 'exact');
@@ -80,10 +89,25 @@ export async function measureLatency(indexDir: string, embedder: Embedder, queri
   const bm25Floor = pct(bm25.ms);
   return {
     queries: hnsw.length,
-    hnsw: { embedMs: stage('embedMs'), lexicalMs: stage('lexicalMs'), vectorMs: stage('vectorMs'), fuseMs: stage('fuseMs'), windowMs: stage('windowMs'), total: stage('total') },
+    hnsw: {
+      embedMs: stage('embedMs'),
+      lexicalMs: stage('lexicalMs'),
+      vectorMs: stage('vectorMs'),
+      fuseMs: stage('fuseMs'),
+      windowMs: stage('windowMs'),
+      total: stage('total'),
+    },
     exact: { vectorMs: pct(exact.map((t) => t.vectorMs)), total: pct(exact.map((t) => t.total)) },
     embedFloor: pct(floor),
-    exactOverHnsw: percentile(exact.map((t) => t.total), 50) / percentile(hnsw.map((t) => t.total), 50),
+    exactOverHnsw:
+      percentile(
+        exact.map((t) => t.total),
+        50,
+      ) /
+      percentile(
+        hnsw.map((t) => t.total),
+        50,
+      ),
     bm25Floor,
     shippedOverFloor: { p50: stage('total').p50 / bm25Floor.p50, p95: stage('total').p95 / bm25Floor.p95 },
   };

@@ -143,14 +143,25 @@ interface Session {
 async function openSession(url: string): Promise<Session> {
   const client = new Client({ name: 'svc-docs-load', version: '1.0.0' });
   // No SSE reconnection: a stream the server ends (session closed) must stay ended.
-  const transport = new StreamableHTTPClientTransport(new URL(url), { reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    reconnectionOptions: {
+      maxRetries: 0,
+      initialReconnectionDelay: 1000,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1,
+    },
+  });
   await client.connect(transport);
   return { client, transport };
 }
 
 async function search(session: Session, term: string): Promise<void> {
-  const result = (await session.client.callTool({ name: 'SearchDocs', arguments: { searchTerm: term } })) as CallToolResult;
-  if (result.isError) throw new Error(`SearchDocs "${term}" answered an error: ${JSON.stringify(result.content).slice(0, 200)}`);
+  const result = (await session.client.callTool({
+    name: 'SearchDocs',
+    arguments: { searchTerm: term },
+  })) as CallToolResult;
+  if (result.isError)
+    throw new Error(`SearchDocs "${term}" answered an error: ${JSON.stringify(result.content).slice(0, 200)}`);
   const results = searchDocsOutputSchema.parse(result.structuredContent).results;
   if (results.length === 0) throw new Error(`SearchDocs "${term}" found nothing`);
 }
@@ -186,13 +197,29 @@ function hangOnStream(url: string, sessionId: string): Promise<HungClient> {
   });
 }
 
-async function rawInitialize(url: string): Promise<{ status: number; retryAfter: string | null; body: string; sessionId: string | null }> {
+async function rawInitialize(
+  url: string,
+): Promise<{ status: number; retryAfter: string | null; body: string; sessionId: string | null }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'svc-docs-load-raw', version: '1.0.0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'svc-docs-load-raw', version: '1.0.0' },
+      },
+    }),
   });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.text(), sessionId: res.headers.get('mcp-session-id') };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body: await res.text(),
+    sessionId: res.headers.get('mcp-session-id'),
+  };
 }
 
 async function rawSession(url: string): Promise<string> {
@@ -200,7 +227,12 @@ async function rawSession(url: string): Promise<string> {
   if (init.status !== 200 || init.sessionId === null) throw new Error(`initialize answered ${init.status}`);
   const ack = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': init.sessionId, 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': init.sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   });
   await ack.text();
@@ -238,13 +270,24 @@ interface LoggedServer {
   tally: LogTally;
 }
 
-async function startLogged(engine: SearchEngine, maxSessions: number, sessionIdleMs: number, allow503: boolean): Promise<LoggedServer> {
+async function startLogged(
+  engine: SearchEngine,
+  maxSessions: number,
+  sessionIdleMs: number,
+  allow503: boolean,
+): Promise<LoggedServer> {
   const tally: LogTally = { byStatus: {}, serverErrors: 0, expired: 0, problems: [], deleted: new Set() };
   const problem = (line: string) => {
     if (tally.problems.length < 20) tally.problems.push(line);
   };
   const onLine = (line: string) => {
-    const e = JSON.parse(line) as { level?: string; event?: string; method?: string; status?: number; session?: string };
+    const e = JSON.parse(line) as {
+      level?: string;
+      event?: string;
+      method?: string;
+      status?: number;
+      session?: string;
+    };
     if (e.event === 'session-expired') tally.expired++;
     if (e.level === 'error') problem(line);
     if (typeof e.status !== 'number') return;
@@ -254,11 +297,20 @@ async function startLogged(engine: SearchEngine, maxSessions: number, sessionIdl
     // Below the cap every answer is a success; a 4xx means a client was refused or lost its
     // session. One race is the client's own: the SDK starts its SSE stream (GET) without
     // waiting, so a session closed at once may see that GET arrive after its DELETE (404).
-    const clientRace = e.method === 'GET' && e.status === 404 && e.session !== undefined && tally.deleted.has(e.session);
+    const clientRace =
+      e.method === 'GET' && e.status === 404 && e.session !== undefined && tally.deleted.has(e.session);
     if (!allow503 && e.status >= 400 && !clientRace) problem(line);
   };
   // Structured output on: each search is checked through the structured copy (off by default since SDK v2).
-  const server = await startHttpServer({ host: '127.0.0.1', port: 0, engine: () => engine, maxSessions, sessionIdleMs, structuredOutput: true, log: onLine });
+  const server = await startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    engine: () => engine,
+    maxSessions,
+    sessionIdleMs,
+    structuredOutput: true,
+    log: onLine,
+  });
   if (!server.url.startsWith('http://127.0.0.1:')) throw new Error(`expected a loopback server, got ${server.url}`);
   return { server, tally };
 }
@@ -313,7 +365,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       await s.transport.terminateSession();
       await s.client.close();
     });
-    await waitUntil('warm-up sessions to close', () => main.server.sessionCount() === 0 && capped.server.sessionCount() === 0);
+    await waitUntil(
+      'warm-up sessions to close',
+      () => main.server.sessionCount() === 0 && capped.server.sessionCount() === 0,
+    );
     const before = await settledMemory();
 
     progress(`churn: ${options.sessions} sessions, ${options.concurrency} at a time`);
@@ -339,7 +394,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       try {
         session = await openSession(main.server.url);
         await session.client.listTools();
-        for (let k = 0; k < options.searchesPerSession; k++) await counted(session, TERMS[(i + k) % TERMS.length]!, `churn session ${i} search ${k}`);
+        for (let k = 0; k < options.searchesPerSession; k++)
+          await counted(session, TERMS[(i + k) % TERMS.length]!, `churn session ${i} search ${k}`);
         if (abandon) {
           abandoned++;
         } else {
@@ -396,7 +452,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     let refused503 = 0;
     let searchesAtCap = 0;
     const [overAnswers] = await Promise.all([
-      Promise.all(Array.from({ length: options.cap.over }, () => rawInitialize(capped.server.url).catch((error: Error) => error))),
+      Promise.all(
+        Array.from({ length: options.cap.over }, () => rawInitialize(capped.server.url).catch((error: Error) => error)),
+      ),
       // The held sessions keep working while others are turned away.
       Promise.all(
         held.map(async (session, i) => {
@@ -456,7 +514,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     });
 
     progress('settle: waiting for abandoned sessions to expire');
-    await waitUntil('abandoned sessions to expire', () => main.server.sessionCount() === 0 && capped.server.sessionCount() === 0);
+    await waitUntil(
+      'abandoned sessions to expire',
+      () => main.server.sessionCount() === 0 && capped.server.sessionCount() === 0,
+    );
     // Hung clients: the server ended their streams when their sessions expired.
     const streamsEnded = Promise.all(hung.map((h) => h.ended));
     let allEnded = false;
@@ -479,7 +540,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       for (const line of tally.problems) fail('server log', new Error(line));
     }
     return {
-      sessions: { churned: options.sessions, storm: stormCount, closed, abandoned, hung: hungCount, expired: main.tally.expired + capped.tally.expired, peak },
+      sessions: {
+        churned: options.sessions,
+        storm: stormCount,
+        closed,
+        abandoned,
+        hung: hungCount,
+        expired: main.tally.expired + capped.tally.expired,
+        peak,
+      },
       requests: {
         searches,
         searchFailures,
@@ -577,7 +646,9 @@ async function main(): Promise<number> {
         report.requests.serverErrors === 0 &&
         report.cap.refused503 === report.cap.attemptedOver &&
         report.memory.heapGrowthBytes < LONG_RUN_HEAP_GROWTH_BYTES;
-      console.log(ok ? 'load run passed' : `load run FAILED (heap growth allowed: ${LONG_RUN_HEAP_GROWTH_BYTES / MB} MB)`);
+      console.log(
+        ok ? 'load run passed' : `load run FAILED (heap growth allowed: ${LONG_RUN_HEAP_GROWTH_BYTES / MB} MB)`,
+      );
       return ok ? 0 : 1;
     } finally {
       await engine.close();

@@ -30,7 +30,13 @@ export const memoryReportSchema = z.object({
   index: z.object({ rssMB: z.number(), heapMB: z.number(), parts: z.record(z.string(), z.number()) }),
   dictionary: z.object({ compactMB: z.number(), asSetMB: z.number() }),
   pool: z.object({ oneWorkerMB: z.number(), perExtraWorkerMB: z.number(), threads: z.number() }),
-  afterLoad: z.object({ rssMB: z.number(), heapUsedMB: z.number(), heapTotalMB: z.number(), externalMB: z.number(), arrayBuffersMB: z.number() }),
+  afterLoad: z.object({
+    rssMB: z.number(),
+    heapUsedMB: z.number(),
+    heapTotalMB: z.number(),
+    externalMB: z.number(),
+    arrayBuffersMB: z.number(),
+  }),
   disk: z.object({ indexMB: z.number(), modelMB: z.number() }),
   rssOverDisk: z.number(),
 });
@@ -58,7 +64,9 @@ function folderBytes(dir: string): number {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' } } });
   const indexDir = values.index!;
-  const queries = (JSON.parse(readFileSync(values.queries!, 'utf8')) as { queries: { query: string }[] }).queries.map((q) => q.query);
+  const queries = (JSON.parse(readFileSync(values.queries!, 'utf8')) as { queries: { query: string }[] }).queries.map(
+    (q) => q.query,
+  );
   const base = measure();
 
   const embedder = await loadEmbedder();
@@ -72,7 +80,13 @@ async function main(): Promise<void> {
   const parts = {
     sectionVectorsMB: mb(index.vectors.data.byteLength),
     expansionVectorsMB: mb(index.expansion.vectors.data.byteLength),
-    postingsMB: mb(lex.postingSections.byteLength + lex.tf.title.byteLength + lex.tf.headings.byteLength + lex.tf.body.byteLength + lex.termStart.byteLength),
+    postingsMB: mb(
+      lex.postingSections.byteLength +
+        lex.tf.title.byteLength +
+        lex.tf.headings.byteLength +
+        lex.tf.body.byteLength +
+        lex.termStart.byteLength,
+    ),
     lengthsMB: mb(lex.lengths.title.byteLength + lex.lengths.headings.byteLength + lex.lengths.body.byteLength),
     /** Characters of section text and headings (JS strings: one or two bytes each). */
     sectionTextMB: mb(text),
@@ -114,15 +128,28 @@ async function main(): Promise<void> {
   await served.pool.close();
 
   const modelDir = embedder.modelId === DEFAULT_MODEL_ID ? await ensureDefaultModel({ log: () => {} }) : undefined;
-  const disk = { indexMB: mb(folderBytes((await currentBuildDir(indexDir))!)), modelMB: modelDir ? mb(folderBytes(modelDir)) : 0 };
+  const disk = {
+    indexMB: mb(folderBytes((await currentBuildDir(indexDir))!)),
+    modelMB: modelDir ? mb(folderBytes(modelDir)) : 0,
+  };
   await embedder.dispose();
   const report: MemoryReport = {
     baseRssMB: mb(base.rss),
-    model: { rssMB: mb(afterModel.rss - base.rss), heapMB: mb(afterModel.heapUsed - base.heapUsed), externalMB: mb(afterModel.external - base.external) },
+    model: {
+      rssMB: mb(afterModel.rss - base.rss),
+      heapMB: mb(afterModel.heapUsed - base.heapUsed),
+      externalMB: mb(afterModel.external - base.external),
+    },
     index: { rssMB: mb(afterIndex.rss - afterModel.rss), heapMB: mb(afterIndex.heapUsed - afterModel.heapUsed), parts },
     dictionary: { compactMB, asSetMB },
     pool: { oneWorkerMB: mb(one.rss - beforePool.rss), perExtraWorkerMB: mb(two.rss - one.rss), threads },
-    afterLoad: { rssMB: mb(after.rss), heapUsedMB: mb(after.heapUsed), heapTotalMB: mb(after.heapTotal), externalMB: mb(after.external), arrayBuffersMB: mb(after.arrayBuffers) },
+    afterLoad: {
+      rssMB: mb(after.rss),
+      heapUsedMB: mb(after.heapUsed),
+      heapTotalMB: mb(after.heapTotal),
+      externalMB: mb(after.external),
+      arrayBuffersMB: mb(after.arrayBuffers),
+    },
     disk,
     rssOverDisk: Math.round((mb(after.rss) / (disk.indexMB + disk.modelMB)) * 100) / 100,
   };

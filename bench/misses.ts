@@ -23,9 +23,23 @@ for (const q of set.queries.filter((q) => style === 'all' || q.style === style))
   const rank = keys.findIndex((k) => rel.get(k) === 2);
   if (rank === 0) continue;
   console.log(`\n[${rank < 0 ? 'MISS' : rank + 1}] ${q.query}`);
-  console.log(`   want: ${q.relevant.filter((r) => r.grade === 2).map((r) => r.doc).join(', ')}`);
-  if (rank > 0) { const r = d.results[rank]!; console.log(`   wanted got: ${r.score.toFixed(3)} :: ${r.sections.find((s) => s.isBest)?.headings.join(' > ')}`); }
-  d.results.slice(0, 2).forEach((r) => console.log(`   top ${rel.get(`${r.source}/${r.path}`) ?? 0} ${r.path} :: ${r.sections.find((s) => s.isBest)?.headings.join(' > ')} (${r.score.toFixed(3)})`));
+  console.log(
+    `   want: ${q.relevant
+      .filter((r) => r.grade === 2)
+      .map((r) => r.doc)
+      .join(', ')}`,
+  );
+  if (rank > 0) {
+    const r = d.results[rank]!;
+    console.log(`   wanted got: ${r.score.toFixed(3)} :: ${r.sections.find((s) => s.isBest)?.headings.join(' > ')}`);
+  }
+  d.results
+    .slice(0, 2)
+    .forEach((r) =>
+      console.log(
+        `   top ${rel.get(`${r.source}/${r.path}`) ?? 0} ${r.path} :: ${r.sections.find((s) => s.isBest)?.headings.join(' > ')} (${r.score.toFixed(3)})`,
+      ),
+    );
 }
 await engine.close();
 await embedder.dispose();

@@ -91,7 +91,8 @@ export function bootstrapInterval(differences: readonly number[], options: Paire
 
 /** Compares b with a; `a[i]` and `b[i]` must be the same query's scores. */
 export function pairedTest(a: readonly number[], b: readonly number[], options: PairedOptions = {}): PairedTest {
-  if (a.length !== b.length) throw new PairedInputError(`paired scores need the same queries: ${a.length} against ${b.length}`);
+  if (a.length !== b.length)
+    throw new PairedInputError(`paired scores need the same queries: ${a.length} against ${b.length}`);
   const differences = a.map((x, i) => b[i]! - x);
   const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
   const { p, exact } = signFlipP(differences, options);
@@ -109,9 +110,15 @@ export function pairedTest(a: readonly number[], b: readonly number[], options: 
 }
 
 /** Pairs two systems' per-query records by id (both must hold the same ids) and compares one metric. */
-export function pairedByQuery<T extends { id: string }>(a: readonly T[], b: readonly T[], metric: (record: T) => number, options: PairedOptions = {}): PairedTest {
+export function pairedByQuery<T extends { id: string }>(
+  a: readonly T[],
+  b: readonly T[],
+  metric: (record: T) => number,
+  options: PairedOptions = {},
+): PairedTest {
   const byId = new Map(b.map((r) => [r.id, r]));
-  if (byId.size !== a.length || a.some((r) => !byId.has(r.id))) throw new PairedInputError('paired scores need the same queries in both systems');
+  if (byId.size !== a.length || a.some((r) => !byId.has(r.id)))
+    throw new PairedInputError('paired scores need the same queries in both systems');
   return pairedTest(
     a.map(metric),
     a.map((r) => metric(byId.get(r.id)!)),

@@ -42,11 +42,26 @@ function score(set: QuerySet['queries'], runs: Awaited<ReturnType<Ranker['rank']
     const { docs, bestHeadings } = runs[i]!;
     const top = docs[0];
     const wanted = q.relevant.find((r) => r.doc === top)?.headings;
-    const section1 = top !== undefined && wanted !== undefined && wanted.some((h) => bestHeadings[0]?.includes(h)) ? 1 : 0;
-    return { ndcg10: ndcg(docs, judged, 10), recall5: recall(docs, judged, 5), recall10: recall(docs, judged, 10), mrr: reciprocalRank(docs, judged, 10), hit1: hitAt1(docs, judged), section1 };
+    const section1 = top && wanted?.some((h) => bestHeadings[0]?.includes(h)) ? 1 : 0;
+    return {
+      ndcg10: ndcg(docs, judged, 10),
+      recall5: recall(docs, judged, 5),
+      recall10: recall(docs, judged, 10),
+      mrr: reciprocalRank(docs, judged, 10),
+      hit1: hitAt1(docs, judged),
+      section1,
+    };
   });
   const avg = (k: keyof (typeof per)[number]) => mean(per.map((p) => p[k]));
-  return { queries: set.length, ndcg10: avg('ndcg10'), recall5: avg('recall5'), recall10: avg('recall10'), mrr: avg('mrr'), hit1: avg('hit1'), section1: avg('section1') };
+  return {
+    queries: set.length,
+    ndcg10: avg('ndcg10'),
+    recall5: avg('recall5'),
+    recall10: avg('recall10'),
+    mrr: avg('mrr'),
+    hit1: avg('hit1'),
+    section1: avg('section1'),
+  };
 }
 
 export async function evaluate(set: QuerySet, ranker: Ranker): Promise<SystemReport> {
@@ -55,16 +70,28 @@ export async function evaluate(set: QuerySet, ranker: Ranker): Promise<SystemRep
   const byStyle: Record<string, Scores> = {};
   for (const style of QUERY_STYLES) {
     const idx = set.queries.map((q, i) => (q.style === style ? i : -1)).filter((i) => i >= 0);
-    if (idx.length > 0) byStyle[style] = score(idx.map((i) => set.queries[i]!), idx.map((i) => runs[i]!));
+    if (idx.length > 0)
+      byStyle[style] = score(
+        idx.map((i) => set.queries[i]!),
+        idx.map((i) => runs[i]!),
+      );
   }
-  const perQuery = set.queries.map((q, i) => ({ id: q.id, style: q.style, ndcg10: ndcg(runs[i]!.docs, judgements(q), 10), top: runs[i]!.docs[0] }));
+  const perQuery = set.queries.map((q, i) => ({
+    id: q.id,
+    style: q.style,
+    ndcg10: ndcg(runs[i]!.docs, judgements(q), 10),
+    top: runs[i]!.docs[0],
+  }));
   const report: SystemReport = { system: ranker.name, overall: score(set.queries, runs), byStyle, perQuery };
   if (runs.some((r) => r.labels.length > 0)) report.labels = labelPrecision(set.queries, runs);
   return report;
 }
 
 function labelPrecision(queries: LabelledQuery[], runs: Awaited<ReturnType<Ranker['rank']>>[]): SystemReport['labels'] {
-  const out = Object.fromEntries(RELEVANCE_LABELS.map((l) => [l, { count: 0, relevant: 0 }])) as Record<RelevanceLabel, { count: number; relevant: number }>;
+  const out = Object.fromEntries(RELEVANCE_LABELS.map((l) => [l, { count: 0, relevant: 0 }])) as Record<
+    RelevanceLabel,
+    { count: number; relevant: number }
+  >;
   queries.forEach((q, i) => {
     const judged = judgements(q);
     runs[i]!.labels.forEach((label, r) => {
@@ -72,10 +99,21 @@ function labelPrecision(queries: LabelledQuery[], runs: Awaited<ReturnType<Ranke
       if ((judged.get(runs[i]!.docs[r]!) ?? 0) > 0) out[label].relevant++;
     });
   });
-  return Object.fromEntries(RELEVANCE_LABELS.map((l) => [l, { count: out[l].count, precision: out[l].count === 0 ? 0 : out[l].relevant / out[l].count }])) as NonNullable<SystemReport['labels']>;
+  return Object.fromEntries(
+    RELEVANCE_LABELS.map((l) => [
+      l,
+      { count: out[l].count, precision: out[l].count === 0 ? 0 : out[l].relevant / out[l].count },
+    ]),
+  ) as NonNullable<SystemReport['labels']>;
 }
 
-export async function engineRanker(name: string, indexDir: string, embedder: Embedder, options: EngineOptions = {}, limit = 10): Promise<Ranker & { engine: LoadedEngine }> {
+export async function engineRanker(
+  name: string,
+  indexDir: string,
+  embedder: Embedder,
+  options: EngineOptions = {},
+  limit = 10,
+): Promise<Ranker & { engine: LoadedEngine }> {
   const engine = await openEngine(indexDir, { embedder, ...options });
   return {
     name,

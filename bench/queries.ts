@@ -14,7 +14,15 @@ const querySetSchema = z.object({
       id: z.string(),
       style: z.enum(QUERY_STYLES),
       query: z.string().min(1),
-      relevant: z.array(z.object({ doc: z.string(), grade: z.number().int().min(1).max(2), headings: z.array(z.string()).optional() })).min(1),
+      relevant: z
+        .array(
+          z.object({
+            doc: z.string(),
+            grade: z.number().int().min(1).max(2),
+            headings: z.array(z.string()).optional(),
+          }),
+        )
+        .min(1),
     }),
   ),
 });
@@ -65,5 +73,8 @@ export class HeldOutQueryError extends Error {}
 /** For the tuner: throws unless every query is in the tuning half, so held-out figures cannot be printed by mistake. */
 export function assertTuningOnly(queries: readonly LabelledQuery[]): void {
   const leaked = queries.filter((q) => halfOf(q.id) !== 'tuning').map((q) => q.id);
-  if (leaked.length > 0) throw new HeldOutQueryError(`refusing to evaluate held-out queries while tuning (${leaked.slice(0, 5).join(', ')}${leaked.length > 5 ? ', …' : ''}): tune on tuning halves only`);
+  if (leaked.length > 0)
+    throw new HeldOutQueryError(
+      `refusing to evaluate held-out queries while tuning (${leaked.slice(0, 5).join(', ')}${leaked.length > 5 ? ', …' : ''}): tune on tuning halves only`,
+    );
 }

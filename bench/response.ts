@@ -22,7 +22,11 @@ export interface Response {
   unbudgeted: ShownResult[];
 }
 
-export function respond(term: string, results: readonly SearchResult[], budgetChars: number = RESPONSE_BUDGET_CHARS): Response {
+export function respond(
+  term: string,
+  results: readonly SearchResult[],
+  budgetChars: number = RESPONSE_BUDGET_CHARS,
+): Response {
   const rendered = renderSearch(term, results, { budgetChars });
   return {
     chars: rendered.text.length,

@@ -68,14 +68,22 @@ export interface BenchResults {
   loadAverage: Record<string, number>;
 }
 
-async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<ReturnType<typeof loadEmbedder>>): Promise<QualityReport> {
+async function qualityOf(
+  set: QuerySet,
+  indexRoot: string,
+  embedder: Awaited<ReturnType<typeof loadEmbedder>>,
+): Promise<QualityReport> {
   const indexDir = join(indexRoot, `${set.name}-index`);
   const built = await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir, embedder });
   const answers = await heldOutComparison(set, indexDir, embedder);
   const heldOut = splitHalf(set, 'heldout');
   const rankers = [
     miniSearchRanker([set.corpusDir]),
-    await engineRanker('bm25f alone', indexDir, embedder, { retrieval: 'lexical', rewrites: false, fusion: { documentBreadthWeight: 0 } }),
+    await engineRanker('bm25f alone', indexDir, embedder, {
+      retrieval: 'lexical',
+      rewrites: false,
+      fusion: { documentBreadthWeight: 0 },
+    }),
     await engineRanker('bm25f + query rewrites + breadth', indexDir, embedder, { retrieval: 'lexical' }),
     await engineRanker('vector (hnsw)', indexDir, embedder, { retrieval: 'vector' }),
     await engineRanker('vector (exact)', indexDir, embedder, { retrieval: 'vector', vectorSearch: 'exact' }),
@@ -100,7 +108,17 @@ async function qualityOf(set: QuerySet, indexRoot: string, embedder: Awaited<Ret
     await ranker.close();
   }
   const typoExamples = typoSet.queries.slice(0, 4).map((q) => q.query);
-  return { set: set.name, corpus: set.corpus, queries: heldOut.queries.length, documents: built.documents, sections: built.sections, answers, systems, typos, typoExamples };
+  return {
+    set: set.name,
+    corpus: set.corpus,
+    queries: heldOut.queries.length,
+    documents: built.documents,
+    sections: built.sections,
+    answers,
+    systems,
+    typos,
+    typoExamples,
+  };
 }
 
 async function main(): Promise<void> {
@@ -109,8 +127,11 @@ async function main(): Promise<void> {
   const scaleOnly = process.argv.includes('--scale');
   const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const parts = new Set((flag('parts') ?? (scaleOnly ? 'scale' : ALL_PARTS)).split(','));
-  const scaleSizes = flag('scale-sizes')?.split(',').map(Number) ?? (scaleOnly ? SCALE_ONLY_SIZES : quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
-  if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
+  const scaleSizes =
+    flag('scale-sizes')?.split(',').map(Number) ??
+    (scaleOnly ? SCALE_ONLY_SIZES : quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
+  if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
   const root = projectRoot();
   const outDir = join(root, 'bench', 'results');
   const work = join(cacheDir(), 'bench');
@@ -123,7 +144,12 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     mode: quick ? 'quick' : 'full',
     startedAt: new Date().toISOString(),
-    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+    machine: {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpus: cpus().length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+    },
     model: embedder.modelId,
     quality: [],
     seconds: {},
@@ -135,7 +161,9 @@ async function main(): Promise<void> {
     await body();
     results.seconds[part] = (performance.now() - started) / 1000;
     results.loadAverage[part] = loadavg()[0]!;
-    log(`${part} done in ${results.seconds[part]!.toFixed(0)} s (load average ${results.loadAverage[part]!.toFixed(1)})`);
+    log(
+      `${part} done in ${results.seconds[part]!.toFixed(0)} s (load average ${results.loadAverage[part]!.toFixed(1)})`,
+    );
   };
 
   await timed('quality', async () => {
@@ -158,9 +186,24 @@ async function main(): Promise<void> {
   await timed('http', async () => {
     log('end to end over HTTP');
     const plan = quick
-      ? [{ sessions: 1, callsPerSession: 50 }, { sessions: 8, callsPerSession: 10 }, { sessions: 32, callsPerSession: 5 }]
-      : [{ sessions: 1, callsPerSession: 2 * argocdQueries.length }, { sessions: 8, callsPerSession: 50 }, { sessions: 32, callsPerSession: 25 }];
-    results.http = await measureHttp(await argocdIndex(), embedder, argocdQueries, join(root, 'bench', 'queries', 'argocd.json'), plan, log);
+      ? [
+          { sessions: 1, callsPerSession: 50 },
+          { sessions: 8, callsPerSession: 10 },
+          { sessions: 32, callsPerSession: 5 },
+        ]
+      : [
+          { sessions: 1, callsPerSession: 2 * argocdQueries.length },
+          { sessions: 8, callsPerSession: 50 },
+          { sessions: 32, callsPerSession: 25 },
+        ];
+    results.http = await measureHttp(
+      await argocdIndex(),
+      embedder,
+      argocdQueries,
+      join(root, 'bench', 'queries', 'argocd.json'),
+      plan,
+      log,
+    );
   });
   await timed('coldstart', async () => {
     log('cold start');
@@ -185,11 +228,15 @@ async function main(): Promise<void> {
 
   const suffix = quick ? '-quick' : '';
   // A scale-only run keeps its own results beside the full run's (its chart replaces scale.svg).
-  const [resultsFile, summaryFile] = scaleOnly ? ['scale-results.json', 'scale-summary.md'] : [`results${suffix}.json`, `summary${suffix}.md`];
+  const [resultsFile, summaryFile] = scaleOnly
+    ? ['scale-results.json', 'scale-summary.md']
+    : [`results${suffix}.json`, `summary${suffix}.md`];
   writeFileSync(join(outDir, resultsFile), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(join(outDir, summaryFile), renderSummary(results));
   if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
-  log(`wrote bench/results/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`);
+  log(
+    `wrote bench/results/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`,
+  );
 }
 
 /** The index of `corpusDir`, built on first use and shared by the parts that need it. */

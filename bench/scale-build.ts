@@ -36,18 +36,30 @@ function progressLog(): (progress: BuildProgress) => void {
     if ((shown.get(phase) ?? -1) >= tenth) return;
     shown.set(phase, tenth);
     const rss = (process.memoryUsage.rss() / 2 ** 20).toFixed(0);
-    console.error(`${phase} ${done}/${total} at ${((performance.now() - started) / 1000).toFixed(0)} s, RSS ${rss} MB${phase === 'embed-vocabulary' && done === total ? '; BM25, HNSW and writing next' : ''}`);
+    console.error(
+      `${phase} ${done}/${total} at ${((performance.now() - started) / 1000).toFixed(0)} s, RSS ${rss} MB${phase === 'embed-vocabulary' && done === total ? '; BM25, HNSW and writing next' : ''}`,
+    );
   };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { corpus: { type: 'string', multiple: true }, out: { type: 'string' }, 'base-index': { type: 'string' }, 'vector-cache': { type: 'string' } },
+    options: {
+      corpus: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      'base-index': { type: 'string' },
+      'vector-cache': { type: 'string' },
+    },
   });
   const inner = await loadEmbedder();
   const embedder = new ReplicaEmbedder(inner);
   const base = await readIndex(values['base-index']!);
-  base.sections.forEach((s, i) => embedder.remember(embeddingText(base.documents[s.doc]!.title, s), base.vectors.data.subarray(i * base.vectors.dims, (i + 1) * base.vectors.dims)));
+  base.sections.forEach((s, i) =>
+    embedder.remember(
+      embeddingText(base.documents[s.doc]!.title, s),
+      base.vectors.data.subarray(i * base.vectors.dims, (i + 1) * base.vectors.dims),
+    ),
+  );
   const summary = await buildIndex({
     corpusDirs: values.corpus!,
     outDir: values.out!,

@@ -45,7 +45,14 @@ export function niceScale(max: number): { max: number; step: number } {
   return { max: Math.ceil(max / step) * step, step };
 }
 
-function panelSvg(panel: Panel, offsetX: number, xLabel: string, xMinDecade: number, xMax: number, notes: Note[]): string[] {
+function panelSvg(
+  panel: Panel,
+  offsetX: number,
+  xLabel: string,
+  xMinDecade: number,
+  xMax: number,
+  notes: Note[],
+): string[] {
   const plotW = WIDTH - MARGIN.left - MARGIN.right;
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const yMaxData = Math.max(...panel.series.flatMap((s) => s.points.map((p) => p.y)));
@@ -54,36 +61,56 @@ function panelSvg(panel: Panel, offsetX: number, xLabel: string, xMinDecade: num
   const sy = (y: number) => MARGIN.top + plotH - (y / yMax) * plotH;
   const out: string[] = [];
   const left = offsetX + MARGIN.left;
-  out.push(`<text x="${left + plotW / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escape(panel.title)}</text>`);
+  out.push(
+    `<text x="${left + plotW / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escape(panel.title)}</text>`,
+  );
   for (let y = 0; y <= yMax + step / 2; y += step) {
     out.push(`<line x1="${left}" x2="${left + plotW}" y1="${round(sy(y))}" y2="${round(sy(y))}" stroke="#e4e4e4"/>`);
-    out.push(`<text x="${left - 6}" y="${round(sy(y)) + 4}" text-anchor="end" font-size="11">${y.toFixed(Math.max(0, -Math.floor(Math.log10(step))))}</text>`);
+    out.push(
+      `<text x="${left - 6}" y="${round(sy(y)) + 4}" text-anchor="end" font-size="11">${y.toFixed(Math.max(0, -Math.floor(Math.log10(step))))}</text>`,
+    );
   }
   for (let d = xMinDecade; d <= Math.floor(xMax); d++) {
     const x = round(sx(10 ** d));
     out.push(`<line x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${MARGIN.top + plotH}" stroke="#e4e4e4"/>`);
-    out.push(`<text x="${x}" y="${MARGIN.top + plotH + 16}" text-anchor="middle" font-size="11">${compactCount(10 ** d)}</text>`);
+    out.push(
+      `<text x="${x}" y="${MARGIN.top + plotH + 16}" text-anchor="middle" font-size="11">${compactCount(10 ** d)}</text>`,
+    );
   }
   for (const note of notes) {
     const x = round(sx(note.x));
-    out.push(`<line x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${MARGIN.top + plotH}" stroke="#999" stroke-dasharray="4 3"/>`);
-    out.push(`<text x="${x - 5}" y="${MARGIN.top + plotH - 6}" font-size="10" fill="#666" transform="rotate(-90 ${x - 5} ${MARGIN.top + plotH - 6})">${escape(note.text)}</text>`);
+    out.push(
+      `<line x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${MARGIN.top + plotH}" stroke="#999" stroke-dasharray="4 3"/>`,
+    );
+    out.push(
+      `<text x="${x - 5}" y="${MARGIN.top + plotH - 6}" font-size="10" fill="#666" transform="rotate(-90 ${x - 5} ${MARGIN.top + plotH - 6})">${escape(note.text)}</text>`,
+    );
   }
   out.push(`<rect x="${left}" y="${MARGIN.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#888"/>`);
-  out.push(`<text x="${left + plotW / 2}" y="${HEIGHT - 12}" text-anchor="middle" font-size="12">${escape(xLabel)}</text>`);
+  out.push(
+    `<text x="${left + plotW / 2}" y="${HEIGHT - 12}" text-anchor="middle" font-size="12">${escape(xLabel)}</text>`,
+  );
   const yMid = MARGIN.top + plotH / 2;
-  out.push(`<text x="${offsetX + 16}" y="${yMid}" text-anchor="middle" font-size="12" transform="rotate(-90 ${offsetX + 16} ${yMid})">${escape(panel.yLabel)}</text>`);
+  out.push(
+    `<text x="${offsetX + 16}" y="${yMid}" text-anchor="middle" font-size="12" transform="rotate(-90 ${offsetX + 16} ${yMid})">${escape(panel.yLabel)}</text>`,
+  );
   panel.series.forEach((s, i) => {
     const pts = [...s.points].sort((a, b) => a.x - b.x);
-    out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${pts.map((p) => `${round(sx(p.x))},${round(sy(p.y))}`).join(' ')}"/>`);
+    out.push(
+      `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${pts.map((p) => `${round(sx(p.x))},${round(sy(p.y))}`).join(' ')}"/>`,
+    );
     for (const p of pts) {
       out.push(`<circle cx="${round(sx(p.x))}" cy="${round(sy(p.y))}" r="3.5" fill="${s.color}"/>`);
       // Alternate series label above and below their points, so close lines stay readable.
       const dy = i % 2 === 0 ? -6 : 14;
-      out.push(`<text x="${round(sx(p.x)) + 5}" y="${round(sy(p.y)) + dy}" font-size="10" fill="${s.color}">${compactValue(p.y)}</text>`);
+      out.push(
+        `<text x="${round(sx(p.x)) + 5}" y="${round(sy(p.y)) + dy}" font-size="10" fill="${s.color}">${compactValue(p.y)}</text>`,
+      );
     }
     const ly = MARGIN.top + 14 + i * 16;
-    out.push(`<line x1="${left + 10}" x2="${left + 30}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"/>`);
+    out.push(
+      `<line x1="${left + 10}" x2="${left + 30}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"/>`,
+    );
     out.push(`<text x="${left + 36}" y="${ly}" font-size="11">${escape(s.name)}</text>`);
   });
   return out;
@@ -91,7 +118,10 @@ function panelSvg(panel: Panel, offsetX: number, xLabel: string, xMinDecade: num
 
 /** Panels share the x axis (log scale, ticks at whole decades). */
 export function lineChartSvg(panels: Panel[], xLabel: string, caption: string, notes: Note[] = []): string {
-  const xs = [...panels.flatMap((p) => p.series.flatMap((s) => s.points.map((pt) => pt.x))), ...notes.map((n) => n.x)].filter((x) => x > 0);
+  const xs = [
+    ...panels.flatMap((p) => p.series.flatMap((s) => s.points.map((pt) => pt.x))),
+    ...notes.map((n) => n.x),
+  ].filter((x) => x > 0);
   // From the decade below the smallest x to a little past the largest, so nothing sits on the frame.
   const lo = Math.floor(Math.log10(Math.min(...xs)));
   const hi = Math.max(lo + 1, Math.log10(Math.max(...xs)) + 0.12);

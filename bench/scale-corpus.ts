@@ -25,12 +25,18 @@ const SYNTHETIC_VOCABULARY = 300_000;
 
 const CONSONANTS = 'bdfgklmnprstvz';
 const VOWELS = 'aeiou';
-const syllable = (i: number) => CONSONANTS[Math.floor(i / VOWELS.length) % CONSONANTS.length]! + VOWELS[i % VOWELS.length]!;
+const syllable = (i: number) =>
+  CONSONANTS[Math.floor(i / VOWELS.length) % CONSONANTS.length]! + VOWELS[i % VOWELS.length]!;
 const SYLLABLES = CONSONANTS.length * VOWELS.length;
 
 /** A pronounceable identifier with a digit inside (`kavo3ti`), unique per rank below 70³. */
 export function syntheticToken(rank: number): string {
-  return syllable(rank % SYLLABLES) + syllable(Math.floor(rank / SYLLABLES) % SYLLABLES) + String(rank % 10) + syllable(Math.floor(rank / SYLLABLES ** 2) % SYLLABLES);
+  return (
+    syllable(rank % SYLLABLES) +
+    syllable(Math.floor(rank / SYLLABLES) % SYLLABLES) +
+    String(rank % 10) +
+    syllable(Math.floor(rank / SYLLABLES ** 2) % SYLLABLES)
+  );
 }
 export const SYNTHETIC_TOKEN = /^(?:[bdfgklmnprstvz][aeiou]){2}\d[bdfgklmnprstvz][aeiou]$/;
 
@@ -78,7 +84,8 @@ export function perturbMarkdown(source: string, random: () => number): string {
         if (!PLAIN_WORD.test(word)) return word;
         const r = random();
         if (r < P_DUPLICATE) return `${word.replace(/[.,;:!?)]+$/, '')} ${word}`;
-        if (r < P_DUPLICATE + P_INSERT) return `${word} ${syntheticToken(Math.floor(Math.exp(random() * Math.log(SYNTHETIC_VOCABULARY))) - 1)}`;
+        if (r < P_DUPLICATE + P_INSERT)
+          return `${word} ${syntheticToken(Math.floor(Math.exp(random() * Math.log(SYNTHETIC_VOCABULARY))) - 1)}`;
         return word;
       });
     })

@@ -23,13 +23,19 @@ export const scaleProbeReportSchema = z.object({
   queries: z.number(),
   total: pct,
   /** Medians of the engine's stages. */
-  stagesP50: z.object({ embedMs: z.number(), lexicalMs: z.number(), vectorMs: z.number(), fuseMs: z.number(), windowMs: z.number() }),
+  stagesP50: z.object({
+    embedMs: z.number(),
+    lexicalMs: z.number(),
+    vectorMs: z.number(),
+    fuseMs: z.number(),
+    windowMs: z.number(),
+  }),
   /** Ties with the exact k-th neighbour count as found (see recall); recall10ById does not. */
   recall10: z.number(),
   recall10ById: z.number(),
   /** At the engine's vectorCandidates (what fusion actually receives). */
   recallCandidates: z.object({ k: z.number(), recall: z.number() }),
-    /**
+  /**
    * RSS: before anything is loaded, with the model, right after loading the index, after the
    * queries (what the OS sees while serving), and after a full garbage collection (what the
    * index really holds); the peak; and the JS heap in use after that collection.
@@ -45,7 +51,15 @@ export const scaleProbeReportSchema = z.object({
     exactMs: z.number(),
     sweep: z.array(z.object({ efSearch: z.number(), recall10: z.number(), ms: z.number() })),
   }),
-  memory: z.object({ baselineMB: z.number(), modelMB: z.number(), loadedMB: z.number(), servingMB: z.number(), afterGcMB: z.number(), peakMB: z.number(), heapUsedMB: z.number() }),
+  memory: z.object({
+    baselineMB: z.number(),
+    modelMB: z.number(),
+    loadedMB: z.number(),
+    servingMB: z.number(),
+    afterGcMB: z.number(),
+    peakMB: z.number(),
+    heapUsedMB: z.number(),
+  }),
 });
 export type ScaleProbeReport = z.infer<typeof scaleProbeReportSchema>;
 
@@ -96,7 +110,9 @@ const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const MB = 2 ** 20;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, rounds: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { index: { type: 'string' }, queries: { type: 'string' }, rounds: { type: 'string' } },
+  });
   const indexDir = values.index!;
   const queries = loadQuerySet(values.queries!).queries.map((q) => q.query);
   const rounds = Number(values.rounds ?? '1');
@@ -113,7 +129,13 @@ async function main(): Promise<void> {
 
   for (const q of queries.slice(0, 5)) await engine.search(q);
   const totals: number[] = [];
-  const stages = { embedMs: [] as number[], lexicalMs: [] as number[], vectorMs: [] as number[], fuseMs: [] as number[], windowMs: [] as number[] };
+  const stages = {
+    embedMs: [] as number[],
+    lexicalMs: [] as number[],
+    vectorMs: [] as number[],
+    fuseMs: [] as number[],
+    windowMs: [] as number[],
+  };
   for (let r = 0; r < rounds; r++) {
     for (const q of queries) {
       const t = performance.now();
@@ -142,17 +164,19 @@ async function main(): Promise<void> {
     recallK.push(recall(engine.index.vectors, v, approx, exact));
   }
   const { hnsw } = manifest;
-  const sweep = [...new Set([64, 128, 256, hnsw.efSearch, 512, 800])].sort((a, b) => a - b).map((efSearch) => {
-    engine.index.hnsw.setEfSearch(efSearch);
-    const times: number[] = [];
-    const found = vectors.map((v, i) => {
-      const t = performance.now();
-      const ids = engine.index.hnsw.search(v, 10).ids;
-      times.push(performance.now() - t);
-      return recall(engine.index.vectors, v, ids, exactTop[i]!.slice(0, 10));
+  const sweep = [...new Set([64, 128, 256, hnsw.efSearch, 512, 800])]
+    .sort((a, b) => a - b)
+    .map((efSearch) => {
+      engine.index.hnsw.setEfSearch(efSearch);
+      const times: number[] = [];
+      const found = vectors.map((v, i) => {
+        const t = performance.now();
+        const ids = engine.index.hnsw.search(v, 10).ids;
+        times.push(performance.now() - t);
+        return recall(engine.index.vectors, v, ids, exactTop[i]!.slice(0, 10));
+      });
+      return { efSearch, recall10: mean(found), ms: percentile(times, 50) };
     });
-    return { efSearch, recall10: mean(found), ms: percentile(times, 50) };
-  });
   engine.index.hnsw.setEfSearch(hnsw.efSearch);
   const { peakMB } = memoryOf('self');
   gc();
@@ -171,8 +195,22 @@ async function main(): Promise<void> {
     recall10: mean(recall10),
     recallCandidates: { k, recall: mean(recallK) },
     recall10ById: mean(recall10ById),
-    vectorSearch: { m: hnsw.m, efConstruction: hnsw.efConstruction, efSearch: hnsw.efSearch, exactMs: percentile(exactMs, 50), sweep },
-    memory: { baselineMB, modelMB, loadedMB, servingMB, afterGcMB, peakMB, heapUsedMB: process.memoryUsage().heapUsed / MB },
+    vectorSearch: {
+      m: hnsw.m,
+      efConstruction: hnsw.efConstruction,
+      efSearch: hnsw.efSearch,
+      exactMs: percentile(exactMs, 50),
+      sweep,
+    },
+    memory: {
+      baselineMB,
+      modelMB,
+      loadedMB,
+      servingMB,
+      afterGcMB,
+      peakMB,
+      heapUsedMB: process.memoryUsage().heapUsed / MB,
+    },
   };
   await engine.close();
   await embedder.dispose();

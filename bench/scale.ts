@@ -68,7 +68,10 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
   const { log, work } = options;
   const base = await readIndex(options.baseIndexDir);
   const kbs = base.manifest.corpus.knowledgeBases;
-  if (kbs.length !== 1) throw new Error(`the scale benchmark grows a corpus of one knowledge base; ${options.baseIndexDir} holds ${kbs.join(', ')}`);
+  if (kbs.length !== 1)
+    throw new Error(
+      `the scale benchmark grows a corpus of one knowledge base; ${options.baseIndexDir} holds ${kbs.join(', ')}`,
+    );
   const kb = kbs[0]!;
   const embedSectionsPerSecond = await embedRate(
     options.embedder,
@@ -85,27 +88,49 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
     let copies: ScalePoint['copies'];
     if (target !== undefined) {
       const started = performance.now();
-      const written = writeCopies(options.corpusRoot, base.documents, join(dir, 'corpus'), target - base.sections.length);
+      const written = writeCopies(
+        options.corpusRoot,
+        base.documents,
+        join(dir, 'corpus'),
+        target - base.sections.length,
+      );
       copies = { ...written, seconds: (performance.now() - started) / 1000 };
       corpusDirs.push(join(dir, 'corpus'));
-      log(`scale ${label}: wrote ${written.documents} perturbed copies (${written.versions} versions) in ${copies.seconds.toFixed(1)} s; building`);
+      log(
+        `scale ${label}: wrote ${written.documents} perturbed copies (${written.versions} versions) in ${copies.seconds.toFixed(1)} s; building`,
+      );
     } else {
       log(`scale ${label}: building`);
     }
     const indexDir = join(dir, 'index');
     const build = await runProbe(
       'scale-build',
-      [...corpusDirs.flatMap((c) => ['--corpus', c]), '--out', indexDir, '--base-index', options.baseIndexDir, '--vector-cache', join(dir, 'vectors')],
+      [
+        ...corpusDirs.flatMap((c) => ['--corpus', c]),
+        '--out',
+        indexDir,
+        '--base-index',
+        options.baseIndexDir,
+        '--vector-cache',
+        join(dir, 'vectors'),
+      ],
       scaleBuildReportSchema,
       { log, maxOldSpaceMB: (target ?? 0) > 200_000 ? 16_384 : 8192 },
     );
     rmSync(join(dir, 'corpus'), { recursive: true, force: true });
     rmSync(join(dir, 'vectors'), { recursive: true, force: true });
     const index = folderBytes((await currentBuildDir(indexDir))!);
-    log(`scale ${label}: ${build.sections} sections built in ${build.seconds.toFixed(1)} s (${build.embedded} sections embedded, ${build.reused} copies reused their original's vector); probing`);
+    log(
+      `scale ${label}: ${build.sections} sections built in ${build.seconds.toFixed(1)} s (${build.embedded} sections embedded, ${build.reused} copies reused their original's vector); probing`,
+    );
     // A 1M-section server holds a few GB of sections in its heap: more than Node's default limit.
     const probeHeap = (target ?? 0) > 200_000 ? { maxOldSpaceMB: 12_288 } : {};
-    const probe = await runProbe('scale-probe', ['--index', indexDir, '--queries', options.queriesFile, '--rounds', String(options.rounds)], scaleProbeReportSchema, { log, ...probeHeap });
+    const probe = await runProbe(
+      'scale-probe',
+      ['--index', indexDir, '--queries', options.queriesFile, '--rounds', String(options.rounds)],
+      scaleProbeReportSchema,
+      { log, ...probeHeap },
+    );
     const v = probe.vectorSearch;
     log(
       `scale ${label}: load ${probe.loadMs.toFixed(0)} ms, p50 ${probe.total.p50.toFixed(1)} ms, p95 ${probe.total.p95.toFixed(1)} ms, recall@10 ${probe.recall10.toFixed(3)} (by id ${probe.recall10ById.toFixed(3)}; M ${v.m}, efSearch ${v.efSearch}), exact ${v.exactMs.toFixed(1)} ms, serving RSS ${probe.memory.servingMB.toFixed(0)} MB; ` +
@@ -127,7 +152,8 @@ function whyNot(sections: number, points: ScalePoint[]): string {
   const factor = sections / largest.build.sections;
   const minutes = (largest.build.seconds * factor) / 60;
   const buildGB = (largest.build.peakRssMB * factor) / 1024;
-  const serverGB = (largest.probe.memory.modelMB + (largest.probe.memory.servingMB - largest.probe.memory.modelMB) * factor) / 1024;
+  const serverGB =
+    (largest.probe.memory.modelMB + (largest.probe.memory.servingMB - largest.probe.memory.modelMB) * factor) / 1024;
   const reasons = [
     `its build would take at least ${minutes.toFixed(0)} min here (${factor.toFixed(0)}× the ${compactCount(largest.build.sections)} build, linear extrapolation; HNSW insertion grows faster)${minutes > BUDGET_MINUTES ? `, over the ${BUDGET_MINUTES}-minute budget` : ''}`,
     `its build process would peak near ${buildGB.toFixed(0)} GB and the server near ${serverGB.toFixed(0)} GB (same extrapolation), on a shared ${MACHINE_GB}-GiB machine`,

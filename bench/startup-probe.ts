@@ -67,7 +67,17 @@ async function main(): Promise<void> {
   const cliImportsMs = performance.now() - t;
   await engine.close();
   await embedder.dispose();
-  const report: StartupReport = { importsMs, modelMs, indexMs, listenMs, readyMs, firstQueryMs, modelChecksumMs, indexReadMs, cliImportsMs };
+  const report: StartupReport = {
+    importsMs,
+    modelMs,
+    indexMs,
+    listenMs,
+    readyMs,
+    firstQueryMs,
+    modelChecksumMs,
+    indexReadMs,
+    cliImportsMs,
+  };
   console.log(JSON.stringify(report));
 }
 

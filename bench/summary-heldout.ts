@@ -35,15 +35,48 @@ export const HELD_OUT_PREAMBLE = [
 
 export function heldOutTables(r: HeldOutReport): string[] {
   const lines: string[] = [];
-  lines.push(`### ${r.set}: held-out half (${r.queries} queries; ${r.tuningQueries} more in the tuning half, not reported)`, '');
-  lines.push(...head(['system', 'Hit@1', 'Hit@5', 'Hit@5 no budget', 'MRR', 'nDCG@10', 'paraphrase Hit@1', 'paraphrase Hit@5', 'paraphrase nDCG@10', 'median chars']));
+  lines.push(
+    `### ${r.set}: held-out half (${r.queries} queries; ${r.tuningQueries} more in the tuning half, not reported)`,
+    '',
+  );
+  lines.push(
+    ...head([
+      'system',
+      'Hit@1',
+      'Hit@5',
+      'Hit@5 no budget',
+      'MRR',
+      'nDCG@10',
+      'paraphrase Hit@1',
+      'paraphrase Hit@5',
+      'paraphrase nDCG@10',
+      'median chars',
+    ]),
+  );
   lines.push(row(r.shipped.system, r.shipped.overall, r.shipped.byStyle.paraphrase));
   lines.push(row(r.floor.system, r.floor.overall, r.floor.byStyle.paraphrase));
   const styles = Object.keys(r.shipped.byStyle);
-  lines.push('', 'Hit@5 / nDCG@10 by query style:', '', ...head(['system', ...styles.map((s) => `${s} (${r.shipped.byStyle[s]!.queries})`)]));
-  for (const s of [r.shipped, r.floor]) lines.push(`| ${s.system} | ${styles.map((st) => `${f(s.byStyle[st]!.hit5)} / ${f(s.byStyle[st]!.ndcg10)}`).join(' | ')} |`);
-  lines.push('', 'Shipped − plain BM25, paired per query:', '', ...head(['metric', 'shipped', 'BM25', 'difference', 'bootstrap 95 %', 'queries better / worse', 'p (sign flip)']));
-  lines.push(pairedRow('Hit@1', r.paired.hit1), pairedRow('Hit@5', r.paired.hit5), pairedRow('nDCG@10', r.paired.ndcg10));
+  lines.push(
+    '',
+    'Hit@5 / nDCG@10 by query style:',
+    '',
+    ...head(['system', ...styles.map((s) => `${s} (${r.shipped.byStyle[s]!.queries})`)]),
+  );
+  for (const s of [r.shipped, r.floor])
+    lines.push(
+      `| ${s.system} | ${styles.map((st) => `${f(s.byStyle[st]!.hit5)} / ${f(s.byStyle[st]!.ndcg10)}`).join(' | ')} |`,
+    );
+  lines.push(
+    '',
+    'Shipped − plain BM25, paired per query:',
+    '',
+    ...head(['metric', 'shipped', 'BM25', 'difference', 'bootstrap 95 %', 'queries better / worse', 'p (sign flip)']),
+  );
+  lines.push(
+    pairedRow('Hit@1', r.paired.hit1),
+    pairedRow('Hit@5', r.paired.hit5),
+    pairedRow('nDCG@10', r.paired.ndcg10),
+  );
   const s = r.shipped.overall;
   const checks = [
     `Hit@1 ${signed(r.paired.hit1.meanDifference)} (goal ≥ +${GOALS.hit1Gain.toFixed(2)}: ${r.paired.hit1.meanDifference >= GOALS.hit1Gain ? 'met' : 'not met'})`,

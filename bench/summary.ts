@@ -17,32 +17,60 @@ function tableHead(columns: string[]): string[] {
 export function renderSummary(r: BenchResults): string {
   const lines: string[] = [];
   lines.push(`# Benchmark results (${r.mode})`, '');
-  lines.push(`Run ${r.startedAt} on ${r.machine.platform}, ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; model \`${r.model}\`.`);
+  lines.push(
+    `Run ${r.startedAt} on ${r.machine.platform}, ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; model \`${r.model}\`.`,
+  );
   lines.push(`Command: \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`.`, '');
   if (r.quality.length > 0) {
-    lines.push('## What reaches the assistant: shipped engine against plain BM25, held-out halves', '', ...HELD_OUT_PREAMBLE);
+    lines.push(
+      '## What reaches the assistant: shipped engine against plain BM25, held-out halves',
+      '',
+      ...HELD_OUT_PREAMBLE,
+    );
     for (const q of r.quality) lines.push(...heldOutTables(q.answers));
   }
   for (const q of r.quality) {
-    lines.push(`## Quality: ${q.set}, held-out half (${q.queries} queries; ${q.documents} documents, ${q.sections} sections)`, '');
+    lines.push(
+      `## Quality: ${q.set}, held-out half (${q.queries} queries; ${q.documents} documents, ${q.sections} sections)`,
+      '',
+    );
     lines.push(...tableHead(['system', 'nDCG@10', 'Recall@5', 'Recall@10', 'MRR', 'Hit@1', 'Section@1']));
     for (const s of q.systems) {
       const o = s.overall;
-      lines.push(`| ${s.system} | ${f(o.ndcg10)} | ${f(o.recall5)} | ${f(o.recall10)} | ${f(o.mrr)} | ${f(o.hit1)} | ${f(o.section1)} |`);
+      lines.push(
+        `| ${s.system} | ${f(o.ndcg10)} | ${f(o.recall5)} | ${f(o.recall10)} | ${f(o.mrr)} | ${f(o.hit1)} | ${f(o.section1)} |`,
+      );
     }
     const styles = Object.keys(q.systems[0]?.byStyle ?? {});
-    lines.push('', 'nDCG@10 by query style:', '', ...tableHead(['system', ...styles.map((s) => `${s} (${q.systems[0]!.byStyle[s]!.queries})`)]));
-    for (const s of q.systems) lines.push(`| ${s.system} | ${styles.map((st) => f(s.byStyle[st]!.ndcg10)).join(' | ')} |`);
+    lines.push(
+      '',
+      'nDCG@10 by query style:',
+      '',
+      ...tableHead(['system', ...styles.map((s) => `${s} (${q.systems[0]!.byStyle[s]!.queries})`)]),
+    );
+    for (const s of q.systems)
+      lines.push(`| ${s.system} | ${styles.map((st) => f(s.byStyle[st]!.ndcg10)).join(' | ')} |`);
     const shipped = q.systems.find((s) => s.system === 'hybrid (shipped)');
     if (shipped?.labels) {
-      lines.push('', 'Relevance labels of the shipped system (share of results with the label that are judged relevant):', '', ...tableHead(['label', 'results', 'precision']));
-      for (const [label, v] of Object.entries(shipped.labels)) lines.push(`| ${label} | ${v.count} | ${v.count === 0 ? '–' : f(v.precision, 2)} |`);
+      lines.push(
+        '',
+        'Relevance labels of the shipped system (share of results with the label that are judged relevant):',
+        '',
+        ...tableHead(['label', 'results', 'precision']),
+      );
+      for (const [label, v] of Object.entries(shipped.labels))
+        lines.push(`| ${label} | ${v.count} | ${v.count === 0 ? '–' : f(v.precision, 2)} |`);
     }
     if (q.typos.length > 0) {
-      lines.push('', `The same queries with one typo each in their longest word (e.g. ${q.typoExamples.map((e) => `"${e}"`).join(', ')}):`, '');
+      lines.push(
+        '',
+        `The same queries with one typo each in their longest word (e.g. ${q.typoExamples.map((e) => `"${e}"`).join(', ')}):`,
+        '',
+      );
       lines.push(...tableHead(['system', 'nDCG@10', 'Hit@1', 'nDCG@10 without the typo']));
       for (const s of q.typos) {
-        const clean = q.systems.find((c) => c.system === s.system) ?? q.systems.find((c) => c.system === 'hybrid (shipped)')!;
+        const clean =
+          q.systems.find((c) => c.system === s.system) ?? q.systems.find((c) => c.system === 'hybrid (shipped)')!;
         lines.push(`| ${s.system} | ${f(s.overall.ndcg10)} | ${f(s.overall.hit1)} | ${f(clean.overall.ndcg10)} |`);
       }
     }
@@ -50,18 +78,38 @@ export function renderSummary(r: BenchResults): string {
   }
   if (r.latency) {
     const l = r.latency;
-    lines.push(`## Query latency in-process (argocd, ${l.queries} queries), ms`, '', ...tableHead(['stage', 'p50', 'p95', 'p99']));
-    for (const [stage, p] of Object.entries(l.hnsw)) lines.push(`| ${stage} | ${ms(p.p50)} | ${ms(p.p95)} | ${ms(p.p99)} |`);
-    lines.push(`| floor: embed the query alone | ${ms(l.embedFloor.p50)} | ${ms(l.embedFloor.p95)} | ${ms(l.embedFloor.p99)} |`);
-    lines.push(`| exact vector search (vectorMs) | ${ms(l.exact.vectorMs.p50)} | ${ms(l.exact.vectorMs.p95)} | ${ms(l.exact.vectorMs.p99)} |`);
-    lines.push(`| floor: plain BM25 over the same sections, windows included | ${ms(l.bm25Floor.p50)} | ${ms(l.bm25Floor.p95)} | ${ms(l.bm25Floor.p99)} |`);
-    lines.push('', `Median total with exact search / with HNSW: ${l.exactOverHnsw.toFixed(2)}×. Shipped search / plain BM25 floor, same queries, same run: ${l.shippedOverFloor.p50.toFixed(1)}× at p50, ${l.shippedOverFloor.p95.toFixed(1)}× at p95 (issue 14's goal: ≤ 3×).`, '');
+    lines.push(
+      `## Query latency in-process (argocd, ${l.queries} queries), ms`,
+      '',
+      ...tableHead(['stage', 'p50', 'p95', 'p99']),
+    );
+    for (const [stage, p] of Object.entries(l.hnsw))
+      lines.push(`| ${stage} | ${ms(p.p50)} | ${ms(p.p95)} | ${ms(p.p99)} |`);
+    lines.push(
+      `| floor: embed the query alone | ${ms(l.embedFloor.p50)} | ${ms(l.embedFloor.p95)} | ${ms(l.embedFloor.p99)} |`,
+    );
+    lines.push(
+      `| exact vector search (vectorMs) | ${ms(l.exact.vectorMs.p50)} | ${ms(l.exact.vectorMs.p95)} | ${ms(l.exact.vectorMs.p99)} |`,
+    );
+    lines.push(
+      `| floor: plain BM25 over the same sections, windows included | ${ms(l.bm25Floor.p50)} | ${ms(l.bm25Floor.p95)} | ${ms(l.bm25Floor.p99)} |`,
+    );
+    lines.push(
+      '',
+      `Median total with exact search / with HNSW: ${l.exactOverHnsw.toFixed(2)}×. Shipped search / plain BM25 floor, same queries, same run: ${l.shippedOverFloor.p50.toFixed(1)}× at p50, ${l.shippedOverFloor.p95.toFixed(1)}× at p95 (issue 14's goal: ≤ 3×).`,
+      '',
+    );
   }
   if (r.indexing) {
     const i = r.indexing;
     lines.push('## Indexing (argocd)', '');
-    lines.push(`Full build: ${i.documents} documents, ${i.sections} sections in ${i.fullBuildSeconds.toFixed(1)} s (${i.sectionsPerSecond.toFixed(0)} sections/s).`);
-    lines.push(`One-file edit reindexed in ${i.incrementalSeconds.toFixed(1)} s, embedding ${i.incrementalSectionsEmbedded} sections: ${i.fullOverIncremental.toFixed(1)}× faster than the full build. No-change reindex: ${i.noChangeSeconds.toFixed(1)} s.`, '');
+    lines.push(
+      `Full build: ${i.documents} documents, ${i.sections} sections in ${i.fullBuildSeconds.toFixed(1)} s (${i.sectionsPerSecond.toFixed(0)} sections/s).`,
+    );
+    lines.push(
+      `One-file edit reindexed in ${i.incrementalSeconds.toFixed(1)} s, embedding ${i.incrementalSectionsEmbedded} sections: ${i.fullOverIncremental.toFixed(1)}× faster than the full build. No-change reindex: ${i.noChangeSeconds.toFixed(1)} s.`,
+      '',
+    );
   }
   if (r.http) {
     const h = r.http;
@@ -69,7 +117,18 @@ export function renderSummary(r: BenchResults): string {
     lines.push(
       `The compiled server (\`svc-docs serve\`) in its own process on 127.0.0.1 (ephemeral port), driven by the MCP SDK client (Client + StreamableHTTPClientTransport) from the benchmark process on the same ${r.machine.cpus}-core machine. Each session initializes, lists tools, makes one warm-up call, then its SearchDocs calls one after another; all sessions run at once. Latency is measured by the client, per call.`,
       '',
-      ...tableHead(['sessions', 'calls (each)', 'p50', 'p95', 'p99', 'throughput (calls/s)', 'errors', 'server CPU per call (ms)', 'client CPU per call (ms)', 'server RSS after (MB)']),
+      ...tableHead([
+        'sessions',
+        'calls (each)',
+        'p50',
+        'p95',
+        'p99',
+        'throughput (calls/s)',
+        'errors',
+        'server CPU per call (ms)',
+        'client CPU per call (ms)',
+        'server RSS after (MB)',
+      ]),
     );
     for (const l of h.levels) {
       lines.push(
@@ -86,17 +145,30 @@ export function renderSummary(r: BenchResults): string {
     const c = r.coldstart;
     const p = c.parts;
     lines.push('## Cold start (argocd index), ms', '');
-    lines.push(`Spawned \`svc-docs serve --no-build\` to \`/readyz\` answering 200: median ${c.readyP50.toFixed(0)} ms over ${c.runs} starts (${c.readyMs.map((x) => x.toFixed(0)).join(', ')}); index files in the page cache.`, '');
-    lines.push(`The same steps timed inside a fresh process (median of ${c.probeRuns}):`, '', ...tableHead(['step', 'ms']));
+    lines.push(
+      `Spawned \`svc-docs serve --no-build\` to \`/readyz\` answering 200: median ${c.readyP50.toFixed(0)} ms over ${c.runs} starts (${c.readyMs.map((x) => x.toFixed(0)).join(', ')}); index files in the page cache.`,
+      '',
+    );
+    lines.push(
+      `The same steps timed inside a fresh process (median of ${c.probeRuns}):`,
+      '',
+      ...tableHead(['step', 'ms']),
+    );
     lines.push(`| Node start-up and imports (engine, HTTP, MCP SDK, Transformers.js) | ${p.importsMs.toFixed(0)} |`);
     lines.push(`| load the model | ${p.modelMs.toFixed(0)} |`);
-    if (p.modelChecksumMs !== undefined) lines.push(`| … of which hashing the model files (checked against the index) | ${p.modelChecksumMs.toFixed(0)} |`);
+    if (p.modelChecksumMs !== undefined)
+      lines.push(
+        `| … of which hashing the model files (checked against the index) | ${p.modelChecksumMs.toFixed(0)} |`,
+      );
     lines.push(`| load the index (openEngine) | ${p.indexMs.toFixed(0)} |`);
     lines.push(`| … of which reading, verifying and parsing its files (readIndex) | ${p.indexReadMs.toFixed(0)} |`);
     lines.push(`| listen (HTTP) | ${p.listenMs.toFixed(0)} |`);
     lines.push(`| **ready, from process start** | **${p.readyMs.toFixed(0)}** |`);
     lines.push(`| first query after that (cold code paths) | ${p.firstQueryMs.toFixed(0)} |`);
-    lines.push(`| not in the probe: what the CLI imports on top (indexer, commander) | ${p.cliImportsMs.toFixed(0)} |`, '');
+    lines.push(
+      `| not in the probe: what the CLI imports on top (indexer, commander) | ${p.cliImportsMs.toFixed(0)} |`,
+      '',
+    );
   }
   if (r.scale) {
     const sc = r.scale;
@@ -104,22 +176,45 @@ export function renderSummary(r: BenchResults): string {
     lines.push(
       'The Argo CD docs as they are, then grown to each size with versioned copies (`argocd-versions/v001/…`, files renamed) whose prose is perturbed: 8 % of words repeated, 6 % followed by an inserted identifier-like token drawn from 300k (Zipf-like), so every copy has its own BM25 postings and the vocabulary keeps growing; headings, code and tables are unchanged. ' +
         `Each build is a real \`buildIndex\` (load, chunk, embed, BM25, HNSW, write) in its own process, except that a copy's section is not embedded: it gets its original's vector plus Gaussian noise (cosine ≈ 0.96 to the original), renormalised, so copies form tight clusters of near-duplicates, which is hard for HNSW. Sections the copies chunk differently are embedded for real. The real model embeds ${sc.embedSectionsPerSecond.toFixed(0)} sections/s here; the fourth column adds the time it would take to embed every section. ` +
-        'Each index is then loaded by a fresh process as the server does (openEngine); it runs the argocd queries (hybrid, shipped settings) and compares HNSW with exact search on their vectors (recall@10: a neighbour as similar as the exact 10th counts as found, since copies whose text came out unchanged share their original\'s vector exactly).',
+        "Each index is then loaded by a fresh process as the server does (openEngine); it runs the argocd queries (hybrid, shipped settings) and compares HNSW with exact search on their vectors (recall@10: a neighbour as similar as the exact 10th counts as found, since copies whose text came out unchanged share their original's vector exactly).",
       '',
       'Building:',
       '',
-      ...tableHead(['sections', 'documents', 'build (s)', '+ embedding every section (s, est.)', 'build peak RSS (MB)', 'sections embedded / copies given a vector', 'index on disk (MB)']),
+      ...tableHead([
+        'sections',
+        'documents',
+        'build (s)',
+        '+ embedding every section (s, est.)',
+        'build peak RSS (MB)',
+        'sections embedded / copies given a vector',
+        'index on disk (MB)',
+      ]),
     );
     for (const p of sc.points) {
       const b = p.build;
       const allEmbedded = b.seconds + (b.reused + b.exact) / sc.embedSectionsPerSecond;
-      lines.push(`| ${b.sections}${p.target === undefined ? ' (as is)' : ''} | ${b.documents} | ${b.seconds.toFixed(1)} | ${allEmbedded.toFixed(0)} | ${mb(b.peakRssMB)} | ${b.embedded} / ${b.reused} | ${(p.index.bytes / 2 ** 20).toFixed(1)} |`);
+      lines.push(
+        `| ${b.sections}${p.target === undefined ? ' (as is)' : ''} | ${b.documents} | ${b.seconds.toFixed(1)} | ${allEmbedded.toFixed(0)} | ${mb(b.peakRssMB)} | ${b.embedded} / ${b.reused} | ${(p.index.bytes / 2 ** 20).toFixed(1)} |`,
+      );
     }
     lines.push(
       '',
       'Serving (a fresh process per size; latency of the whole search, ms, and the medians of its slowest stages):',
       '',
-      ...tableHead(['sections', 'index load (ms)', 'p50', 'p95', 'lexical p50', 'fuse p50', 'vector p50', 'HNSW recall@10', 'recall@100', 'RSS after queries (MB)', 'RSS after full GC (MB)', 'peak RSS (MB)']),
+      ...tableHead([
+        'sections',
+        'index load (ms)',
+        'p50',
+        'p95',
+        'lexical p50',
+        'fuse p50',
+        'vector p50',
+        'HNSW recall@10',
+        'recall@100',
+        'RSS after queries (MB)',
+        'RSS after full GC (MB)',
+        'peak RSS (MB)',
+      ]),
     );
     for (const p of sc.points) {
       const q = p.probe;
@@ -128,12 +223,23 @@ export function renderSummary(r: BenchResults): string {
       );
     }
     if (sc.points.some((p) => p.probe.vectorSearch !== undefined)) {
-      lines.push('', 'HNSW against exact search (the same query vectors; median time per search, ms; recall@10 at each efSearch, the index\'s own marked *):', '');
-      lines.push(...tableHead(['sections', 'M', 'efConstruction', 'exact (ms)', 'efSearch: recall@10, ms, speed-up over exact']));
+      lines.push(
+        '',
+        "HNSW against exact search (the same query vectors; median time per search, ms; recall@10 at each efSearch, the index's own marked *):",
+        '',
+      );
+      lines.push(
+        ...tableHead(['sections', 'M', 'efConstruction', 'exact (ms)', 'efSearch: recall@10, ms, speed-up over exact']),
+      );
       for (const p of sc.points) {
         const v = p.probe.vectorSearch;
         if (v === undefined) continue;
-        const sweep = v.sweep.map((w) => `${w.efSearch}${w.efSearch === v.efSearch ? '*' : ''}: ${f(w.recall10)}, ${ms(w.ms)}, ${(v.exactMs / w.ms).toFixed(0)}×`).join('; ');
+        const sweep = v.sweep
+          .map(
+            (w) =>
+              `${w.efSearch}${w.efSearch === v.efSearch ? '*' : ''}: ${f(w.recall10)}, ${ms(w.ms)}, ${(v.exactMs / w.ms).toFixed(0)}×`,
+          )
+          .join('; ');
         lines.push(`| ${p.build.sections} | ${v.m} | ${v.efConstruction} | ${ms(v.exactMs)} | ${sweep} |`);
       }
     }
@@ -151,26 +257,45 @@ export function renderSummary(r: BenchResults): string {
     lines.push('', `![Latency and memory against size](scale${r.mode === 'quick' ? '-quick' : ''}.svg)`, '');
   }
   const ratios: string[] = [];
-  if (r.http) ratios.push(`| HTTP p50 (1 session) / in-process p50 | ${r.http.httpOverInProcess.toFixed(2)}× (${signedMs(r.http.overheadP50Ms)} ms) |`);
+  if (r.http)
+    ratios.push(
+      `| HTTP p50 (1 session) / in-process p50 | ${r.http.httpOverInProcess.toFixed(2)}× (${signedMs(r.http.overheadP50Ms)} ms) |`,
+    );
   if (r.http && r.http.levels.length > 1) {
     const one = r.http.levels[0]!;
     const most = r.http.levels[r.http.levels.length - 1]!;
-    ratios.push(`| HTTP throughput, ${most.sessions} sessions / 1 session | ${(most.throughput / one.throughput).toFixed(2)}× (${most.throughput.toFixed(0)} vs ${one.throughput.toFixed(0)} calls/s) |`);
+    ratios.push(
+      `| HTTP throughput, ${most.sessions} sessions / 1 session | ${(most.throughput / one.throughput).toFixed(2)}× (${most.throughput.toFixed(0)} vs ${one.throughput.toFixed(0)} calls/s) |`,
+    );
   }
-  if (r.latency) ratios.push(`| median query, exact vector search / HNSW (argocd) | ${r.latency.exactOverHnsw.toFixed(2)}× |`);
-  if (r.latency) ratios.push(`| in-process search, shipped / plain BM25 floor (argocd), p50 and p95 | ${r.latency.shippedOverFloor.p50.toFixed(1)}×, ${r.latency.shippedOverFloor.p95.toFixed(1)}× |`);
-  if (r.indexing) ratios.push(`| full build / one-file incremental reindex | ${r.indexing.fullOverIncremental.toFixed(1)}× |`);
+  if (r.latency)
+    ratios.push(`| median query, exact vector search / HNSW (argocd) | ${r.latency.exactOverHnsw.toFixed(2)}× |`);
+  if (r.latency)
+    ratios.push(
+      `| in-process search, shipped / plain BM25 floor (argocd), p50 and p95 | ${r.latency.shippedOverFloor.p50.toFixed(1)}×, ${r.latency.shippedOverFloor.p95.toFixed(1)}× |`,
+    );
+  if (r.indexing)
+    ratios.push(`| full build / one-file incremental reindex | ${r.indexing.fullOverIncremental.toFixed(1)}× |`);
   if (r.scale && r.scale.points.length > 1) {
     const a = r.scale.points[0]!;
     const z = r.scale.points[r.scale.points.length - 1]!;
-    ratios.push(`| p50 latency, ${compactCount(z.build.sections)} / ${compactCount(a.build.sections)} sections (${(z.build.sections / a.build.sections).toFixed(0)}× the data) | ${(z.probe.total.p50 / a.probe.total.p50).toFixed(2)}× |`);
+    ratios.push(
+      `| p50 latency, ${compactCount(z.build.sections)} / ${compactCount(a.build.sections)} sections (${(z.build.sections / a.build.sections).toFixed(0)}× the data) | ${(z.probe.total.p50 / a.probe.total.p50).toFixed(2)}× |`,
+    );
   }
   if (ratios.length > 0) lines.push('## Ratios', '', ...tableHead(['ratio', 'value']), ...ratios, '');
   const parts = Object.entries(r.seconds).filter(([k]) => k !== 'total');
-  if (r.seconds.total !== undefined) lines.push(`Run time: ${(r.seconds.total / 60).toFixed(1)} min (${parts.map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}).`, '');
+  if (r.seconds.total !== undefined)
+    lines.push(
+      `Run time: ${(r.seconds.total / 60).toFixed(1)} min (${parts.map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}).`,
+      '',
+    );
   const load = Object.entries(r.loadAverage);
   if (load.length > 0) {
-    lines.push(`Load average (1 min) at the end of each part, on ${r.machine.cpus} cores: ${load.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}. Above ${r.machine.cpus}, other processes were competing for the CPU and every time above is inflated.`, '');
+    lines.push(
+      `Load average (1 min) at the end of each part, on ${r.machine.cpus} cores: ${load.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}. Above ${r.machine.cpus}, other processes were competing for the CPU and every time above is inflated.`,
+      '',
+    );
   }
   return lines.join('\n') + '\n';
 }

@@ -32,12 +32,15 @@ async function systemFor(variant: Variant, indexDir: string, embedder: Embedder)
 }
 
 const f = (x: number) => x.toFixed(3);
-const signed = (t: PairedTest) => `${t.meanDifference < 0 ? '−' : '+'}${f(Math.abs(t.meanDifference))} p ${t.p < 0.001 ? '<0.001' : t.p.toFixed(3)}`;
+const signed = (t: PairedTest) =>
+  `${t.meanDifference < 0 ? '−' : '+'}${f(Math.abs(t.meanDifference))} p ${t.p < 0.001 ? '<0.001' : t.p.toFixed(3)}`;
 
 function line(set: QuerySet, report: AnswerReport, baseline: AnswerReport | undefined): string {
   const o = report.overall;
   const vs = (value: number, metric: (r: AnswerReport['perQuery'][number]) => number) =>
-    baseline === undefined ? f(value) : `${f(value)} (${signed(pairedByQuery(baseline.perQuery, report.perQuery, metric))})`;
+    baseline === undefined
+      ? f(value)
+      : `${f(value)} (${signed(pairedByQuery(baseline.perQuery, report.perQuery, metric))})`;
   const para = report.byStyle.paraphrase;
   return [
     `  ${set.name.padEnd(7)} n ${String(o.queries).padStart(3)}`,
@@ -52,9 +55,13 @@ function line(set: QuerySet, report: AnswerReport, baseline: AnswerReport | unde
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args.some((a) => /held/i.test(a))) throw new TuneUsageError('tune.ts evaluates tuning halves only; held-out figures come from `npm run bench`');
+  if (args.some((a) => /held/i.test(a)))
+    throw new TuneUsageError('tune.ts evaluates tuning halves only; held-out figures come from `npm run bench`');
   const parsed = variantsSchema.safeParse(JSON.parse(args[0] ?? '[{}]'));
-  if (!parsed.success) throw new TuneUsageError(`the first argument must be a JSON list of EngineOptions objects or "${FLOOR_VARIANT}": ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new TuneUsageError(
+      `the first argument must be a JSON list of EngineOptions objects or "${FLOOR_VARIANT}": ${parsed.error.issues[0]?.message}`,
+    );
   const variants = parsed.data as Variant[];
   const build = JSON.parse(args[1] ?? '{}') as Partial<BuildOptions>;
   const tag = args[1] ? `-${createHash('sha256').update(args[1]).digest('hex').slice(0, 8)}` : '';
@@ -67,7 +74,9 @@ async function main(): Promise<void> {
     await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder, ...build });
     dirs.push(dir);
   }
-  console.log(`Tuning halves only: ${sets.map((s) => `${s.name} ${s.queries.length} queries`).join(', ')}. Differences are paired against variant #0.`);
+  console.log(
+    `Tuning halves only: ${sets.map((s) => `${s.name} ${s.queries.length} queries`).join(', ')}. Differences are paired against variant #0.`,
+  );
   const baselines: AnswerReport[] = [];
   for (const [v, variant] of variants.entries()) {
     console.log(`#${v} ${v === 0 ? '(baseline) ' : ''}${JSON.stringify(variant)}`);

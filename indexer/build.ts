@@ -12,7 +12,12 @@ import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
-import { chunkCorpus, DEFAULT_FILE_LIMITS, type FileLimits, type PreviousBuild as ChunkedBuild } from './chunk-corpus.js';
+import {
+  chunkCorpus,
+  DEFAULT_FILE_LIMITS,
+  type FileLimits,
+  type PreviousBuild as ChunkedBuild,
+} from './chunk-corpus.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { corpusVocabulary, embeddingText, lexicalFields } from './section-text.js';
@@ -85,14 +90,30 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const live = await liveBuildIfUnchanged(options, corpus, chunkOptions, log);
   if (live) return unchangedSummary(live.buildDir, live.manifest, started);
   const previous = await previousBuild(options.outDir);
-  const { documents, sections, documentsParsed, skipped } = await chunkCorpus(corpus, previous, chunkOptions, parseTimeoutMs, log);
+  const { documents, sections, documentsParsed, skipped } = await chunkCorpus(
+    corpus,
+    previous,
+    chunkOptions,
+    parseTimeoutMs,
+    log,
+  );
 
   const ownsEmbedder = options.embedder === undefined;
-  const embedder = options.embedder ?? (await loadEmbedder({ model: options.model, allowRemote: options.allowRemoteModels ?? false, log }));
+  const embedder =
+    options.embedder ??
+    (await loadEmbedder({ model: options.model, allowRemote: options.allowRemoteModels ?? false, log }));
   try {
-    const cache = await VectorCache.open(options.vectorCacheDir ?? join(cacheDir(), 'vectors'), embedder.checksum, embedder.dimensions, log);
+    const cache = await VectorCache.open(
+      options.vectorCacheDir ?? join(cacheDir(), 'vectors'),
+      embedder.checksum,
+      embedder.dimensions,
+      log,
+    );
     const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
-    const sectionVectors = await embed(sections.map((s) => embeddingText(documents[s.doc]!.title, s)), 'embed-sections');
+    const sectionVectors = await embed(
+      sections.map((s) => embeddingText(documents[s.doc]!.title, s)),
+      'embed-sections',
+    );
     const vocabulary = corpusVocabulary(sections);
     const vocabularyVectors = await embed(vocabulary, 'embed-vocabulary');
     // Saved before the index is written: a crash after this point costs no embedding next time.
@@ -100,7 +121,11 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
 
     const lexicalParams = options.lexical ?? DEFAULT_LEXICAL_PARAMS;
     // A generator: each section's tokens are counted and dropped, never all held at once.
-    const lexical = buildLexicalData(sectionTokens(documents, sections, await previousTokens(previous, chunkOptions), (doc, s) => lexicalFields(doc.title, s)));
+    const lexical = buildLexicalData(
+      sectionTokens(documents, sections, await previousTokens(previous, chunkOptions), (doc, s) =>
+        lexicalFields(doc.title, s),
+      ),
+    );
     const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
     const hnsw = HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
     const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
@@ -117,7 +142,13 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
       relevance: DEFAULT_RELEVANCE_THRESHOLDS,
     };
-    const content = { documents, sections, vectors: sectionVectors.matrix, lexical, expansion: { terms: vocabulary, vectors: vocabularyVectors.matrix } };
+    const content = {
+      documents,
+      sections,
+      vectors: sectionVectors.matrix,
+      lexical,
+      expansion: { terms: vocabulary, vectors: vocabularyVectors.matrix },
+    };
     const buildDir = await writeIndex(options.outDir, draft, content, hnsw);
     return {
       buildDir,
@@ -139,7 +170,12 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
 }
 
 /** The live build, if this build would write the same index (decided without loading the model or parsing). */
-function liveBuildIfUnchanged(options: BuildOptions, corpus: CorpusDocument[], chunkOptions: ChunkOptions, log: (line: string) => void) {
+function liveBuildIfUnchanged(
+  options: BuildOptions,
+  corpus: CorpusDocument[],
+  chunkOptions: ChunkOptions,
+  log: (line: string) => void,
+) {
   return unchangedBuild(options.outDir, {
     corpusChecksum: corpusChecksum(corpus),
     documentsRead: corpus.length,
@@ -209,8 +245,16 @@ async function embedThroughCache(
 }
 
 /** The previous build's postings, when its documents were chunked as this build's are (else they say nothing about these sections). */
-async function previousTokens(previous: PreviousBuild | undefined, chunkOptions: ChunkOptions): Promise<PreviousTokens | undefined> {
-  if (!previous || previous.manifest.chunking.maxSectionChars !== chunkOptions.maxSectionChars || previous.manifest.chunking.version !== CHUNKER_VERSION) return undefined;
+async function previousTokens(
+  previous: PreviousBuild | undefined,
+  chunkOptions: ChunkOptions,
+): Promise<PreviousTokens | undefined> {
+  if (
+    !previous ||
+    previous.manifest.chunking.maxSectionChars !== chunkOptions.maxSectionChars ||
+    previous.manifest.chunking.version !== CHUNKER_VERSION
+  )
+    return undefined;
   try {
     return { documents: previous.documents, lexical: await readBuildLexical(previous.buildDir, previous.manifest) };
   } catch {

@@ -60,7 +60,14 @@ export async function chunkCorpus(
         out.documentsParsed++;
       }
       const d = out.documents.length;
-      out.documents.push({ kb: doc.kb, path: doc.path, title: chunked.title, hash: doc.hash, firstSection: out.sections.length, sectionCount: chunked.sections.length });
+      out.documents.push({
+        kb: doc.kb,
+        path: doc.path,
+        title: chunked.title,
+        hash: doc.hash,
+        firstSection: out.sections.length,
+        sectionCount: chunked.sections.length,
+      });
       for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text });
     }
   } finally {
@@ -72,9 +79,17 @@ export async function chunkCorpus(
 /** Parsing is most of a reindex's work: files unchanged since a build chunked the same way keep their sections. */
 function reusableSections(previous: PreviousBuild | undefined, options: ChunkOptions): Map<string, Chunked> {
   const reusable = new Map<string, Chunked>();
-  if (!previous || previous.manifest.chunking.maxSectionChars !== options.maxSectionChars || previous.manifest.chunking.version !== CHUNKER_VERSION) return reusable;
+  if (
+    !previous ||
+    previous.manifest.chunking.maxSectionChars !== options.maxSectionChars ||
+    previous.manifest.chunking.version !== CHUNKER_VERSION
+  )
+    return reusable;
   for (const d of previous.documents) {
-    reusable.set(`${d.kb}/${d.path}\0${d.hash}`, { title: d.title, sections: previous.sections.slice(d.firstSection, d.firstSection + d.sectionCount) });
+    reusable.set(`${d.kb}/${d.path}\0${d.hash}`, {
+      title: d.title,
+      sections: previous.sections.slice(d.firstSection, d.firstSection + d.sectionCount),
+    });
   }
   return reusable;
 }
@@ -91,7 +106,9 @@ async function chunkDocument(
   const outcome = await chunker.chunk(doc.source, options);
   if (outcome.ok) return { title: outcome.doc.title ?? fallbackTitle, sections: outcome.doc.sections };
   if (outcome.reason === 'timeout') {
-    log(`skipped ${name}: parsing it took over ${parseTimeoutMs / 1000} s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`);
+    log(
+      `skipped ${name}: parsing it took over ${parseTimeoutMs / 1000} s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`,
+    );
     return undefined;
   }
   // A file the parser cannot handle (deep nesting overflows its stack) is still searchable as plain text.

@@ -72,7 +72,11 @@ export function chunkTree(tree: Root, source: string, options: ChunkOptions = DE
   const stack: { depth: number; text: string }[] = [];
   let firstH1: string | undefined;
   // Blocks of the section being gathered, with the offset where the section began.
-  let current: { headings: string[]; start: number; blocks: RootContent[] } = { headings: [], start: bodyStart, blocks: [] };
+  let current: { headings: string[]; start: number; blocks: RootContent[] } = {
+    headings: [],
+    start: bodyStart,
+    blocks: [],
+  };
 
   const flush = (end: number): boolean => {
     const text = source.slice(current.start, end);

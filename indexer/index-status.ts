@@ -15,7 +15,12 @@ export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; r
  * one is named). Damaged data files are not checked here: loading the index reports them.
  * `maxFileBytes` must be the build's, so that the files it left out count the same here.
  */
-export async function indexStatus(corpusDirs: string[], outDir: string, model?: string, maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<IndexStatus> {
+export async function indexStatus(
+  corpusDirs: string[],
+  outDir: string,
+  model?: string,
+  maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+): Promise<IndexStatus> {
   let manifest: Manifest;
   try {
     const dir = await currentBuildDir(outDir);
@@ -25,10 +30,15 @@ export async function indexStatus(corpusDirs: string[], outDir: string, model?: 
     // An index this svc-docs cannot read (other format, damaged manifest) is rebuilt from the corpus.
     return { state: 'stale', reason: (error as Error).message.split(': run')[0]! };
   }
-  if (model !== undefined && model !== manifest.model.id && !(model === 'default' && manifest.model.id === DEFAULT_MODEL_ID)) {
+  if (
+    model !== undefined &&
+    model !== manifest.model.id &&
+    !(model === 'default' && manifest.model.id === DEFAULT_MODEL_ID)
+  ) {
     return { state: 'stale', reason: `the index was built with ${manifest.model.id}, not ${model}` };
   }
-  if (corpusChecksum(loadCorpus(corpusDirs, { maxFileBytes })) !== manifest.corpus.checksum) return { state: 'stale', reason: 'the corpus changed since the index was built' };
+  if (corpusChecksum(loadCorpus(corpusDirs, { maxFileBytes })) !== manifest.corpus.checksum)
+    return { state: 'stale', reason: 'the corpus changed since the index was built' };
   return { state: 'current' };
 }
 
@@ -59,7 +69,10 @@ export interface BuildSettings {
  * and content hash, none left out), same chunking, BM25F, HNSW, fusion and label settings, same
  * model files. Decided from the manifest alone: no model load, no parse.
  */
-export async function unchangedBuild(outDir: string, settings: BuildSettings): Promise<{ buildDir: string; manifest: Manifest } | undefined> {
+export async function unchangedBuild(
+  outDir: string,
+  settings: BuildSettings,
+): Promise<{ buildDir: string; manifest: Manifest } | undefined> {
   let buildDir: string | undefined;
   let manifest: Manifest;
   try {
@@ -78,7 +91,9 @@ export async function unchangedBuild(outDir: string, settings: BuildSettings): P
     isDeepStrictEqual(manifest.relevance, settings.relevance) &&
     isDeepStrictEqual(manifest.fusion, settings.fusion(manifest.model.id));
   // The model's checksum and the files last: they hash files. A damaged build is built again.
-  return same && (await settings.modelChecksum()) === manifest.model.checksum && (await filesIntact(buildDir, manifest)) ? { buildDir, manifest } : undefined;
+  return same && (await settings.modelChecksum()) === manifest.model.checksum && (await filesIntact(buildDir, manifest))
+    ? { buildDir, manifest }
+    : undefined;
 }
 
 /** Every data file of the build is there with the sha256 its manifest records. */

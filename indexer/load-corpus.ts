@@ -39,12 +39,19 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 const kbConfigSchema = z.object({
-  name: z.string().trim().min(1).max(200).refine((name) => !CONTROL.test(name), 'a name of one line without control characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine((name) => !CONTROL.test(name), 'a name of one line without control characters'),
 });
 
 /** A name as it may be shown in a message: control characters escaped, so it stays one line. */
 export function escapeName(name: string): string {
-  return name.replace(/[\p{Cc}\u2028\u2029\\]/gu, (c) => (c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return name.replace(/[\p{Cc}\u2028\u2029\\]/gu, (c) =>
+    c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): CorpusDocument[] {
@@ -53,12 +60,15 @@ export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): Cor
   const documents: CorpusDocument[] = [];
   const seen = new Map<string, string>();
   for (const dir of corpusDirs.map((d) => resolve(d))) {
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
     for (const kbDir of knowledgeBaseDirs(dir, limits.warn)) {
       const name = knowledgeBaseName(kbDir);
       const other = seen.get(name);
       if (other !== undefined) {
-        throw new CorpusError(`two knowledge bases are both named "${name}" (${other} and ${kbDir}): rename one folder or set "name" in its kb.json`);
+        throw new CorpusError(
+          `two knowledge bases are both named "${name}" (${other} and ${kbDir}): rename one folder or set "name" in its kb.json`,
+        );
       }
       seen.set(name, kbDir);
       for (const file of markdownFiles(kbDir, limits.warn)) {
@@ -86,7 +96,9 @@ function knowledgeBaseName(kbDir: string): string {
   const configPath = join(kbDir, 'kb.json');
   if (!existsSync(configPath)) return basename(kbDir);
   if (lstatSync(configPath).isSymbolicLink() && !inside(realpathSync(configPath), realpathSync(kbDir))) {
-    throw new CorpusError(`${configPath} is a symbolic link to a file outside its folder, which is never read: replace it with a file { "name": "..." }`);
+    throw new CorpusError(
+      `${configPath} is a symbolic link to a file outside its folder, which is never read: replace it with a file { "name": "..." }`,
+    );
   }
   let raw: unknown;
   try {
@@ -98,7 +110,10 @@ function knowledgeBaseName(kbDir: string): string {
   const parsed = kbConfigSchema.strict().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const why = issue?.code === 'unrecognized_keys' ? 'it has keys other than "name"' : `${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`;
+    const why =
+      issue?.code === 'unrecognized_keys'
+        ? 'it has keys other than "name"'
+        : `${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`;
     throw new CorpusError(`${configPath} must be { "name": "<one-line string>" } (${why})`);
   }
   return parsed.data.name;
@@ -119,7 +134,8 @@ function safeName(entry: Dirent, dir: string, warn: (line: string) => void): boo
     warn(`skipped ${shown}: its name contains control characters (rename it to index it)`);
     return false;
   }
-  if (entry.isSymbolicLink() && MARKDOWN.test(entry.name)) warn(`skipped ${shown}: symbolic links are not followed (copy the file into the corpus to index it)`);
+  if (entry.isSymbolicLink() && MARKDOWN.test(entry.name))
+    warn(`skipped ${shown}: symbolic links are not followed (copy the file into the corpus to index it)`);
   return true;
 }
 
@@ -138,13 +154,20 @@ function markdownFiles(dir: string, warn: (line: string) => void = () => {}): st
   return out.sort();
 }
 
-function readDocument(kb: string, kbDir: string, file: string, limits: Required<LoadOptions>): CorpusDocument | undefined {
+function readDocument(
+  kb: string,
+  kbDir: string,
+  file: string,
+  limits: Required<LoadOptions>,
+): CorpusDocument | undefined {
   const path = relative(kbDir, file).split(sep).join('/');
   let bytes: Buffer;
   try {
     const size = statSync(file).size;
     if (size > limits.maxFileBytes) {
-      limits.warn(`skipped ${escapeName(`${kb}/${path}`)}: ${bytesText(size)} is over the limit of ${bytesText(limits.maxFileBytes)} per file (SVC_DOCS_MAX_FILE_BYTES)`);
+      limits.warn(
+        `skipped ${escapeName(`${kb}/${path}`)}: ${bytesText(size)} is over the limit of ${bytesText(limits.maxFileBytes)} per file (SVC_DOCS_MAX_FILE_BYTES)`,
+      );
       return undefined;
     }
     bytes = readFileSync(file);

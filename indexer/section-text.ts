@@ -12,7 +12,9 @@ const MAX_VOCABULARY = 50_000;
 
 /** What the model reads for a section: where it sits (title, headings) and what it says. */
 export function embeddingText(title: string, section: Pick<StoredSection, 'headings' | 'text'>): string {
-  return [title, section.headings.join(' > '), plainText(bodyOf(section.text))].filter((p) => p.trim() !== '').join('\n');
+  return [title, section.headings.join(' > '), plainText(bodyOf(section.text))]
+    .filter((p) => p.trim() !== '')
+    .join('\n');
 }
 
 /** The section text without its own heading line (headings are a field of their own). */
@@ -21,7 +23,11 @@ function bodyOf(text: string): string {
 }
 
 export function lexicalFields(title: string, section: Pick<StoredSection, 'headings' | 'text'>): FieldTokens {
-  return { title: tokenize(title), headings: tokenize(section.headings.join('\n')), body: tokenize(plainText(bodyOf(section.text))) };
+  return {
+    title: tokenize(title),
+    headings: tokenize(section.headings.join('\n')),
+    body: tokenize(plainText(bodyOf(section.text))),
+  };
 }
 
 /**

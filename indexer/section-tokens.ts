@@ -22,13 +22,24 @@ const SAMPLE_EVERY = 50;
 type Tokenize = (doc: StoredDocument, section: StoredSection) => FieldTokens;
 
 /** In section order, one at a time (a generator: never every section's tokens at once). */
-export function* sectionTokens(documents: readonly StoredDocument[], sections: readonly StoredSection[], previous: PreviousTokens | undefined, tokenize: Tokenize): Generator<FieldTokens> {
+export function* sectionTokens(
+  documents: readonly StoredDocument[],
+  sections: readonly StoredSection[],
+  previous: PreviousTokens | undefined,
+  tokenize: Tokenize,
+): Generator<FieldTokens> {
   const fromPrevious = previous ? reusedTokens(documents, sections, previous, tokenize) : undefined;
-  for (let i = 0; i < sections.length; i++) yield fromPrevious?.(i) ?? tokenize(documents[sections[i]!.doc]!, sections[i]!);
+  for (let i = 0; i < sections.length; i++)
+    yield fromPrevious?.(i) ?? tokenize(documents[sections[i]!.doc]!, sections[i]!);
 }
 
 /** Section → its tokens from the previous build, or undefined when it has none; undefined altogether when the sample disagrees. */
-function reusedTokens(documents: readonly StoredDocument[], sections: readonly StoredSection[], previous: PreviousTokens, tokenize: Tokenize) {
+function reusedTokens(
+  documents: readonly StoredDocument[],
+  sections: readonly StoredSection[],
+  previous: PreviousTokens,
+  tokenize: Tokenize,
+) {
   const key = (d: StoredDocument) => `${d.kb}/${d.path}\0${d.hash}\0${d.title}\0${d.sectionCount}`;
   const oldFirst = new Map(previous.documents.map((d) => [key(d), d.firstSection]));
   const oldOf = new Int32Array(sections.length).fill(-1);
@@ -63,7 +74,8 @@ function countsBySection(lexical: LexicalData): (section: number) => FieldTokens
     const tokens: FieldTokens = { title: [], headings: [], body: [] };
     for (let k = start[section]!; k < start[section + 1]!; k++) {
       const e = bySection[k]!;
-      for (const field of LEXICAL_FIELDS) for (let c = tf[field][e]!; c > 0; c--) tokens[field].push(terms[entryTerm[e]!]!);
+      for (const field of LEXICAL_FIELDS)
+        for (let c = tf[field][e]!; c > 0; c--) tokens[field].push(terms[entryTerm[e]!]!);
     }
     return LEXICAL_FIELDS.every((field) => tokens[field].length === lengths[field][section]) ? tokens : undefined;
   };

@@ -40,7 +40,7 @@ export function splitSection(start: number, end: number, blocks: RootContent[], 
 }
 
 /** The heading line (and whatever precedes the first block), then each block. */
-function blockRanges(start: number, end: number, blocks: RootContent[], source: string): Block[] {
+function blockRanges(start: number, end: number, blocks: RootContent[], _source: string): Block[] {
   const ranges: Block[] = [];
   for (const node of blocks) {
     const from = node.position?.start.offset ?? end;

@@ -28,7 +28,12 @@ export class VectorCache {
     readonly dims: number,
   ) {}
 
-  static async open(dir: string, modelChecksum: string, dims: number, warn: (line: string) => void = () => {}): Promise<VectorCache> {
+  static async open(
+    dir: string,
+    modelChecksum: string,
+    dims: number,
+    warn: (line: string) => void = () => {},
+  ): Promise<VectorCache> {
     const cache = new VectorCache(join(dir, `${modelChecksum.slice(0, 32)}-${dims}.bin`), dims);
     // A save killed before its rename leaves its temp file: nothing else would ever remove it.
     await removeDeadTempFiles(dir);
@@ -36,7 +41,9 @@ export class VectorCache {
       const data = await readFile(cache.file);
       const record = KEY_BYTES + dims * 4;
       if (data.byteLength % record !== 0) {
-        warn(`vector cache ${cache.file} is damaged (size ${data.byteLength} is not a whole number of records); embedding everything again`);
+        warn(
+          `vector cache ${cache.file} is damaged (size ${data.byteLength} is not a whole number of records); embedding everything again`,
+        );
       } else {
         for (let off = 0; off < data.byteLength; off += record) {
           const key = data.subarray(off, off + KEY_BYTES).toString('hex');

@@ -1,7 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { CURRENT_FILE, INDEX_FILES, IndexError, MANIFEST_FILE, sha256, type IndexContent } from '../src/index/format.js';
+import {
+  CURRENT_FILE,
+  INDEX_FILES,
+  IndexError,
+  MANIFEST_FILE,
+  sha256,
+  type IndexContent,
+} from '../src/index/format.js';
 import { INDEX_FORMAT_VERSION, type Manifest } from '../src/index/manifest.js';
 import { postingsPieces } from '../src/index/postings-file.js';
 import { sectionsPieces } from '../src/index/sections-file.js';
@@ -76,12 +83,20 @@ function matrixBytes(m: VectorMatrix): Buffer {
  * hnswlib neither reports a failed write (a full disk or a file size limit leaves a truncated
  * file, and save() still succeeds) nor syncs: load the file back to prove it whole, then sync it.
  */
-async function saveHnswDurably(hnsw: HnswVectorIndex, path: string, dims: number, rows: number, params: Manifest['hnsw']): Promise<void> {
+async function saveHnswDurably(
+  hnsw: HnswVectorIndex,
+  path: string,
+  dims: number,
+  rows: number,
+  params: Manifest['hnsw'],
+): Promise<void> {
   await hnsw.save(path);
   try {
     await HnswVectorIndex.load(path, dims, rows, params);
   } catch (error) {
-    throw Object.assign(new Error(`${basename(path)} was written incompletely (${(error as Error).message})`), { code: 'EINCOMPLETE' });
+    throw Object.assign(new Error(`${basename(path)} was written incompletely (${(error as Error).message})`), {
+      code: 'EINCOMPLETE',
+    });
   }
   await syncPath(path, 'r+');
 }
@@ -91,7 +106,12 @@ async function saveHnswDurably(hnsw: HnswVectorIndex, path: string, dims: number
  * (full disk, read-only folder, file size limit) leaves CURRENT and the previous build as they
  * were, and is reported as one IndexError naming the folder and what to do.
  */
-export async function writeIndex(indexDir: string, draft: ManifestDraft, content: IndexContent, hnsw: HnswVectorIndex): Promise<string> {
+export async function writeIndex(
+  indexDir: string,
+  draft: ManifestDraft,
+  content: IndexContent,
+  hnsw: HnswVectorIndex,
+): Promise<string> {
   let name: string;
   let previous: string | undefined;
   try {
@@ -102,7 +122,9 @@ export async function writeIndex(indexDir: string, draft: ManifestDraft, content
   } catch (error) {
     if (error instanceof IndexError) throw error;
     const fix = WRITE_FIX[(error as NodeJS.ErrnoException).code ?? ''] ?? 'check the folder';
-    throw new IndexError(`cannot write the index to ${indexDir} (${(error as Error).message}); the previous index is unchanged: ${fix}, then run 'svc-docs index' again`);
+    throw new IndexError(
+      `cannot write the index to ${indexDir} (${(error as Error).message}); the previous index is unchanged: ${fix}, then run 'svc-docs index' again`,
+    );
   }
   await syncPath(indexDir);
   await removeOldBuilds(indexDir, [name, previous]);
@@ -116,7 +138,10 @@ async function refuseFolderPointer(indexDir: string): Promise<void> {
     (s) => s.isDirectory(),
     () => false,
   );
-  if (isFolder) throw new IndexError(`${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index' again`);
+  if (isFolder)
+    throw new IndexError(
+      `${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index' again`,
+    );
 }
 
 /** The build CURRENT names before this one replaces it: a running server may still read it. */
@@ -131,7 +156,12 @@ async function previousName(indexDir: string): Promise<string | undefined> {
 }
 
 /** Writes the build folder, then switches CURRENT to it (the last step that can fail); returns its name. */
-async function writeBuild(indexDir: string, draft: ManifestDraft, content: IndexContent, hnsw: HnswVectorIndex): Promise<string> {
+async function writeBuild(
+  indexDir: string,
+  draft: ManifestDraft,
+  content: IndexContent,
+  hnsw: HnswVectorIndex,
+): Promise<string> {
   await removeAbandonedTemps(indexDir);
   // The writer's pid in the name tells a later build whether an unswitched build is abandoned.
   const name = `build-${new Date().toISOString().replace(/[-:.]/g, '')}-${process.pid}-${randomBytes(4).toString('hex')}`;

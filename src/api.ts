@@ -5,7 +5,15 @@
 export { openEngine, ModelMismatchError, SearchInputError } from './search/engine.js';
 export type { EngineOptions, LoadedEngine } from './search/engine.js';
 export { RELEVANCE_LABELS } from './search/types.js';
-export type { IndexSummary, Relevance, RelevanceLabel, SearchEngine, SearchOptions, SearchResult, WindowSection } from './search/types.js';
+export type {
+  IndexSummary,
+  Relevance,
+  RelevanceLabel,
+  SearchEngine,
+  SearchOptions,
+  SearchResult,
+  WindowSection,
+} from './search/types.js';
 export { serve } from './serve.js';
 export type { RunningDocsServer, ServeOptions } from './serve.js';
 export { createDocsServer } from './mcp/docs-server.js';

@@ -38,18 +38,25 @@ function changeList({ added, changed, removed }: BuildSummary['changes']): strin
 
 export function describeBuild(summary: BuildSummary): string[] {
   const { added, changed, removed } = summary.changes;
-  if (summary.unchanged) return [`the index is up to date (${summary.documents} documents, ${summary.sections} sections; checked in ${summary.seconds.toFixed(1)} s): ${summary.buildDir}`];
+  if (summary.unchanged)
+    return [
+      `the index is up to date (${summary.documents} documents, ${summary.sections} sections; checked in ${summary.seconds.toFixed(1)} s): ${summary.buildDir}`,
+    ];
   return [
     `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, ${summary.documents - summary.documentsParsed} unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
     `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
-    `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` + changeList(summary.changes),
+    `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` +
+      changeList(summary.changes),
     `index written to ${summary.buildDir}`,
   ];
 }
 
 export function createProgram(): Command {
   const program = new Command();
-  program.name('svc-docs').description('Documentation search for AI coding assistants: index Markdown, serve it over MCP.').showHelpAfterError();
+  program
+    .name('svc-docs')
+    .description('Documentation search for AI coding assistants: index Markdown, serve it over MCP.')
+    .showHelpAfterError();
 
   program
     .command('index')
@@ -84,15 +91,25 @@ export function createProgram(): Command {
     .command('serve')
     .description('serve the index over MCP (Streamable HTTP at /docs); builds it first when missing or stale')
     .option('--index <dir>', 'index folder (default: ./index-data)')
-    .option('--corpus <dir>', 'corpus folder to build from when the index is missing or stale (repeatable; default: ./corpus)', collect)
+    .option(
+      '--corpus <dir>',
+      'corpus folder to build from when the index is missing or stale (repeatable; default: ./corpus)',
+      collect,
+    )
     .option('--port <n>', 'port (default 8080; 0 = any free port)', Number)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--auth-token <token>', 'require Authorization: Bearer <token> (or set SVC_DOCS_AUTH_TOKEN)')
-    .option('--auth-token-file <path>', 'read the token from a file, so it is not visible in ps (or set SVC_DOCS_AUTH_TOKEN_FILE)')
+    .option(
+      '--auth-token-file <path>',
+      'read the token from a file, so it is not visible in ps (or set SVC_DOCS_AUTH_TOKEN_FILE)',
+    )
     .option('--oauth-issuer <url>', 'accept OAuth access tokens (JWTs) from this issuer (or set SVC_DOCS_OAUTH_ISSUER)')
     .option('--oauth-jwks-url <url>', "the issuer's signing keys (JWKS) (or set SVC_DOCS_OAUTH_JWKS_URL)")
     .option('--oauth-jwks-file <path>', "the issuer's signing keys from a file (or set SVC_DOCS_OAUTH_JWKS_FILE)")
-    .option('--oauth-resource <url>', 'this server as clients reach it, e.g. https://docs.internal/docs: the tokens\' audience (or set SVC_DOCS_OAUTH_RESOURCE)')
+    .option(
+      '--oauth-resource <url>',
+      "this server as clients reach it, e.g. https://docs.internal/docs: the tokens' audience (or set SVC_DOCS_OAUTH_RESOURCE)",
+    )
     .option('--oauth-scope <scope>', 'the scope a token must carry (default docs:read; or set SVC_DOCS_OAUTH_SCOPE)')
     .option('--allowed-hosts <list>', 'comma-separated Host names accepted (default localhost names)')
     .option('--allowed-origins <list>', 'comma-separated Origins accepted (default localhost names)')
@@ -100,7 +117,10 @@ export function createProgram(): Command {
     .option('--allow-remote-models', 'let Transformers.js download a Hub model')
     .option('--no-build', 'never build the index; fail if it is missing')
     .option('--watch', 'rebuild and reload the index when the corpus changes')
-    .option('--vector-cache <dir>', `vector cache folder for builds (or set ${ENV.vectorCache}; default: <cache>/vectors)`)
+    .option(
+      '--vector-cache <dir>',
+      `vector cache folder for builds (or set ${ENV.vectorCache}; default: <cache>/vectors)`,
+    )
     .action(async (flags: CommonFlags & ServeFlags) => {
       const settings = resolveSettings(flags);
       const server = serverOptionsFromEnv(process.env, {
@@ -121,7 +141,12 @@ export function createProgram(): Command {
       const ownsIndex = settings.corpusGiven || settings.indexDir === defaultIndexDir();
       const rebuild = () => buildQuietly(settings);
       if (flags.build !== false && ownsIndex) {
-        const status = await indexStatus(settings.corpusDirs, settings.indexDir, settings.model, settings.fileLimits.maxFileBytes);
+        const status = await indexStatus(
+          settings.corpusDirs,
+          settings.indexDir,
+          settings.model,
+          settings.fileLimits.maxFileBytes,
+        );
         if (status.state !== 'current') {
           console.error(`${status.reason}: building it from ${settings.corpusDirs.join(', ')}`);
           await rebuild();
@@ -134,7 +159,12 @@ export function createProgram(): Command {
           engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels },
           searchThreads: settings.searchThreads,
           // A rebuild while serving runs in a child process: in this one it would stall every request.
-          watch: flags.watch ? { dirs: settings.corpusDirs, rebuild: () => reindexInChildProcess(settings, (line) => console.error(line)) } : undefined,
+          watch: flags.watch
+            ? {
+                dirs: settings.corpusDirs,
+                rebuild: () => reindexInChildProcess(settings, (line) => console.error(line)),
+              }
+            : undefined,
           log: (line) => console.log(line),
         });
       let running;
@@ -142,7 +172,13 @@ export function createProgram(): Command {
         running = await start();
       } catch (error) {
         // The model files changed since the build (e.g. the default model was rebuilt): reindex once.
-        if (!(error instanceof ModelMismatchError) || flags.build === false || !ownsIndex || settings.model !== undefined) throw error;
+        if (
+          !(error instanceof ModelMismatchError) ||
+          flags.build === false ||
+          !ownsIndex ||
+          settings.model !== undefined
+        )
+          throw error;
         console.error(`${error.message.split(':')[0]}: rebuilding the index`);
         await rebuild();
         running = await start();
@@ -184,7 +220,10 @@ export function createProgram(): Command {
       const term = words.join(' ').trim();
       if (term === '') throw new UsageError('the search term is empty: svc-docs search "webhook signature"');
       const settings = resolveSettings(flags);
-      const engine = await openEngine(settings.indexDir, { model: settings.model, allowRemoteModels: settings.allowRemoteModels });
+      const engine = await openEngine(settings.indexDir, {
+        model: settings.model,
+        allowRemoteModels: settings.allowRemoteModels,
+      });
       try {
         const results = await engine.search(term, { limit: flags.limit });
         if (flags.json) console.log(JSON.stringify(results, null, 2));
@@ -214,7 +253,10 @@ interface ServeFlags {
 }
 
 function splitList(value: string | undefined): string[] | undefined {
-  return value?.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 async function buildQuietly(settings: CommonSettings): Promise<void> {

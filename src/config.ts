@@ -73,9 +73,17 @@ export interface CommonFlags {
 
 export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): CommonSettings {
   const parseTimeoutSeconds = positiveNumber(env, ENV.parseTimeout);
-  const envCorpus = env[ENV.corpus]?.split(',').map((s) => s.trim()).filter(Boolean);
+  const envCorpus = env[ENV.corpus]
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
-    corpusDirs: flags.corpus && flags.corpus.length > 0 ? flags.corpus : envCorpus && envCorpus.length > 0 ? envCorpus : [defaultCorpusDir()],
+    corpusDirs:
+      flags.corpus && flags.corpus.length > 0
+        ? flags.corpus
+        : envCorpus && envCorpus.length > 0
+          ? envCorpus
+          : [defaultCorpusDir()],
     indexDir: flags.out ?? flags.index ?? env[ENV.index] ?? defaultIndexDir(),
     model: flags.model ?? (env[ENV.model]?.trim() || undefined),
     allowRemoteModels: flags.allowRemoteModels ?? truthy(env[ENV.allowRemoteModels]),
@@ -85,7 +93,8 @@ export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = pro
       parseTimeoutMs: parseTimeoutSeconds === undefined ? undefined : parseTimeoutSeconds * 1000,
     },
     searchThreads: wholeNumber(env, ENV.searchThreads) ?? availableParallelism(),
-    corpusGiven: (flags.corpus !== undefined && flags.corpus.length > 0) || (envCorpus !== undefined && envCorpus.length > 0),
+    corpusGiven:
+      (flags.corpus !== undefined && flags.corpus.length > 0) || (envCorpus !== undefined && envCorpus.length > 0),
     debug: truthy(env[ENV.debug]),
   };
 }
@@ -94,7 +103,8 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new SettingsError(`${name} must be a whole number (0 = search on the main thread), got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new SettingsError(`${name} must be a whole number (0 = search on the main thread), got "${raw}"`);
   return value;
 }
 

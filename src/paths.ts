@@ -8,7 +8,10 @@ export function projectRoot(): string {
   for (;;) {
     if (existsSync(join(dir, 'package.json'))) return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('svc-docs: cannot find the package root (no package.json above ' + fileURLToPath(import.meta.url) + ')');
+    if (parent === dir)
+      throw new Error(
+        'svc-docs: cannot find the package root (no package.json above ' + fileURLToPath(import.meta.url) + ')',
+      );
     dir = parent;
   }
 }

@@ -29,7 +29,8 @@ export function reindexArguments(settings: CommonSettings): string[] {
  */
 export function reindexInChildProcess(settings: CommonSettings, log: (line: string) => void): Promise<void> {
   const script = process.argv[1];
-  if (script === undefined) return Promise.reject(new ReindexError('cannot tell which script is running to start the reindex'));
+  if (script === undefined)
+    return Promise.reject(new ReindexError('cannot tell which script is running to start the reindex'));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, script, ...reindexArguments(settings)], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,7 +44,12 @@ export function reindexInChildProcess(settings: CommonSettings, log: (line: stri
     child.once('error', (error) => reject(new ReindexError(`could not start the reindex: ${error.message}`)));
     child.once('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new ReindexError(`the reindex ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}; the previous index keeps serving`));
+      else
+        reject(
+          new ReindexError(
+            `the reindex ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}; the previous index keeps serving`,
+          ),
+        );
     });
   });
 }

@@ -37,7 +37,14 @@ export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
   const open: OpenEngine<ServingEngine> = pool ? (dir, engine) => openPooledEngine(pool, dir, engine) : openEngine;
   let live: LiveEngine<ServingEngine>;
   try {
-    live = new LiveEngine(options.indexDir, await open(options.indexDir, options.engine), log, options.engine, undefined, open);
+    live = new LiveEngine(
+      options.indexDir,
+      await open(options.indexDir, options.engine),
+      log,
+      options.engine,
+      undefined,
+      open,
+    );
   } catch (error) {
     await pool?.close();
     throw error;
@@ -79,7 +86,11 @@ interface CorpusWatcher {
   close(): Promise<void>;
 }
 
-function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine<ServingEngine>, log: (line: string) => void): CorpusWatcher {
+function watchCorpus(
+  spec: NonNullable<ServeOptions['watch']>,
+  live: LiveEngine<ServingEngine>,
+  log: (line: string) => void,
+): CorpusWatcher {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -121,5 +132,9 @@ function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine<
 /** What startup prints for people: where the server is and what to paste into an IDE. */
 export function startupBanner(url: string, auth: boolean): string {
   const [main] = clientConfigs(url, { auth });
-  return [`svc-docs is serving MCP at ${url}`, `Add this to your MCP client configuration (more variants: svc-docs config --url ${url}):`, main!.text].join('\n');
+  return [
+    `svc-docs is serving MCP at ${url}`,
+    `Add this to your MCP client configuration (more variants: svc-docs config --url ${url}):`,
+    main!.text,
+  ].join('\n');
 }

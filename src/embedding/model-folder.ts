@@ -74,7 +74,8 @@ export async function ensureModelFolder(dir: string, options: EnsureFolderOption
     try {
       await options.build(tmp);
       const built = folderProblem(tmp, options.isCurrent);
-      if (built !== undefined) throw new Error(`the model just built in ${tmp} is not complete (${built}); this is a bug in the builder`);
+      if (built !== undefined)
+        throw new Error(`the model just built in ${tmp} is not complete (${built}); this is a bug in the builder`);
       install(tmp, dir, options.isCurrent);
     } finally {
       rmSync(tmp, { recursive: true, force: true });

@@ -71,8 +71,20 @@ export function lookupModelBytes(graph: LookupGraph): Uint8Array {
         },
       ],
       node: [
-        { name: 'lookup', opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['token_vectors'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
-        { name: 'mask_to_float', opType: 'Cast', input: ['attention_mask'], output: ['mask_float'], attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: onnx.TensorProto.DataType.FLOAT }] },
+        {
+          name: 'lookup',
+          opType: 'Gather',
+          input: ['embeddings', 'input_ids'],
+          output: ['token_vectors'],
+          attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+        },
+        {
+          name: 'mask_to_float',
+          opType: 'Cast',
+          input: ['attention_mask'],
+          output: ['mask_float'],
+          attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: onnx.TensorProto.DataType.FLOAT }],
+        },
         { name: 'mask_expand', opType: 'Unsqueeze', input: ['mask_float', 'mask_axes'], output: ['mask_3d'] },
         { name: 'apply_mask', opType: 'Mul', input: ['token_vectors', 'mask_3d'], output: ['last_hidden_state'] },
       ],

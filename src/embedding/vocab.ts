@@ -75,7 +75,10 @@ export function isPlainWord(word: string): boolean {
 
 /** What BertNormalizer (lowercase, strip_accents) does to a word. */
 function bertNormalize(word: string): string {
-  return word.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '');
+  return word
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '');
 }
 
 export interface TokenizerOptions {
@@ -96,7 +99,15 @@ export function tokenizerJson(tokens: readonly string[], options: TokenizerOptio
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIAL_TOKENS.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    added_tokens: SPECIAL_TOKENS.map((content, id) => ({
+      id,
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
+    })),
     normalizer: {
       type: 'Sequence',
       normalizers: [
@@ -108,7 +119,13 @@ export function tokenizerJson(tokens: readonly string[], options: TokenizerOptio
     post_processor: {
       type: 'TemplateProcessing',
       single: [special(CLS), { Sequence: { id: 'A', type_id: 0 } }, special(SEP)],
-      pair: [special(CLS), { Sequence: { id: 'A', type_id: 0 } }, special(SEP), { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: SEP, type_id: 1 } }],
+      pair: [
+        special(CLS),
+        { Sequence: { id: 'A', type_id: 0 } },
+        special(SEP),
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: SEP, type_id: 1 } },
+      ],
       special_tokens: Object.fromEntries([CLS, SEP].map((t) => [t, { id: t, ids: [specialId(t)], tokens: [t] }])),
     },
     decoder: null,

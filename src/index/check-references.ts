@@ -19,9 +19,11 @@ export function checkDocumentRanges(documents: StoredDocument[], sections: Store
       return `document ${d} claims sections ${doc.firstSection}–${doc.firstSection + doc.sectionCount - 1}, expected a run starting at ${next} within ${sections.length} sections`;
     }
     for (let s = doc.firstSection; s < doc.firstSection + doc.sectionCount; s++) {
-      if (sections[s]!.doc !== d) return `section ${s} belongs to document ${sections[s]!.doc}, not to document ${d} whose range holds it`;
+      if (sections[s]!.doc !== d)
+        return `section ${s} belongs to document ${sections[s]!.doc}, not to document ${d} whose range holds it`;
     }
-    if (CONTROL.test(doc.kb) || CONTROL.test(doc.path) || CONTROL.test(doc.title)) return `document ${d} has a control character in its name, path or title`;
+    if (CONTROL.test(doc.kb) || CONTROL.test(doc.path) || CONTROL.test(doc.title))
+      return `document ${d} has a control character in its name, path or title`;
     next += doc.sectionCount;
   }
   if (next !== sections.length) return `documents cover ${next} sections but there are ${sections.length}`;
@@ -30,18 +32,23 @@ export function checkDocumentRanges(documents: StoredDocument[], sections: Store
 
 /** Every posting names an existing section, every term's run lies inside the postings, and every per-section array has one entry per section. */
 export function checkLexicalReferences(lexical: LexicalData, sectionCount: number): string | undefined {
-  if (lexical.sectionCount !== sectionCount) return `it indexes ${lexical.sectionCount} sections but there are ${sectionCount}`;
+  if (lexical.sectionCount !== sectionCount)
+    return `it indexes ${lexical.sectionCount} sections but there are ${sectionCount}`;
   for (const [field, lengths] of Object.entries(lexical.lengths)) {
-    if (lengths.length !== sectionCount) return `it holds ${lengths.length} ${field} lengths for ${sectionCount} sections`;
+    if (lengths.length !== sectionCount)
+      return `it holds ${lengths.length} ${field} lengths for ${sectionCount} sections`;
   }
   const { termStart, postingSections } = lexical;
-  if (termStart.length !== lexical.terms.length + 1) return `it holds ${lexical.terms.length} terms but ${termStart.length - 1} posting lists`;
-  if (termStart[0] !== 0 || termStart[lexical.terms.length] !== postingSections.length) return `its posting lists do not cover its ${postingSections.length} postings`;
+  if (termStart.length !== lexical.terms.length + 1)
+    return `it holds ${lexical.terms.length} terms but ${termStart.length - 1} posting lists`;
+  if (termStart[0] !== 0 || termStart[lexical.terms.length] !== postingSections.length)
+    return `its posting lists do not cover its ${postingSections.length} postings`;
   for (let t = 0; t < lexical.terms.length; t++) {
     if (termStart[t + 1]! < termStart[t]!) return `the posting list of term ${t} ends before it starts`;
   }
   for (const [field, tf] of Object.entries(lexical.tf)) {
-    if (tf.length !== postingSections.length) return `it holds ${tf.length} ${field} counts for ${postingSections.length} postings`;
+    if (tf.length !== postingSections.length)
+      return `it holds ${tf.length} ${field} counts for ${postingSections.length} postings`;
   }
   for (let t = 0; t < lexical.terms.length; t++) {
     for (let i = termStart[t]!; i < termStart[t + 1]!; i++) {

@@ -51,7 +51,10 @@ export function* stringColumn(count: number, at: (i: number) => string): Generat
   const offsets = new Uint32Array(count + 1);
   for (let i = 0; i < count; i++) {
     const end = offsets[i]! + Buffer.byteLength(at(i), 'utf8');
-    if (end > 0xffffffff) throw new Error('a string column of the index holds more than 4 GiB of text: split the corpus into knowledge bases of their own');
+    if (end > 0xffffffff)
+      throw new Error(
+        'a string column of the index holds more than 4 GiB of text: split the corpus into knowledge bases of their own',
+      );
     offsets[i + 1] = end;
   }
   yield u32(count);
@@ -84,7 +87,8 @@ export class ColumnReader {
 
   magic(tag: string): void {
     const found = this.take(8);
-    if (this.bytes.toString('latin1', found, found + 8) !== tag) throw new ColumnFormatError(`it does not start with ${tag}`);
+    if (this.bytes.toString('latin1', found, found + 8) !== tag)
+      throw new ColumnFormatError(`it does not start with ${tag}`);
   }
 
   uint32(expected?: number): Uint32Array {
@@ -107,7 +111,8 @@ export class ColumnReader {
     const count = this.count(expected);
     const offsets = new Uint32Array(this.buffer, this.take(4 * (count + 1)), count + 1);
     for (let i = 0; i < count; i++) {
-      if (offsets[i + 1]! < offsets[i]!) throw new ColumnFormatError(`string ${i + 1} of a column starts before string ${i} ends`);
+      if (offsets[i + 1]! < offsets[i]!)
+        throw new ColumnFormatError(`string ${i + 1} of a column starts before string ${i} ends`);
     }
     if (offsets[0] !== 0) throw new ColumnFormatError('a string column does not start at 0');
     const base = this.take(offsets[count]!);
@@ -117,12 +122,14 @@ export class ColumnReader {
 
   /** The whole file was read: nothing is left over. */
   end(): void {
-    if (this.at !== this.bytes.length) throw new ColumnFormatError(`${this.bytes.length - this.at} bytes follow its last column`);
+    if (this.at !== this.bytes.length)
+      throw new ColumnFormatError(`${this.bytes.length - this.at} bytes follow its last column`);
   }
 
   private count(expected: number | undefined): number {
     const n = new Uint32Array(this.buffer, this.take(4), 1)[0]!;
-    if (expected !== undefined && n !== expected) throw new ColumnFormatError(`a column holds ${n} entries where ${expected} are expected`);
+    if (expected !== undefined && n !== expected)
+      throw new ColumnFormatError(`a column holds ${n} entries where ${expected} are expected`);
     return n;
   }
 
@@ -130,7 +137,8 @@ export class ColumnReader {
   private take(size: number): number {
     const start = this.at;
     const end = start + size + pad4(size);
-    if (end > this.bytes.length) throw new ColumnFormatError(`it ends ${end - this.bytes.length} bytes early (truncated)`);
+    if (end > this.bytes.length)
+      throw new ColumnFormatError(`it ends ${end - this.bytes.length} bytes early (truncated)`);
     this.at = end;
     return start;
   }

@@ -14,7 +14,11 @@ export type FieldTokens = Record<LexicalField, string[]>;
 
 export const lexicalParamsSchema = z.object({
   k1: z.number().positive(),
-  weights: z.object({ title: z.number().nonnegative(), headings: z.number().nonnegative(), body: z.number().nonnegative() }),
+  weights: z.object({
+    title: z.number().nonnegative(),
+    headings: z.number().nonnegative(),
+    body: z.number().nonnegative(),
+  }),
   b: z.object({ title: z.number().min(0).max(1), headings: z.number().min(0).max(1), body: z.number().min(0).max(1) }),
 });
 export type LexicalParams = z.infer<typeof lexicalParamsSchema>;
@@ -81,7 +85,10 @@ export interface CompactLexical {
   bodyLengths: Int32Array;
 }
 
-function sharedArray<T extends Int32Array | Float64Array>(Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number): T {
+function sharedArray<T extends Int32Array | Float64Array>(
+  Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  length: number,
+): T {
   return new Kind(new SharedArrayBuffer(length * Kind.BYTES_PER_ELEMENT));
 }
 
@@ -220,14 +227,22 @@ export class LexicalIndex {
    * their occurrences add to its term frequency and its IDF is that of all its spellings together
    * (an upper bound on the union), so a section that uses both spellings is not counted twice.
    */
-  search(query: ReadonlyMap<string, number>, variants: ReadonlyMap<string, readonly string[]> = new Map()): LexicalHits {
+  search(
+    query: ReadonlyMap<string, number>,
+    variants: ReadonlyMap<string, readonly string[]> = new Map(),
+  ): LexicalHits {
     const { k1 } = this.compact.params;
     const acc = this.acc;
     const ownIdf: number[] = [];
     let idfMass = 0;
     for (const [term, weight] of query) {
       const lists = [term, ...(variants.get(term) ?? [])].map((t) => this.postings(t)).filter((p) => p !== undefined);
-      const idf = this.idfOf(Math.min(this.compact.sectionCount, lists.reduce((sum, p) => sum + p.sections.length, 0)));
+      const idf = this.idfOf(
+        Math.min(
+          this.compact.sectionCount,
+          lists.reduce((sum, p) => sum + p.sections.length, 0),
+        ),
+      );
       const bit = weight >= 1 && ownIdf.length < 31 ? 1 << ownIdf.length : 0;
       if (weight >= 1) {
         idfMass += idf;
@@ -236,10 +251,12 @@ export class LexicalIndex {
       const saturated = (tf: number) => weight * idf * ((tf * (k1 + 1)) / (tf + k1));
       if (lists.length === 1) {
         const { sections, tf } = lists[0]!;
-        for (let i = 0; i < sections.length; i++) if (tf[i]! > 0) acc.add(sections[i]!, saturated(tf[i]!), weight * idf, bit);
+        for (let i = 0; i < sections.length; i++)
+          if (tf[i]! > 0) acc.add(sections[i]!, saturated(tf[i]!), weight * idf, bit);
       } else if (lists.length > 1) {
         const summed = new Map<number, number>();
-        for (const { sections, tf } of lists) for (let i = 0; i < sections.length; i++) summed.set(sections[i]!, (summed.get(sections[i]!) ?? 0) + tf[i]!);
+        for (const { sections, tf } of lists)
+          for (let i = 0; i < sections.length; i++) summed.set(sections[i]!, (summed.get(sections[i]!) ?? 0) + tf[i]!);
         for (const [s, tf] of summed) if (tf > 0) acc.add(s, saturated(tf), weight * idf, bit);
       }
     }
@@ -255,6 +272,12 @@ export class LexicalIndex {
       matched[i] = acc.bits[s]!;
     }
     acc.clear();
-    return { sections, scores, coverage, matched, ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)) };
+    return {
+      sections,
+      scores,
+      coverage,
+      matched,
+      ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)),
+    };
   }
 }

@@ -41,7 +41,9 @@ export async function currentBuildDir(indexDir: string): Promise<string | undefi
   let name: string;
   try {
     if ((await stat(pointer)).isDirectory()) {
-      throw new IndexError(`${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index'`);
+      throw new IndexError(
+        `${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index'`,
+      );
     }
     name = (await readFile(pointer, 'utf8')).trim();
   } catch (error) {
@@ -64,10 +66,15 @@ export async function readManifest(buildDir: string): Promise<Manifest> {
   }
   const version = (raw as { formatVersion?: unknown } | null)?.formatVersion;
   if (version !== INDEX_FORMAT_VERSION) {
-    throw new IndexError(`${path} has index format ${String(version)} but this svc-docs reads format ${INDEX_FORMAT_VERSION}: ${REBUILD}`);
+    throw new IndexError(
+      `${path} has index format ${String(version)} but this svc-docs reads format ${INDEX_FORMAT_VERSION}: ${REBUILD}`,
+    );
   }
   const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success) throw new IndexError(`${path} is malformed (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): ${REBUILD}`);
+  if (!parsed.success)
+    throw new IndexError(
+      `${path} is malformed (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): ${REBUILD}`,
+    );
   return parsed.data;
 }
 
@@ -76,10 +83,16 @@ export async function readManifest(buildDir: string): Promise<Manifest> {
  * no copy, no 2 GiB readFile limit, and worker threads can be handed the same memory), its sha256
  * computed on the way and checked against the manifest.
  */
-async function readChecked(buildDir: string, manifest: Manifest, file: string, keep = true): Promise<SharedArrayBuffer> {
+async function readChecked(
+  buildDir: string,
+  manifest: Manifest,
+  file: string,
+  keep = true,
+): Promise<SharedArrayBuffer> {
   const path = join(buildDir, file);
   const expected = manifest.files[file];
-  if (expected === undefined) throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}: ${REBUILD}`);
+  if (expected === undefined)
+    throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}: ${REBUILD}`);
   let handle;
   try {
     handle = await open(path, 'r');
@@ -102,7 +115,9 @@ async function readChecked(buildDir: string, manifest: Manifest, file: string, k
     }
   } catch (error) {
     if (error instanceof IndexError) throw error;
-    throw new IndexError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${REBUILD}`);
+    throw new IndexError(
+      `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${REBUILD}`,
+    );
   } finally {
     await handle.close();
   }
@@ -133,7 +148,8 @@ function parseJson<T>(data: SharedArrayBuffer, schema: z.ZodType<T>, path: strin
 }
 
 function toMatrix(data: SharedArrayBuffer, dims: number, rows: number, path: string): VectorMatrix {
-  if (data.byteLength !== rows * dims * 4) throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}: ${REBUILD}`);
+  if (data.byteLength !== rows * dims * 4)
+    throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}: ${REBUILD}`);
   return { dims, data: new Float32Array(data) };
 }
 
@@ -145,16 +161,26 @@ function refuseBadReferences(path: string, problem: string | undefined): void {
 /** Loads and verifies the current build: every file present, intact and consistent. */
 export async function readIndex(indexDir: string): Promise<LoadedIndex> {
   const buildDir = await currentBuildDir(indexDir);
-  if (buildDir === undefined) throw new IndexError(`no index in ${indexDir} (no ${CURRENT_FILE} file): run 'svc-docs index' first`);
+  if (buildDir === undefined)
+    throw new IndexError(`no index in ${indexDir} (no ${CURRENT_FILE} file): run 'svc-docs index' first`);
   return readBuild(buildDir);
 }
 
 /** A build's manifest, documents and sections (what a reindex compares against and reuses), verified. */
-export async function readBuildSections(buildDir: string): Promise<{ manifest: Manifest; documents: StoredDocument[]; sections: StoredSection[] }> {
+export async function readBuildSections(
+  buildDir: string,
+): Promise<{ manifest: Manifest; documents: StoredDocument[]; sections: StoredSection[] }> {
   const manifest = await readManifest(buildDir);
   const path = join(buildDir, INDEX_FILES.sections);
-  const { documents, sections } = decodeBinary(await readChecked(buildDir, manifest, INDEX_FILES.sections), decodeSections, path);
-  if (sections.length !== manifest.sections) throw new IndexError(`${path} holds ${sections.length} sections but the manifest says ${manifest.sections}: ${REBUILD}`);
+  const { documents, sections } = decodeBinary(
+    await readChecked(buildDir, manifest, INDEX_FILES.sections),
+    decodeSections,
+    path,
+  );
+  if (sections.length !== manifest.sections)
+    throw new IndexError(
+      `${path} holds ${sections.length} sections but the manifest says ${manifest.sections}: ${REBUILD}`,
+    );
   refuseBadReferences(path, checkDocumentRanges(documents, sections));
   return { manifest, documents, sections };
 }
@@ -171,11 +197,29 @@ export async function readBuild(buildDir: string): Promise<LoadedIndex> {
   const { manifest, documents, sections } = await readBuildSections(buildDir);
   const dims = manifest.model.dimensions;
   const at = (f: string) => join(buildDir, f);
-  const lexical = decodeBinary(await readChecked(buildDir, manifest, INDEX_FILES.lexical), decodePostings, at(INDEX_FILES.lexical));
+  const lexical = decodeBinary(
+    await readChecked(buildDir, manifest, INDEX_FILES.lexical),
+    decodePostings,
+    at(INDEX_FILES.lexical),
+  );
   refuseBadReferences(at(INDEX_FILES.lexical), checkLexicalReferences(lexical, sections.length));
-  const vectors = toMatrix(await readChecked(buildDir, manifest, INDEX_FILES.vectors), dims, sections.length, at(INDEX_FILES.vectors));
-  const { terms } = parseJson(await readChecked(buildDir, manifest, INDEX_FILES.terms), termsFileSchema, at(INDEX_FILES.terms));
-  const termVectors = toMatrix(await readChecked(buildDir, manifest, INDEX_FILES.termVectors), dims, terms.length, at(INDEX_FILES.termVectors));
+  const vectors = toMatrix(
+    await readChecked(buildDir, manifest, INDEX_FILES.vectors),
+    dims,
+    sections.length,
+    at(INDEX_FILES.vectors),
+  );
+  const { terms } = parseJson(
+    await readChecked(buildDir, manifest, INDEX_FILES.terms),
+    termsFileSchema,
+    at(INDEX_FILES.terms),
+  );
+  const termVectors = toMatrix(
+    await readChecked(buildDir, manifest, INDEX_FILES.termVectors),
+    dims,
+    terms.length,
+    at(INDEX_FILES.termVectors),
+  );
   await readChecked(buildDir, manifest, INDEX_FILES.hnsw, false);
   let hnsw: HnswVectorIndex;
   try {
@@ -184,5 +228,14 @@ export async function readBuild(buildDir: string): Promise<LoadedIndex> {
     throw new IndexError(`${at(INDEX_FILES.hnsw)} cannot be loaded (${(error as Error).message}): ${REBUILD}`);
   }
   refuseBadReferences(at(INDEX_FILES.hnsw), checkVectorLabels(hnsw.labels(), sections.length));
-  return { manifest, documents, sections, vectors, lexical, expansion: { terms, vectors: termVectors }, hnsw, buildDir };
+  return {
+    manifest,
+    documents,
+    sections,
+    vectors,
+    lexical,
+    expansion: { terms, vectors: termVectors },
+    hnsw,
+    buildDir,
+  };
 }

@@ -27,7 +27,10 @@ export function* sectionsPieces(documents: StoredDocument[], sections: StoredSec
 }
 
 /** Throws ColumnFormatError when the bytes do not hold the tables. */
-export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): { documents: StoredDocument[]; sections: StoredSection[] } {
+export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
+  documents: StoredDocument[];
+  sections: StoredSection[];
+} {
   const r = new ColumnReader(buffer);
   r.magic(MAGIC);
   const kb = r.strings();
@@ -41,7 +44,14 @@ export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): { docum
   r.end();
   const documents = new Array<StoredDocument>(n);
   for (let d = 0; d < n; d++) {
-    documents[d] = { kb: kb.get(d), path: path.get(d), title: title.get(d), hash: hash.get(d), firstSection: firstSection[d]!, sectionCount: sectionCount[d]! };
+    documents[d] = {
+      kb: kb.get(d),
+      path: path.get(d),
+      title: title.get(d),
+      hash: hash.get(d),
+      firstSection: firstSection[d]!,
+      sectionCount: sectionCount[d]!,
+    };
   }
   const sections = new Array<StoredSection>(doc.length);
   for (let s = 0; s < doc.length; s++) {

@@ -82,7 +82,12 @@ export class HnswVectorIndex implements VectorIndex {
   static build(matrix: VectorMatrix, params: HnswParams = DEFAULT_HNSW_PARAMS): HnswVectorIndex {
     const n = rowCount(matrix);
     const index = new hnswlib.HierarchicalNSW('cosine', matrix.dims);
-    index.initIndex({ maxElements: Math.max(1, n), m: params.m, efConstruction: params.efConstruction, randomSeed: params.seed });
+    index.initIndex({
+      maxElements: Math.max(1, n),
+      m: params.m,
+      efConstruction: params.efConstruction,
+      randomSeed: params.seed,
+    });
     for (let row = 0; row < n; row++) {
       index.addPoint(Array.from(matrix.data.subarray(row * matrix.dims, (row + 1) * matrix.dims)), row);
     }

@@ -40,7 +40,9 @@ export function originAllowed(origin: string | undefined, allowedOrigins: readon
     return false;
   }
   if (url.origin === 'null') return false;
-  return allowedOrigins.some((entry) => (entry.includes('://') ? entry === url.origin : entry === url.hostname.toLowerCase()));
+  return allowedOrigins.some((entry) =>
+    entry.includes('://') ? entry === url.origin : entry === url.hostname.toLowerCase(),
+  );
 }
 
 export function tokenDigest(token: string): Buffer {

@@ -63,18 +63,27 @@ function liveView(options: AppOptions): { engine: SearchEngine; pages: () => Pag
   return { engine, pages };
 }
 
-function mcpRoutes(app: Express, options: AppOptions, auth: RequestHandler, legacy: LegacySessions, stateless: Stateless): void {
+function mcpRoutes(
+  app: Express,
+  options: AppOptions,
+  auth: RequestHandler,
+  legacy: LegacySessions,
+  stateless: Stateless,
+): void {
   app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth);
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return stateless.modern(req, res, body);
-    if (req.header('mcp-session-id') !== undefined || legacy.opensSession(req, body)) return legacy.post(req, res, body);
+    if (req.header('mcp-session-id') !== undefined || legacy.opensSession(req, body))
+      return legacy.post(req, res, body);
     return stateless.legacyOneShot(req, res, body);
   });
   app.get(MCP_PATHS, (req: Request, res: Response) => legacy.other(req, res));
   app.delete(MCP_PATHS, (req: Request, res: Response) => legacy.other(req, res));
   app.all(MCP_PATHS, (req: Request, res: Response) => {
-    refuse(res, 405, `Method Not Allowed: use POST, GET or DELETE on ${req.path}`, -32000, { Allow: 'GET, POST, DELETE' });
+    refuse(res, 405, `Method Not Allowed: use POST, GET or DELETE on ${req.path}`, -32000, {
+      Allow: 'GET, POST, DELETE',
+    });
   });
 }
 
@@ -131,7 +140,12 @@ export function createApp(options: AppOptions): App {
     event,
     sessionOf,
   });
-  const stateless = statelessExchanges({ maxConcurrent: options.maxSessions, maxBodyBytes: options.maxBodyBytes, newServer, event });
+  const stateless = statelessExchanges({
+    maxConcurrent: options.maxSessions,
+    maxBodyBytes: options.maxBodyBytes,
+    newServer,
+    event,
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -146,7 +160,9 @@ export function createApp(options: AppOptions): App {
   healthRoutes(app, options, auth, legacy);
   mcpRoutes(app, options, auth, legacy, stateless);
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz.` });
+    res.status(404).json({
+      error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz.`,
+    });
   });
   app.use(errorHandler(options.maxBodyBytes, log));
   return { app, sessions: legacy.registry, stateless };

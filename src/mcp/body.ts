@@ -26,5 +26,11 @@ function refuseEmptyBatch(req: Request, res: Response, next: NextFunction): void
 
 /** The middleware chain in front of every MCP POST. */
 export function jsonBody(maxBodyBytes: number): RequestHandler[] {
-  return [requireJson, express.json({ limit: maxBodyBytes, strict: false }), refuseEmptyBatch, refuseToolCallBatches, unknownPrototypeTools];
+  return [
+    requireJson,
+    express.json({ limit: maxBodyBytes, strict: false }),
+    refuseEmptyBatch,
+    refuseToolCallBatches,
+    unknownPrototypeTools,
+  ];
 }

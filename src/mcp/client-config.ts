@@ -59,7 +59,7 @@ export function clientConfigs(url: string, options: ClientConfigOptions = {}): C
     },
     {
       client: 'Antigravity',
-      file: "mcp_config.json (Antigravity: Agent panel › MCP Servers › Manage › View raw config)",
+      file: 'mcp_config.json (Antigravity: Agent panel › MCP Servers › Manage › View raw config)',
       format: 'json',
       text: json({ mcpServers: { [name]: { serverUrl: url, ...headers } } }),
     },
@@ -68,13 +68,19 @@ export function clientConfigs(url: string, options: ClientConfigOptions = {}): C
       file: 'opencode.json (project) or ~/.config/opencode/opencode.json',
       format: 'json',
       // opencode 2 nests servers under mcp.servers; 1.x put them directly under mcp (same entry).
-      text: json({ $schema: 'https://opencode.ai/config.json', mcp: { servers: { [name]: { type: 'remote', url, ...headers } } } }),
+      text: json({
+        $schema: 'https://opencode.ai/config.json',
+        mcp: { servers: { [name]: { type: 'remote', url, ...headers } } },
+      }),
     },
     {
       client: 'opencode 1.x',
       file: 'opencode.json (project) or ~/.config/opencode/opencode.json',
       format: 'json',
-      text: json({ $schema: 'https://opencode.ai/config.json', mcp: { [name]: { type: 'remote', url, enabled: true, ...headers } } }),
+      text: json({
+        $schema: 'https://opencode.ai/config.json',
+        mcp: { [name]: { type: 'remote', url, enabled: true, ...headers } },
+      }),
     },
     {
       client: 'Gemini CLI',
@@ -98,7 +104,13 @@ export function clientConfigs(url: string, options: ClientConfigOptions = {}): C
           [name]: {
             command: 'npx',
             // mcp-remote refuses plain http to hosts other than localhost unless told otherwise.
-            args: ['-y', 'mcp-remote', url, ...(isLoopback(url) ? [] : ['--allow-http']), ...(options.auth ? ['--header', `Authorization: ${authorization}`] : [])],
+            args: [
+              '-y',
+              'mcp-remote',
+              url,
+              ...(isLoopback(url) ? [] : ['--allow-http']),
+              ...(options.auth ? ['--header', `Authorization: ${authorization}`] : []),
+            ],
           },
         },
       }),

@@ -8,7 +8,8 @@ import { originAllowed } from './access.js';
  */
 
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
-const ALLOWED_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID';
+const ALLOWED_HEADERS =
+  'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID';
 const EXPOSED_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
 
 /** Adds the CORS response headers for an allowed Origin. */
@@ -29,6 +30,11 @@ export function preflight(req: Request, res: Response, next: NextFunction): void
     next();
     return;
   }
-  res.set({ Allow: ALLOWED_METHODS, 'Access-Control-Allow-Methods': ALLOWED_METHODS, 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' });
+  res.set({
+    Allow: ALLOWED_METHODS,
+    'Access-Control-Allow-Methods': ALLOWED_METHODS,
+    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+    'Access-Control-Max-Age': '600',
+  });
   res.status(204).end();
 }

@@ -13,7 +13,8 @@ function describeKnowledgeBase(kb: KnowledgeBaseProfile): string {
   if (kb.areas.length > 0) parts.push(`; sections: ${kb.areas.join(', ')}`);
   parts.push(')');
   if (kb.topics.length > 0) parts.push(`, covering ${kb.topics.map((t) => `"${t}"`).join(', ')}`);
-  if (kb.exampleTerms.length > 0) parts.push(`; its docs use terms such as ${kb.exampleTerms.map((t) => `\`${t}\``).join(', ')}`);
+  if (kb.exampleTerms.length > 0)
+    parts.push(`; its docs use terms such as ${kb.exampleTerms.map((t) => `\`${t}\``).join(', ')}`);
   return `- ${parts.join('')}`;
 }
 
@@ -28,10 +29,13 @@ function servedKnowledgeBases(engine: SearchEngine): KnowledgeBaseProfile[] {
 
 export function describeTool(engine: SearchEngine, maxResults: number): string {
   const kbs = servedKnowledgeBases(engine);
-  const served = kbs.length > 0 ? `Searches these knowledge bases:\n${kbs.map(describeKnowledgeBase).join('\n')}` : 'Searches the indexed documentation.';
+  const served =
+    kbs.length > 0
+      ? `Searches these knowledge bases:\n${kbs.map(describeKnowledgeBase).join('\n')}`
+      : 'Searches the indexed documentation.';
   return [
     served,
-    'Specific technical terms with context work best. Use the documentation\'s own words: name the API, option, field, header, ' +
+    "Specific technical terms with context work best. Use the documentation's own words: name the API, option, field, header, " +
       'command or error message you expect the answer to mention, and add likely names for what you describe (e.g. "timeout" and ' +
       'the option that sets it). Identifiers are matched exactly and by their parts. Ask one question per call. If the results are ' +
       'weak (Somewhat relevant, Moderate match) or miss, search again with other words before concluding the docs do not cover it.',

@@ -24,9 +24,17 @@ export const searchDocsInputSchema = z.strictObject({
   searchTerm: z
     .string()
     .trim()
-    .min(1, 'searchTerm is empty: pass specific technical terms, e.g. an option, API or error name and what you want to do with it')
-    .max(MAX_SEARCH_TERM_CHARS, `searchTerm is longer than ${MAX_SEARCH_TERM_CHARS} characters: keep the key terms and drop the rest`)
-    .describe('What to look for. Specific technical terms with context work best: the API, option, field or error names the answer would mention, and what you want to do.'),
+    .min(
+      1,
+      'searchTerm is empty: pass specific technical terms, e.g. an option, API or error name and what you want to do with it',
+    )
+    .max(
+      MAX_SEARCH_TERM_CHARS,
+      `searchTerm is longer than ${MAX_SEARCH_TERM_CHARS} characters: keep the key terms and drop the rest`,
+    )
+    .describe(
+      'What to look for. Specific technical terms with context work best: the API, option, field or error names the answer would mention, and what you want to do.',
+    ),
 });
 
 export interface DocsServerOptions {
@@ -102,7 +110,9 @@ function registerSearchTool(server: McpServer, engine: SearchEngine, options: Do
         results = await engine.search(searchTerm, { limit: maxResults });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        log?.(JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'search-failed', error: reason }));
+        log?.(
+          JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'search-failed', error: reason }),
+        );
         return searchFailed(reason);
       }
       const rendered = renderSearch(searchTerm, results, { budgetChars: responseBudgetChars });
@@ -121,7 +131,12 @@ export function createDocsServer(engine: SearchEngine, options: Partial<DocsServ
       // prompts makes prompts/list answer (empty) rather than -32601, which some clients treat as
       // fatal. The lists change only when an index is reloaded, and no list_changed notification
       // is sent then, so none is promised (the SDK would otherwise announce listChanged: true).
-      capabilities: { logging: {}, tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+      capabilities: {
+        logging: {},
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+      },
       instructions:
         'svc-docs answers questions about the documentation it indexes. Call SearchDocs before guessing at an API, header, field or ' +
         'workflow; search with specific technical terms and read the best-match section first.',

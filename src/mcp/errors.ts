@@ -17,7 +17,13 @@ export const RpcCode = {
   SessionNotFound: -32001,
 } as const;
 
-export function refuse(res: Response, status: number, message: string, code: number = RpcCode.ServerError, headers: Record<string, string> = {}): void {
+export function refuse(
+  res: Response,
+  status: number,
+  message: string,
+  code: number = RpcCode.ServerError,
+  headers: Record<string, string> = {},
+): void {
   res.status(status).set(headers).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
@@ -49,11 +55,20 @@ export function errorHandler(maxBodyBytes: number, log: LogLine) {
     } else if (isHttpError(error) && error.status !== undefined && error.status >= 400 && error.status < 500) {
       // The client's fault, found while reading the body: a gzip body that does not inflate, a
       // body shorter than its Content-Length. Not a server error, and not worth an error log line.
-      refuse(res, error.status, `Bad Request: the request body could not be read (${error.message}). Send JSON, uncompressed or validly gzip/deflate/br-encoded.`);
+      refuse(
+        res,
+        error.status,
+        `Bad Request: the request body could not be read (${error.message}). Send JSON, uncompressed or validly gzip/deflate/br-encoded.`,
+      );
     } else {
       const message = isHttpError(error) ? error.message : String(error);
       log(JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'request-failed', error: message }));
-      refuse(res, 500, 'Internal error: the server failed to handle this request; see the server log.', RpcCode.InternalError);
+      refuse(
+        res,
+        500,
+        'Internal error: the server failed to handle this request; see the server log.',
+        RpcCode.InternalError,
+      );
     }
   };
 }

@@ -34,7 +34,12 @@ export interface FitOptions {
   distanceDecay: number;
 }
 
-export const DEFAULT_FIT: Omit<FitOptions, 'budgetChars'> = { minConfidence: 0.05, relativeConfidence: 0, lookAhead: 3, distanceDecay: 0.7 };
+export const DEFAULT_FIT: Omit<FitOptions, 'budgetChars'> = {
+  minConfidence: 0.05,
+  relativeConfidence: 0,
+  lookAhead: 3,
+  distanceDecay: 0.7,
+};
 
 export interface FittedResult {
   result: SearchResult;
@@ -53,7 +58,10 @@ export interface Fitted {
 const CONTEXT_PRIORITY = 0.02;
 
 function bestIndex(sections: readonly WindowSection[]): number {
-  return Math.max(0, sections.findIndex((s) => s.isBest));
+  return Math.max(
+    0,
+    sections.findIndex((s) => s.isBest),
+  );
 }
 
 /** How strongly the window of `f` is pulled one section further in direction `step` (±1). */
@@ -78,7 +86,8 @@ export function fitToBudget(results: readonly SearchResult[], options: FitOption
   const floor = Math.max(options.minConfidence, options.relativeConfidence * (results[0]?.confidence ?? 0));
   const candidates = full.filter((f, i) => i === 0 || f.result.confidence >= floor);
   const wholeCost = measure.overhead + candidates.reduce((sum, f, i) => sum + cost(f, i), 0);
-  if (wholeCost <= options.budgetChars) return { fitted: candidates, omittedResults: results.length - candidates.length };
+  if (wholeCost <= options.budgetChars)
+    return { fitted: candidates, omittedResults: results.length - candidates.length };
 
   // Best sections first, in rank order, as many as fit (the first always).
   let used = measure.overhead;

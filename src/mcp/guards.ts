@@ -17,7 +17,11 @@ export function originGuard(allowedOrigins: readonly string[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const origin = req.header('origin');
     if (!originAllowed(origin, allowedOrigins)) {
-      refuse(res, 403, `Forbidden: Origin ${origin} is not allowed. Add it to SVC_DOCS_ALLOWED_ORIGINS if this browser client is trusted.`);
+      refuse(
+        res,
+        403,
+        `Forbidden: Origin ${origin} is not allowed. Add it to SVC_DOCS_ALLOWED_ORIGINS if this browser client is trusted.`,
+      );
       return;
     }
     next();
@@ -27,7 +31,11 @@ export function originGuard(allowedOrigins: readonly string[]): RequestHandler {
 export function hostGuard(allowedHosts: readonly string[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hostAllowed(req.header('host'), allowedHosts)) {
-      refuse(res, 403, `Forbidden: Host ${req.header('host') ?? '(none)'} is not allowed. Add the name clients use to SVC_DOCS_ALLOWED_HOSTS.`);
+      refuse(
+        res,
+        403,
+        `Forbidden: Host ${req.header('host') ?? '(none)'} is not allowed. Add the name clients use to SVC_DOCS_ALLOWED_HOSTS.`,
+      );
       return;
     }
     next();
@@ -55,9 +63,16 @@ export function authGuard(token: string | undefined, oauth: OAuthAccess | undefi
     if (expected === undefined && oauth === undefined) return next();
     if (expected !== undefined && bearerMatches(authorization, expected)) return next();
     if (oauth === undefined) {
-      refuse(res, 401, 'Unauthorized: send the header "Authorization: Bearer <token>" with the token the server was started with (SVC_DOCS_AUTH_TOKEN).', RpcCode.ServerError, {
-        'WWW-Authenticate': authorization !== undefined ? 'Bearer realm="svc-docs", error="invalid_token"' : 'Bearer realm="svc-docs"',
-      });
+      refuse(
+        res,
+        401,
+        'Unauthorized: send the header "Authorization: Bearer <token>" with the token the server was started with (SVC_DOCS_AUTH_TOKEN).',
+        RpcCode.ServerError,
+        {
+          'WWW-Authenticate':
+            authorization !== undefined ? 'Bearer realm="svc-docs", error="invalid_token"' : 'Bearer realm="svc-docs"',
+        },
+      );
       return;
     }
     const bearer = bearerTokenOf(authorization);
@@ -70,7 +85,13 @@ export function authGuard(token: string | undefined, oauth: OAuthAccess | undefi
       } catch (error) {
         if (error instanceof KeysUnavailableError) {
           event({ level: 'error', event: 'oauth-keys-unavailable', error: error.message });
-          refuse(res, 503, "Service Unavailable: the server cannot fetch its authorization server's signing keys right now; retry shortly.", RpcCode.ServerError, { 'Retry-After': '5' });
+          refuse(
+            res,
+            503,
+            "Service Unavailable: the server cannot fetch its authorization server's signing keys right now; retry shortly.",
+            RpcCode.ServerError,
+            { 'Retry-After': '5' },
+          );
           return;
         }
         if (!(error instanceof TokenRefusedError)) throw error;

@@ -59,9 +59,14 @@ function withBoundHost(allowedHosts: string[], host: string): string[] {
 }
 
 function listenError(error: NodeJS.ErrnoException, where: string): Error {
-  if (error.code === 'EADDRINUSE') return new Error(`port ${where} is already in use: stop the other process or choose another port (--port / SVC_DOCS_PORT)`);
-  if (error.code === 'EACCES') return new Error(`not allowed to listen on ${where}: use a port above 1023 (--port / SVC_DOCS_PORT)`);
-  if (error.code === 'EADDRNOTAVAIL') return new Error(`cannot listen on ${where}: this machine has no such address (--host / SVC_DOCS_HOST)`);
+  if (error.code === 'EADDRINUSE')
+    return new Error(
+      `port ${where} is already in use: stop the other process or choose another port (--port / SVC_DOCS_PORT)`,
+    );
+  if (error.code === 'EACCES')
+    return new Error(`not allowed to listen on ${where}: use a port above 1023 (--port / SVC_DOCS_PORT)`);
+  if (error.code === 'EADDRNOTAVAIL')
+    return new Error(`cannot listen on ${where}: this machine has no such address (--host / SVC_DOCS_HOST)`);
   return error;
 }
 
@@ -72,7 +77,13 @@ function isLoopback(host: string): boolean {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
   const { engine, pages, log, timeouts = SLOW_CLIENT_TIMEOUTS, ...rest } = options;
   const settings = parseServerOptions(rest);
-  const { app, sessions, stateless } = createApp({ ...settings, allowedHosts: withBoundHost(settings.allowedHosts, settings.host), engine, pages, log });
+  const { app, sessions, stateless } = createApp({
+    ...settings,
+    allowedHosts: withBoundHost(settings.allowedHosts, settings.host),
+    engine,
+    pages,
+    log,
+  });
 
   // Node enforces both timeouts only when it checks its connections, every 30 s by default: a
   // stalled client could then hold its socket up to 40 s instead of 10. Check every second.
@@ -91,7 +102,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(settings.host)}:${port}${MCP_PATH}`;
-  const auth = [settings.authToken !== undefined ? 'token' : undefined, settings.oauthIssuer !== undefined ? 'oauth' : undefined].filter((a) => a !== undefined);
+  const auth = [
+    settings.authToken !== undefined ? 'token' : undefined,
+    settings.oauthIssuer !== undefined ? 'oauth' : undefined,
+  ].filter((a) => a !== undefined);
   const safe = isLoopback(settings.host) || auth.length > 0;
   (log ?? writeLine)(
     JSON.stringify({
@@ -102,7 +116,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       auth: auth.length > 0,
       authModes: auth,
       allowedHosts: settings.allowedHosts,
-      ...(safe ? {} : { warning: 'reachable from other machines without authentication: set SVC_DOCS_AUTH_TOKEN or SVC_DOCS_OAUTH_ISSUER' }),
+      ...(safe
+        ? {}
+        : {
+            warning:
+              'reachable from other machines without authentication: set SVC_DOCS_AUTH_TOKEN or SVC_DOCS_OAUTH_ISSUER',
+          }),
     }),
   );
   let closing: Promise<void> | undefined;

@@ -30,13 +30,17 @@ export interface LegacySessionsOptions {
   replicaId?: string;
 }
 
-
 function containsInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 
 function sessionNotFound(res: Response): void {
-  refuse(res, 404, 'Session not found: it expired or was closed. Start a new session with an initialize request.', RpcCode.SessionNotFound);
+  refuse(
+    res,
+    404,
+    'Session not found: it expired or was closed. Start a new session with an initialize request.',
+    RpcCode.SessionNotFound,
+  );
 }
 
 export class LegacySessions {
@@ -73,7 +77,13 @@ export class LegacySessions {
     const id = req.header('mcp-session-id');
     if (id === undefined) {
       if (req.method === 'GET') {
-        refuse(res, 405, 'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.', RpcCode.ServerError, { Allow: 'POST' });
+        refuse(
+          res,
+          405,
+          'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.',
+          RpcCode.ServerError,
+          { Allow: 'POST' },
+        );
       } else {
         refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required to end a session.');
       }
@@ -97,7 +107,8 @@ export class LegacySessions {
   /** Runs one request in a session, counting it as activity; refuses it (429) past the pending bound. */
   private async inSession(id: string, res: Response, run: () => Promise<void>): Promise<void> {
     if (!this.registry.begin(id)) {
-      const message = 'Too Many Requests: this session already has requests waiting to be answered and read. Read those responses first.';
+      const message =
+        'Too Many Requests: this session already has requests waiting to be answered and read. Read those responses first.';
       refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': '1' });
       return;
     }

@@ -24,7 +24,12 @@ const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 export function refuseToolCallBatches(req: Request, res: Response, next: NextFunction): void {
   const body: unknown = req.body;
   if (Array.isArray(body) && body.some((m) => isMessage(m) && m.method === 'tools/call')) {
-    refuse(res, 400, 'Invalid Request: JSON-RPC batches of tool calls are not accepted (MCP dropped batching in 2025-06-18): send one tools/call per request.', RpcCode.InvalidRequest);
+    refuse(
+      res,
+      400,
+      'Invalid Request: JSON-RPC batches of tool calls are not accepted (MCP dropped batching in 2025-06-18): send one tools/call per request.',
+      RpcCode.InvalidRequest,
+    );
     return;
   }
   next();
@@ -33,9 +38,18 @@ export function refuseToolCallBatches(req: Request, res: Response, next: NextFun
 /** Answers a tools/call naming an Object.prototype key as what it is: a tool that does not exist. */
 export function unknownPrototypeTools(req: Request, res: Response, next: NextFunction): void {
   const body: unknown = req.body;
-  if (isMessage(body) && body.method === 'tools/call' && typeof body.params?.name === 'string' && PROTOTYPE_KEYS.has(body.params.name)) {
+  if (
+    isMessage(body) &&
+    body.method === 'tools/call' &&
+    typeof body.params?.name === 'string' &&
+    PROTOTYPE_KEYS.has(body.params.name)
+  ) {
     const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-    res.status(200).json({ jsonrpc: '2.0', id, error: { code: RpcCode.InvalidParams, message: `Tool ${body.params.name} not found` } });
+    res.status(200).json({
+      jsonrpc: '2.0',
+      id,
+      error: { code: RpcCode.InvalidParams, message: `Tool ${body.params.name} not found` },
+    });
     return;
   }
   next();

@@ -1,4 +1,10 @@
-import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { PAGE_URI_TEMPLATE, parsePageUri } from './page-uri.js';
 import { findPage, InvalidCursorError, listPages, PAGE_MIME_TYPE, pageMarkdown, type PageIndex } from './pages.js';
 
@@ -13,14 +19,19 @@ export function registerPageResources(server: McpServer, pages: () => PageIndex)
     new ResourceTemplate(PAGE_URI_TEMPLATE, { list: undefined }),
     {
       title: 'Documentation page',
-      description: 'One indexed Markdown page, whole: svc-docs://<knowledge base>/<path>, as SearchDocs results link it.',
+      description:
+        'One indexed Markdown page, whole: svc-docs://<knowledge base>/<path>, as SearchDocs results link it.',
       mimeType: PAGE_MIME_TYPE,
     },
     (uri) => {
       const ref = parsePageUri(uri.href);
       const index = pages();
       const doc = ref && findPage(index, ref.source, ref.path);
-      if (!doc) throw new ResourceNotFoundError(uri.href, `No page ${uri.href}: list pages with resources/list, or use the URI a SearchDocs result gives.`);
+      if (!doc)
+        throw new ResourceNotFoundError(
+          uri.href,
+          `No page ${uri.href}: list pages with resources/list, or use the URI a SearchDocs result gives.`,
+        );
       return { contents: [{ uri: uri.href, mimeType: PAGE_MIME_TYPE, text: pageMarkdown(index, doc) }] };
     },
   );

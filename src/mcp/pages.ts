@@ -49,12 +49,19 @@ function encodeCursor(offset: number): string {
 
 function decodeCursor(cursor: string): number {
   const match = /^pages:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new InvalidCursorError(`invalid cursor "${cursor.slice(0, 40)}": pass the nextCursor of the previous resources/list answer, or none`);
+  if (!match)
+    throw new InvalidCursorError(
+      `invalid cursor "${cursor.slice(0, 40)}": pass the nextCursor of the previous resources/list answer, or none`,
+    );
   return Number(match[1]);
 }
 
 /** One page of the listing: `cursor` is the previous answer's nextCursor, absent for the first. */
-export function listPages(index: PageIndex, cursor: string | undefined, perPage = PAGES_PER_LIST): { resources: PageResource[]; nextCursor?: string } {
+export function listPages(
+  index: PageIndex,
+  cursor: string | undefined,
+  perPage = PAGES_PER_LIST,
+): { resources: PageResource[]; nextCursor?: string } {
   const offset = cursor === undefined ? 0 : decodeCursor(cursor);
   const resources = index.documents.slice(offset, offset + perPage).map(resourceOf);
   const next = offset + perPage;
@@ -75,7 +82,12 @@ export function findPage(index: PageIndex, source: string, path: string): Stored
 }
 
 /** The sections of `doc` from `first` (0-based), `count` of them at most. */
-export function pageSections(index: PageIndex, doc: StoredDocument, first = 0, count = doc.sectionCount): StoredSection[] {
+export function pageSections(
+  index: PageIndex,
+  doc: StoredDocument,
+  first = 0,
+  count = doc.sectionCount,
+): StoredSection[] {
   const from = Math.min(Math.max(0, first), doc.sectionCount);
   const to = Math.min(doc.sectionCount, from + Math.max(0, count));
   return index.sections.slice(doc.firstSection + from, doc.firstSection + to);

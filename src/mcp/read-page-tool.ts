@@ -14,9 +14,19 @@ export const READ_PAGE_TOOL_NAME = 'ReadPage';
 export const MAX_SECTIONS_PER_READ = 31;
 
 export const readPageInputSchema = z.strictObject({
-  page: z.string().min(1).max(2048).describe('The page URI a SearchDocs result gives (svc-docs://<knowledge base>/<path>).'),
+  page: z
+    .string()
+    .min(1)
+    .max(2048)
+    .describe('The page URI a SearchDocs result gives (svc-docs://<knowledge base>/<path>).'),
   fromSection: z.number().int().min(0).default(0).describe('0-based position of the first section to return.'),
-  sectionCount: z.number().int().min(1).max(MAX_SECTIONS_PER_READ).default(MAX_SECTIONS_PER_READ).describe('How many sections to return.'),
+  sectionCount: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SECTIONS_PER_READ)
+    .default(MAX_SECTIONS_PER_READ)
+    .describe('How many sections to return.'),
 });
 
 function textResult(text: string, isError = false) {
@@ -24,11 +34,21 @@ function textResult(text: string, isError = false) {
 }
 
 /** The text ReadPage returns: a header naming what is shown, then the sections' Markdown, cut to the budget. */
-function renderSections(uri: string, title: string, total: number, from: number, texts: string[], budgetChars: number): string {
+function renderSections(
+  uri: string,
+  title: string,
+  total: number,
+  from: number,
+  texts: string[],
+  budgetChars: number,
+): string {
   const shown = `sections ${from}–${from + texts.length - 1} of ${total}`;
   const next = from + texts.length < total ? ` Next: fromSection ${from + texts.length}.` : '';
   const body = texts.join('\n\n');
-  const cut = body.length > budgetChars ? `${body.slice(0, budgetChars)}\n\n[cut to the response budget: read fewer sections]` : body;
+  const cut =
+    body.length > budgetChars
+      ? `${body.slice(0, budgetChars)}\n\n[cut to the response budget: read fewer sections]`
+      : body;
   return `Page: ${title}\nURI: ${uri}\nShowing ${shown}.${next}\n\n${cut}`;
 }
 
@@ -48,7 +68,11 @@ export function registerReadPageTool(server: McpServer, pages: () => PageIndex, 
       const index = pages();
       const doc = ref && findPage(index, ref.source, ref.path);
       if (!doc) return textResult(`No page ${page}: pass the page URI exactly as a SearchDocs result gives it.`, true);
-      if (fromSection >= doc.sectionCount) return textResult(`${page} has ${doc.sectionCount} sections (0–${doc.sectionCount - 1}); fromSection ${fromSection} is past the end.`, true);
+      if (fromSection >= doc.sectionCount)
+        return textResult(
+          `${page} has ${doc.sectionCount} sections (0–${doc.sectionCount - 1}); fromSection ${fromSection} is past the end.`,
+          true,
+        );
       const texts = pageSections(index, doc, fromSection, sectionCount).map((s) => s.text);
       return textResult(renderSections(page, doc.title, doc.sectionCount, fromSection, texts, budgetChars));
     },

@@ -37,7 +37,11 @@ export const searchDocsOutputSchema = z.object({
       relevance: z.object({ label: z.enum(RELEVANCE_LABELS), stars: z.number().int().min(0).max(3) }),
       score: z.number(),
       pageSections: z.number().int().min(1).describe('Sections in the whole page'),
-      sections: z.array(sectionSchema).min(1).max(2 * WINDOW_RADIUS + 1).describe('Consecutive sections around the best match'),
+      sections: z
+        .array(sectionSchema)
+        .min(1)
+        .max(2 * WINDOW_RADIUS + 1)
+        .describe('Consecutive sections around the best match'),
     }),
   ),
   omittedResults: z.number().int().min(0).describe('Weaker results left out'),
@@ -113,7 +117,9 @@ function headerLine(term: string, shown: number, omitted: number): string {
   if (shown === 0) return '';
   return (
     `${shown} result${shown === 1 ? '' : 's'} for ${quoted}, best first.` +
-    (omitted > 0 ? ` ${omitted} weaker result${omitted === 1 ? ' was' : 's were'} left out: search again with more specific terms for more.` : '')
+    (omitted > 0
+      ? ` ${omitted} weaker result${omitted === 1 ? ' was' : 's were'} left out: search again with more specific terms for more.`
+      : '')
   );
 }
 
@@ -124,7 +130,12 @@ export function noResultsText(term: string): string {
   );
 }
 
-function toStructured(term: string, fitted: readonly FittedResult[], omittedResults: number, maxSection: number): SearchDocsOutput {
+function toStructured(
+  term: string,
+  fitted: readonly FittedResult[],
+  omittedResults: number,
+  maxSection: number,
+): SearchDocsOutput {
   return {
     query: term,
     results: fitted.map((f, i) => ({
@@ -155,7 +166,11 @@ export function renderSearch(
 ): { text: string; structured: SearchDocsOutput } {
   const budgetChars = options.budgetChars ?? DEFAULT_RESPONSE_BUDGET_CHARS;
   const maxSection = Math.max(MIN_SECTION_CHARS, Math.floor(budgetChars * SECTION_SHARE));
-  const { fitted, omittedResults } = fitToBudget(results, { ...DEFAULT_FIT, ...options, budgetChars }, measureFor(term, budgetChars));
+  const { fitted, omittedResults } = fitToBudget(
+    results,
+    { ...DEFAULT_FIT, ...options, budgetChars },
+    measureFor(term, budgetChars),
+  );
   const structured = toStructured(term, fitted, omittedResults, maxSection);
   if (fitted.length === 0) return { text: noResultsText(term), structured };
   const blocks = fitted.map((f, i) => {

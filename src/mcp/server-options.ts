@@ -16,7 +16,10 @@ const hostName = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(\*|\[[0-9a-f:.]+\]|[a-z0-9_.-]+)$/, 'expected a host name without scheme or port (e.g. docs.internal, 10.0.0.5, [::1]) or *');
+  .regex(
+    /^(\*|\[[0-9a-f:.]+\]|[a-z0-9_.-]+)$/,
+    'expected a host name without scheme or port (e.g. docs.internal, 10.0.0.5, [::1]) or *',
+  );
 
 /** An allowed Origin is a host name (any scheme and port) or an exact origin such as https://portal.example.com. */
 const originEntry = z
@@ -26,16 +29,23 @@ const originEntry = z
     if (!value.includes('://')) {
       const parsed = hostName.safeParse(value);
       if (parsed.success) return parsed.data;
-      ctx.addIssue({ code: 'custom', message: `"${value}" is neither a host name nor an origin like https://portal.example.com` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is neither a host name nor an origin like https://portal.example.com`,
+      });
       return z.NEVER;
     }
     try {
       const url = new URL(value);
-      if (url.origin !== 'null' && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash) return url.origin;
+      if (url.origin !== 'null' && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash)
+        return url.origin;
     } catch {
       // reported below
     }
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin: expected scheme://host[:port] with no path, e.g. https://portal.example.com` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${value}" is not an origin: expected scheme://host[:port] with no path, e.g. https://portal.example.com`,
+    });
     return z.NEVER;
   });
 
@@ -46,9 +56,15 @@ export const serverOptionsSchema = z
     /** 0 picks a free port. */
     port: z.number().int().min(0).max(65535).default(8080),
     /** Accepted Host header names (port ignored); `*` accepts any. The bound address is always accepted. */
-    allowedHosts: z.array(hostName).min(1).default([...LOCALHOST_NAMES]),
+    allowedHosts: z
+      .array(hostName)
+      .min(1)
+      .default([...LOCALHOST_NAMES]),
     /** Accepted Origin headers (sent by browsers); requests without Origin are not browser requests. */
-    allowedOrigins: z.array(originEntry).min(1).default([...LOCALHOST_NAMES]),
+    allowedOrigins: z
+      .array(originEntry)
+      .min(1)
+      .default([...LOCALHOST_NAMES]),
     /** When set, /docs requires `Authorization: Bearer <token>`. */
     authToken: z
       .string()
@@ -56,11 +72,19 @@ export const serverOptionsSchema = z
       .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces (it travels in an HTTP header)')
       .optional(),
     /** A session with no request for this long is closed; its client gets 404 and starts a new one. */
-    sessionIdleMs: z.number().int().positive().default(30 * 60_000),
+    sessionIdleMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30 * 60_000),
     /** Open sessions at most; beyond it, initialize gets 503 with Retry-After. */
     maxSessions: z.number().int().positive().default(1000),
     /** Largest accepted request body (bytes); larger gets 413. A search call is well under 2 KB. */
-    maxBodyBytes: z.number().int().min(1024).default(256 * 1024),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .default(256 * 1024),
     /** Largest SearchDocs result (characters of the text and the structured copy together). */
     responseBudgetChars: z.number().int().min(2000).default(DEFAULT_RESPONSE_BUDGET_CHARS),
     /** Documents returned per search at most. */
@@ -127,7 +151,12 @@ export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const key = issue.path[0];
-    const name = typeof key === 'string' && key in SERVER_ENV ? `${key} (${SERVER_ENV[key as keyof typeof SERVER_ENV]})` : key === undefined ? 'server options' : String(key);
+    const name =
+      typeof key === 'string' && key in SERVER_ENV
+        ? `${key} (${SERVER_ENV[key as keyof typeof SERVER_ENV]})`
+        : key === undefined
+          ? 'server options'
+          : String(key);
     // Never echo the token back: error lines end up in logs.
     return `${name}: ${issue.message}`;
   });
@@ -148,7 +177,9 @@ export function readTokenFile(path: string, source: string): string {
     content = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new ServerOptionsError(`${source}: cannot read the token file ${path} (${code}): create it with the token alone, readable by the server's user`);
+    throw new ServerOptionsError(
+      `${source}: cannot read the token file ${path} (${code}): create it with the token alone, readable by the server's user`,
+    );
   }
   const token = content.trim();
   if (token === '') throw new ServerOptionsError(`${source}: the token file ${path} is empty`);
@@ -158,7 +189,10 @@ export function readTokenFile(path: string, source: string): string {
 /** Command-line overrides: the options, plus a token file (`--auth-token-file`). */
 export type ServerOptionOverrides = ServerOptionsInput & { authTokenFile?: string };
 
-export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overridesWithFile: ServerOptionOverrides = {}): ServerOptions {
+export function serverOptionsFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  overridesWithFile: ServerOptionOverrides = {},
+): ServerOptions {
   const { authTokenFile, ...overrides } = overridesWithFile;
   const fromEnv: ServerOptionsInput = {};
   const text = (name: string): string | undefined => {
@@ -190,8 +224,11 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, overr
   fromEnv.allowedOrigins = list(SERVER_ENV.allowedOrigins);
   // A token given directly wins over a file at the same level; a flag (either) wins over a variable.
   const envTokenFile = text(AUTH_TOKEN_FILE_ENV);
-  fromEnv.authToken = text(SERVER_ENV.authToken) ?? (envTokenFile === undefined ? undefined : readTokenFile(envTokenFile, AUTH_TOKEN_FILE_ENV));
-  if (overrides.authToken === undefined && authTokenFile !== undefined) overrides.authToken = readTokenFile(authTokenFile, '--auth-token-file');
+  fromEnv.authToken =
+    text(SERVER_ENV.authToken) ??
+    (envTokenFile === undefined ? undefined : readTokenFile(envTokenFile, AUTH_TOKEN_FILE_ENV));
+  if (overrides.authToken === undefined && authTokenFile !== undefined)
+    overrides.authToken = readTokenFile(authTokenFile, '--auth-token-file');
   const idleSeconds = whole(SERVER_ENV.sessionIdleMs);
   fromEnv.sessionIdleMs = idleSeconds === undefined ? undefined : idleSeconds * 1000;
   fromEnv.maxSessions = whole(SERVER_ENV.maxSessions);

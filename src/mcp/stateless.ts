@@ -39,13 +39,24 @@ export function statelessExchanges(options: StatelessOptions): Stateless {
     maxSubscriptions: options.maxConcurrent,
   });
   const modern = toNodeHandler(modernHandler, { onerror, maxRequestBodySize: options.maxBodyBytes });
-  const oneShot = toNodeHandler({ fetch: legacyStatelessFallback(() => options.newServer(), onerror, { maxRequestBodySize: options.maxBodyBytes }) }, { onerror });
+  const oneShot = toNodeHandler(
+    {
+      fetch: legacyStatelessFallback(() => options.newServer(), onerror, { maxRequestBodySize: options.maxBodyBytes }),
+    },
+    { onerror },
+  );
   let running = 0;
 
   const capped = (handler: typeof modern) => async (req: Request, res: Response, body: unknown) => {
     if (running >= options.maxConcurrent) {
       event({ level: 'warn', event: 'exchanges-full', max: options.maxConcurrent });
-      refuse(res, 503, `Service Unavailable: ${options.maxConcurrent} requests are already running. Retry in a second.`, RpcCode.ServerError, { 'Retry-After': '1' });
+      refuse(
+        res,
+        503,
+        `Service Unavailable: ${options.maxConcurrent} requests are already running. Retry in a second.`,
+        RpcCode.ServerError,
+        { 'Retry-After': '1' },
+      );
       return;
     }
     running++;
@@ -56,5 +67,10 @@ export function statelessExchanges(options: StatelessOptions): Stateless {
     }
   };
 
-  return { modern: capped(modern), legacyOneShot: capped(oneShot), running: () => running, close: () => modernHandler.close() };
+  return {
+    modern: capped(modern),
+    legacyOneShot: capped(oneShot),
+    running: () => running,
+    close: () => modernHandler.close(),
+  };
 }

@@ -74,6 +74,12 @@ export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
       .map((d) => d.title.trim())
       .filter((t, i, all) => t !== '' && all.indexOf(t) === i)
       .slice(0, MAX_TOPICS);
-    return { name, pages: docs.length, areas: ranked(areas, MAX_AREAS), topics, exampleTerms: ranked(terms, MAX_TERMS) };
+    return {
+      name,
+      pages: docs.length,
+      areas: ranked(areas, MAX_AREAS),
+      topics,
+      exampleTerms: ranked(terms, MAX_TERMS),
+    };
   });
 }

@@ -47,7 +47,8 @@ export async function openEngine(indexDir: string, options: EngineOptions = {}):
     );
   }
   const ownsEmbedder = options.embedder === undefined;
-  const embedder = options.embedder ?? (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false }));
+  const embedder =
+    options.embedder ?? (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false }));
   try {
     checkModel(index, embedder);
   } catch (error) {
@@ -58,7 +59,10 @@ export async function openEngine(indexDir: string, options: EngineOptions = {}):
 }
 
 /** Refuses an embedder other than the one the index was built with. */
-export function checkModel(index: { buildDir: string; manifest: Manifest }, embedder: Pick<Embedder, 'modelId' | 'checksum' | 'dimensions'>): void {
+export function checkModel(
+  index: { buildDir: string; manifest: Manifest },
+  embedder: Pick<Embedder, 'modelId' | 'checksum' | 'dimensions'>,
+): void {
   const built = index.manifest.model;
   if (embedder.checksum !== built.checksum || embedder.dimensions !== built.dimensions) {
     throw new ModelMismatchError(
@@ -133,4 +137,3 @@ export function indexSummary(m: Manifest, profiles: KnowledgeBaseProfile[]): Ind
     builtAt: m.builtAt,
   };
 }
-

@@ -181,7 +181,8 @@ export class DocumentRanker {
   ): DocumentHit[] {
     const { top, union, seen } = this;
     // Better: higher score, then the earlier section.
-    const better = (a: number, b: number) => c.score[a]! > c.score[b]! || (c.score[a] === c.score[b] && c.section[a]! < c.section[b]!);
+    const better = (a: number, b: number) =>
+      c.score[a]! > c.score[b]! || (c.score[a] === c.score[b] && c.section[a]! < c.section[b]!);
     let docs = 0;
     for (let i = 0; i < c.count; i++) {
       if (c.score[i]! <= 0) continue;
@@ -218,17 +219,26 @@ export class DocumentRanker {
       const supportMean = second < 0 ? 0 : supportSum / 2;
       const matched = (breadth.matchedByDoc?.(doc) ?? 0) | union[doc]!;
       let covered = 0;
-      for (let bit = 0; bit < breadth.termShare.length; bit++) if (matched & (1 << bit)) covered += breadth.termShare[bit]!;
+      for (let bit = 0; bit < breadth.termShare.length; bit++)
+        if (matched & (1 << bit)) covered += breadth.termShare[bit]!;
       docScore[d] = c.score[top[t]!]! + supportWeight * supportMean + breadth.weight * covered;
     }
-    const order = Array.from({ length: docs }, (_, d) => d).sort((a, b) => docScore[b]! - docScore[a]! || this.touched[a]! - this.touched[b]!);
+    const order = Array.from({ length: docs }, (_, d) => d).sort(
+      (a, b) => docScore[b]! - docScore[a]! || this.touched[a]! - this.touched[b]!,
+    );
     const hits: DocumentHit[] = [];
     for (const d of order.slice(0, limit)) {
       const doc = this.touched[d]!;
       const b = top[3 * doc]!;
       hits.push({
         doc,
-        best: { section: c.section[b]!, lexical: c.lexical[b]!, coverage: c.coverage[b]!, vectorNorm: c.vectorNorm[b]!, score: c.score[b]! },
+        best: {
+          section: c.section[b]!,
+          lexical: c.lexical[b]!,
+          coverage: c.coverage[b]!,
+          vectorNorm: c.vectorNorm[b]!,
+          score: c.score[b]!,
+        },
         score: docScore[d]!,
       });
     }
@@ -243,7 +253,13 @@ export class DocumentRanker {
 }
 
 /** rankDocuments for one call (tests, benchmarks): a ranker sized to the documents `docOf` names. */
-export function rankDocuments(c: Candidates, docOf: (section: number) => number, supportWeight: number, limit: number, breadth?: Breadth): DocumentHit[] {
+export function rankDocuments(
+  c: Candidates,
+  docOf: (section: number) => number,
+  supportWeight: number,
+  limit: number,
+  breadth?: Breadth,
+): DocumentHit[] {
   let documents = 0;
   for (let i = 0; i < c.count; i++) documents = Math.max(documents, docOf(c.section[i]!) + 1);
   return new DocumentRanker(documents).rank(c, docOf, supportWeight, limit, breadth);

@@ -89,14 +89,27 @@ export class LiveEngine<E extends ServingEngine = LoadedEngine> {
       }
     } catch (error) {
       this.log(
-        JSON.stringify({ event: 'reload-refused', index: this.indexDir, build: buildDir, serving: this.engine.index.buildDir, error: (error as Error).message }),
+        JSON.stringify({
+          event: 'reload-refused',
+          index: this.indexDir,
+          build: buildDir,
+          serving: this.engine.index.buildDir,
+          error: (error as Error).message,
+        }),
       );
       return false;
     }
     const old = this.engine;
     this.engine = next;
     this.open.set(next, { ownsEmbedder });
-    this.log(JSON.stringify({ event: 'reloaded', index: next.index.buildDir, sections: next.summary().sections, previous: old.index.buildDir }));
+    this.log(
+      JSON.stringify({
+        event: 'reloaded',
+        index: next.index.buildDir,
+        sections: next.summary().sections,
+        previous: old.index.buildDir,
+      }),
+    );
     const entry = this.open.get(old);
     if (entry) entry.retireTimer = setTimeout(() => void this.release(old), this.graceMs).unref();
     return true;

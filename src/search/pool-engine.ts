@@ -104,7 +104,11 @@ export function sharedParts(index: LoadedIndex, options: EngineOptions): SearchP
 }
 
 /** openEngine's counterpart for a pool: reads and checks the index, then loads it into every worker. */
-export async function openPooledEngine(pool: SearchPool, indexDir: string, options: EngineOptions = {}): Promise<PooledEngine> {
+export async function openPooledEngine(
+  pool: SearchPool,
+  indexDir: string,
+  options: EngineOptions = {},
+): Promise<PooledEngine> {
   const index = await readIndex(indexDir);
   const built = index.manifest.model;
   if (options.model !== undefined && !sameModel(options.model, built.id)) {
@@ -114,7 +118,12 @@ export async function openPooledEngine(pool: SearchPool, indexDir: string, optio
   }
   // The workers load the index while this thread loads the model.
   const { embedder: given, ...workerOptions } = options;
-  const hnsw = { path: join(index.buildDir, INDEX_FILES.hnsw), dims: built.dimensions, size: index.sections.length, params: index.manifest.hnsw };
+  const hnsw = {
+    path: join(index.buildDir, INDEX_FILES.hnsw),
+    dims: built.dimensions,
+    size: index.sections.length,
+    params: index.manifest.hnsw,
+  };
   const { generation, loaded } = pool.load(sharedParts(index, options), hnsw, workerOptions);
   const ownsEmbedder = given === undefined;
   let embedder: Embedder | undefined;
@@ -123,7 +132,12 @@ export async function openPooledEngine(pool: SearchPool, indexDir: string, optio
     checkModel(index, embedder);
     await loaded;
     pool.useEmbedder(generation, embedder);
-    const kept: PooledIndex = { buildDir: index.buildDir, manifest: index.manifest, documents: index.documents, sections: index.sections };
+    const kept: PooledIndex = {
+      buildDir: index.buildDir,
+      manifest: index.manifest,
+      documents: index.documents,
+      sections: index.sections,
+    };
     const prefetch = embedsQueryOnly({ ...index.manifest.fusion, ...options.fusion }, options);
     return new PooledEngine(pool, generation, kept, embedder, ownsEmbedder, prefetch);
   } catch (error) {

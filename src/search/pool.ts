@@ -68,7 +68,8 @@ export class SearchPool {
     readonly threads: number,
     private readonly log: (line: string) => void = () => {},
   ) {
-    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`a search pool needs a whole number of threads ≥ 1, got ${threads}`);
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new RangeError(`a search pool needs a whole number of threads ≥ 1, got ${threads}`);
     for (let i = 0; i < threads; i++) this.workers.push(this.spawn());
   }
 
@@ -154,10 +155,16 @@ export class SearchPool {
    * resolves once every worker has it (the caller loads the model meanwhile). Searches of the
    * generation embed with the embedder given to `useEmbedder`.
    */
-  load(parts: SearchParts, hnsw: HnswFile, options: WorkerEngineOptions): { generation: number; loaded: Promise<void> } {
+  load(
+    parts: SearchParts,
+    hnsw: HnswFile,
+    options: WorkerEngineOptions,
+  ): { generation: number; loaded: Promise<void> } {
     const generation = this.nextGeneration++;
     const load: LoadMessage = { type: 'load', generation, parts, hnsw, options };
-    const loaded = new Promise<void>((resolve, reject) => this.loading.set(generation, { remaining: this.workers.length, resolve, reject }));
+    const loaded = new Promise<void>((resolve, reject) =>
+      this.loading.set(generation, { remaining: this.workers.length, resolve, reject }),
+    );
     loaded.catch(() => this.unload(generation));
     this.loaded.set(generation, load);
     for (const worker of this.workers) this.postLoad(worker, load);
@@ -179,18 +186,33 @@ export class SearchPool {
    * Runs one search in the least busy worker. With `queryVector`, the query's embedding (made
    * here, meanwhile) is sent after the request, so the worker's lexical stage overlaps it.
    */
-  async search(generation: number, term: string, options: SearchOptions, queryVector?: () => Promise<Float32Array>): Promise<DetailedSearch<RankedResult>> {
+  async search(
+    generation: number,
+    term: string,
+    options: SearchOptions,
+    queryVector?: () => Promise<Float32Array>,
+  ): Promise<DetailedSearch<RankedResult>> {
     if (this.closed) throw new SearchWorkerError('the search pool is closed');
     const worker = this.workers.reduce((best, w) => (w.inFlight < best.inFlight ? w : best));
     await worker.ready;
     const id = this.nextId++;
-    const result = new Promise<DetailedSearch<RankedResult>>((resolve, reject) => this.pending.set(id, { worker, resolve, reject }));
+    const result = new Promise<DetailedSearch<RankedResult>>((resolve, reject) =>
+      this.pending.set(id, { worker, resolve, reject }),
+    );
     busy(worker, 1);
-    worker.thread.postMessage({ type: 'search', id, generation, term, options, prefetched: queryVector !== undefined } satisfies ToWorker);
+    worker.thread.postMessage({
+      type: 'search',
+      id,
+      generation,
+      term,
+      options,
+      prefetched: queryVector !== undefined,
+    } satisfies ToWorker);
     if (queryVector) {
       queryVector().then(
         (vector) => worker.thread.postMessage({ type: 'vector', id, vector } satisfies ToWorker),
-        (error: unknown) => worker.thread.postMessage({ type: 'vector', id, error: (error as Error).message } satisfies ToWorker),
+        (error: unknown) =>
+          worker.thread.postMessage({ type: 'vector', id, error: (error as Error).message } satisfies ToWorker),
       );
     }
     return result;

@@ -24,12 +24,13 @@ const MAX_EXPANDED_WORDS = 12;
  * but not as part of what a page must cover (coverage, breadth) to answer it. Negations are
  * not filler ("sync never finishes"), nor are verbs with a technical sense (keep, run, stop).
  */
-const QUESTION_FILLER = `make makes made put puts take takes took give gives gave go goes went come comes came do does did
+const QUESTION_FILLER =
+  `make makes made put puts take takes took give gives gave go goes went come comes came do does did
   thing things stuff someone somebody something anyone anybody anything everyone everybody everything
   every each many several single one another whole lot lots
   just only also still really actually instead rather somehow simply directly basically exactly`
-  .split(/\s+/)
-  .filter(Boolean);
+    .split(/\s+/)
+    .filter(Boolean);
 const FILLER_TERMS: ReadonlySet<string> = new Set(QUESTION_FILLER.flatMap((w) => tokenize(w)));
 /** From this many terms on, a query is a question whose filler is discounted. */
 const QUESTION_TERMS = 6;
@@ -44,7 +45,8 @@ export function parseQuery(text: string, discountFiller = true): ParsedQuery {
   for (const t of tokens) terms.set(t, question && FILLER_TERMS.has(t) ? FILLER_WEIGHT : 1);
   const words: string[] = [];
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (WORD.test(raw) && !STOP_WORDS.has(raw) && !(question && FILLER_TERMS.has(stem(raw))) && !words.includes(raw)) words.push(raw);
+    if (WORD.test(raw) && !STOP_WORDS.has(raw) && !(question && FILLER_TERMS.has(stem(raw))) && !words.includes(raw))
+      words.push(raw);
     if (words.length >= MAX_EXPANDED_WORDS) break;
   }
   return { terms, words };
@@ -73,7 +75,8 @@ export function expandQuery(
   const terms = new Map(query.terms);
   const added: { word: string; term: string; similarity: number }[] = [];
   const { dims, data } = table.vectors;
-  if (settings.expansionTerms === 0 || settings.expansionWeight === 0 || table.terms.length === 0) return { terms, added };
+  if (settings.expansionTerms === 0 || settings.expansionWeight === 0 || table.terms.length === 0)
+    return { terms, added };
   query.words.forEach((word, w) => {
     const v = wordVectors[w];
     if (!v) return;

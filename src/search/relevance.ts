@@ -24,7 +24,16 @@ export const DEFAULT_RELEVANCE_THRESHOLDS: RelevanceThresholds = {
 const STARS = [3, 2, 1, 0, 0] as const;
 
 export function relevanceFor(confidence: number, t: RelevanceThresholds): Relevance {
-  const band = confidence >= t.excellent ? 0 : confidence >= t.veryRelevant ? 1 : confidence >= t.relevant ? 2 : confidence >= t.somewhatRelevant ? 3 : 4;
+  const band =
+    confidence >= t.excellent
+      ? 0
+      : confidence >= t.veryRelevant
+        ? 1
+        : confidence >= t.relevant
+          ? 2
+          : confidence >= t.somewhatRelevant
+            ? 3
+            : 4;
   return { label: RELEVANCE_LABELS[band]!, stars: STARS[band]! };
 }
 

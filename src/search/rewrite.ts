@@ -103,14 +103,24 @@ export interface Rewrites {
  * What a search text rewrites to, given its own terms (`own`, from the tokenizer) and what the
  * index holds (`hasTerm`): nothing is added that the corpus lacks or the query already has.
  */
-export function rewriteQuery(text: string, own: ReadonlyMap<string, number>, hasTerm: (term: string) => boolean): Rewrites {
+export function rewriteQuery(
+  text: string,
+  own: ReadonlyMap<string, number>,
+  hasTerm: (term: string) => boolean,
+): Rewrites {
   const terms = new Map<string, number>();
   const variants = new Map<string, string[]>();
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, MAX_WORDS);
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, MAX_WORDS);
   words.forEach((word, i) => {
     const base = stem(word);
     if (own.has(base)) {
-      const spellings = [...lookup(ABBREVIATIONS, word), ...lookup(EXPANSIONS, word)].map(stem).filter((t) => t !== base && !own.has(t) && hasTerm(t));
+      const spellings = [...lookup(ABBREVIATIONS, word), ...lookup(EXPANSIONS, word)]
+        .map(stem)
+        .filter((t) => t !== base && !own.has(t) && hasTerm(t));
       if (spellings.length > 0) variants.set(base, [...new Set([...(variants.get(base) ?? []), ...spellings])]);
     }
     const next = words[i + 1];

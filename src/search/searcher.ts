@@ -1,6 +1,12 @@
 import type { Embedder } from '../embedding/types.js';
 import type { StoredDocument } from '../index/format.js';
-import { LexicalIndex, type CompactLexical, type LexicalData, type LexicalHits, type LexicalParams } from '../index/lexical-index.js';
+import {
+  LexicalIndex,
+  type CompactLexical,
+  type LexicalData,
+  type LexicalHits,
+  type LexicalParams,
+} from '../index/lexical-index.js';
 import type { FusionSettings, Manifest } from '../index/manifest.js';
 import { stem } from '../index/tokenize.js';
 import type { VectorIndex, VectorMatrix } from '../index/vector-index.js';
@@ -97,7 +103,13 @@ interface LexicalStage {
   corrections: DetailedSearch['corrections'];
 }
 
-const NO_HITS: LexicalHits = { sections: new Int32Array(0), scores: new Float64Array(0), coverage: new Float64Array(0), matched: new Int32Array(0), ownTermShare: [] };
+const NO_HITS: LexicalHits = {
+  sections: new Int32Array(0),
+  scores: new Float64Array(0),
+  coverage: new Float64Array(0),
+  matched: new Int32Array(0),
+  ownTermShare: [],
+};
 
 /** Everything a search needs of an index, in the form a worker thread can be handed (big arrays shared). */
 export interface SearchParts {
@@ -116,7 +128,8 @@ export function checkSearchInput(term: string, options: SearchOptions): { text: 
   const text = term.trim();
   if (text === '') throw new SearchInputError('the search term is empty: pass some words or identifiers to look for');
   const limit = options.limit ?? DEFAULT_RESULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new SearchInputError(`limit must be a positive whole number, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new SearchInputError(`limit must be a positive whole number, got ${limit}`);
   return { text, limit };
 }
 
@@ -215,7 +228,13 @@ export class Searcher {
       return data.subarray(row * dims, (row + 1) * dims);
     });
     const maxIdf = this.lexical.idf('\u0000absent');
-    const expanded = expandQuery(parsed, wordVectors, this.parts.expansion, this.fusion, (w) => this.lexical.idf(stem(w)) / maxIdf);
+    const expanded = expandQuery(
+      parsed,
+      wordVectors,
+      this.parts.expansion,
+      this.fusion,
+      (w) => this.lexical.idf(stem(w)) / maxIdf,
+    );
     return { parsed, terms: expanded.terms, expansions: expanded.added, vector: embedded[0] };
   }
 
@@ -242,7 +261,12 @@ export class Searcher {
   }
 
   /** Candidates → cosines → fusion → documents → windows, in one synchronous stretch; the scratch is clear again after. */
-  private rank(hits: LexicalHits, vector: Float32Array | undefined, limit: number, t2: number): { results: RankedResult[]; timings: Omit<StageTimings, 'embedMs' | 'lexicalMs'> } {
+  private rank(
+    hits: LexicalHits,
+    vector: Float32Array | undefined,
+    limit: number,
+    t2: number,
+  ): { results: RankedResult[]; timings: Omit<StageTimings, 'embedMs' | 'lexicalMs'> } {
     const { sectionDoc } = this.parts;
     const { sectionBits, docBits, slotOf } = this;
     const c = this.candidates;
@@ -260,12 +284,16 @@ export class Searcher {
     }
     const n = hits.sections.length;
     if (n <= MAX_LEXICAL_CANDIDATES) {
-      for (let i = 0; i < n; i++) slotOf[hits.sections[i]!] = c.add(hits.sections[i]!, hits.scores[i]!, hits.coverage[i]!, 0, hits.matched[i]!) + 1;
+      for (let i = 0; i < n; i++)
+        slotOf[hits.sections[i]!] =
+          c.add(hits.sections[i]!, hits.scores[i]!, hits.coverage[i]!, 0, hits.matched[i]!) + 1;
     } else {
       const kept = Array.from({ length: n }, (_, i) => i)
         .sort((a, b) => hits.scores[b]! - hits.scores[a]!)
         .slice(0, MAX_LEXICAL_CANDIDATES);
-      for (const i of kept) slotOf[hits.sections[i]!] = c.add(hits.sections[i]!, hits.scores[i]!, hits.coverage[i]!, 0, hits.matched[i]!) + 1;
+      for (const i of kept)
+        slotOf[hits.sections[i]!] =
+          c.add(hits.sections[i]!, hits.scores[i]!, hits.coverage[i]!, 0, hits.matched[i]!) + 1;
     }
     // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
     // results: pages matched only through expansions or vector neighbours would be noise labelled
@@ -316,7 +344,8 @@ export class Searcher {
     }
     // Lexical candidates the vector search did not return still get their true cosine.
     const { dims, data } = this.parts.vectors;
-    for (let i = 0; i < lexicalCount; i++) if (hasCosine[i] === 0) c.cosine[i] = dot(data, c.section[i]! * dims, queryVector, dims);
+    for (let i = 0; i < lexicalCount; i++)
+      if (hasCosine[i] === 0) c.cosine[i] = dot(data, c.section[i]! * dims, queryVector, dims);
   }
 
   private toResult(hit: DocumentHit, confidence: number, termShare: readonly number[]): RankedResult {
@@ -326,7 +355,9 @@ export class Searcher {
       for (let i = 0; i < termShare.length; i++) if (bits & (1 << i)) sum += termShare[i]!;
       return sum;
     };
-    const facts = new Array<{ headings: readonly string[]; bodyTokens: number; score: number; match: number }>(doc.sectionCount);
+    const facts = new Array<{ headings: readonly string[]; bodyTokens: number; score: number; match: number }>(
+      doc.sectionCount,
+    );
     for (let p = 0; p < doc.sectionCount; p++) {
       const section = doc.firstSection + p;
       const slot = this.slotOf[section]! - 1;

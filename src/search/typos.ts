@@ -107,7 +107,11 @@ export class TypoCorrector {
     const missing = [...own].filter((t) => t.length <= MAX_LENGTH && !hasTerm(t) && maxEdits(t) > 0 && !/\d/.test(t));
     if (missing.length === 0) return out;
     const words = englishWords();
-    const known = new Set(wordsOf(text).filter((w) => words.has(w)).map(stem));
+    const known = new Set(
+      wordsOf(text)
+        .filter((w) => words.has(w))
+        .map(stem),
+    );
     for (const term of missing.filter((t) => !known.has(t)).slice(0, MAX_CORRECTED_TERMS)) {
       const correction = this.nearest(term);
       if (correction !== undefined) out.set(term, correction);
@@ -140,7 +144,8 @@ export class TypoCorrector {
       if (!list) byInitial.set(term[0]!, (list = []));
       list.push(term);
     }
-    for (const list of byInitial.values()) list.sort((a, b) => this.documentFrequency(b) - this.documentFrequency(a) || (a < b ? -1 : 1));
+    for (const list of byInitial.values())
+      list.sort((a, b) => this.documentFrequency(b) - this.documentFrequency(a) || (a < b ? -1 : 1));
     return (this.byInitial = byInitial);
   }
 }

@@ -12,7 +12,16 @@ function page(path: string, count: number, best: number): SearchResult {
     isBest: p === best,
     match: p === best ? 1 : 0,
   }));
-  const result = { title: path, source: 'kb', path, relevance: { label: 'Excellent match' as const, stars: 3 }, score: 1, confidence: 1, documentSections: count, sections };
+  const result = {
+    title: path,
+    source: 'kb',
+    path,
+    relevance: { label: 'Excellent match' as const, stars: 3 },
+    score: 1,
+    confidence: 1,
+    documentSections: count,
+    sections,
+  };
   return result;
 }
 
@@ -20,7 +29,12 @@ function system(results: SearchResult[]): AnswerSystem {
   return { name: 'fake', search: async (_q, limit) => results.slice(0, limit), close: async () => {} };
 }
 
-const query = (headings: string[]): LabelledQuery => ({ id: 'q', style: 'keyword', query: 'guide part', relevant: [{ doc: 'kb/guide.md', grade: 2, headings }] });
+const query = (headings: string[]): LabelledQuery => ({
+  id: 'q',
+  style: 'keyword',
+  query: 'guide part',
+  relevant: [{ doc: 'kb/guide.md', grade: 2, headings }],
+});
 
 describe('answer outcomes', () => {
   it('counts the answer as shown only if the budgeted response still shows its section', async () => {
@@ -48,7 +62,16 @@ describe('answer outcomes', () => {
   });
 
   it('summarises means and the median response length', () => {
-    const o = (hit1: number, chars: number): QueryOutcome => ({ id: String(chars), style: 'keyword', hit1, hit5: 1, hit5Unbudgeted: 1, rr: hit1, ndcg10: hit1, chars });
+    const o = (hit1: number, chars: number): QueryOutcome => ({
+      id: String(chars),
+      style: 'keyword',
+      hit1,
+      hit5: 1,
+      hit5Unbudgeted: 1,
+      rr: hit1,
+      ndcg10: hit1,
+      chars,
+    });
     const s = summarise([o(1, 100), o(0, 300), o(1, 200)]);
     expect(s.queries).toBe(3);
     expect(s.hit1).toBeCloseTo(2 / 3, 9);

@@ -8,8 +8,16 @@ function corpus(pages: Record<string, [string, string][]>): { documents: StoredD
   const documents: StoredDocument[] = [];
   const sections: StoredSection[] = [];
   for (const [path, parts] of Object.entries(pages)) {
-    documents.push({ kb: 'kb', path, title: path, hash: path, firstSection: sections.length, sectionCount: parts.length });
-    for (const [heading, body] of parts) sections.push({ doc: documents.length - 1, headings: [path, heading], text: `## ${heading}\n\n${body}` });
+    documents.push({
+      kb: 'kb',
+      path,
+      title: path,
+      hash: path,
+      firstSection: sections.length,
+      sectionCount: parts.length,
+    });
+    for (const [heading, body] of parts)
+      sections.push({ doc: documents.length - 1, headings: [path, heading], text: `## ${heading}\n\n${body}` });
   }
   return { documents, sections };
 }
@@ -74,7 +82,10 @@ describe('the plain BM25 floor', () => {
   });
 
   it('shows up to 15 sections on each side of the best one, marking it and what each matches', () => {
-    const parts = Array.from({ length: 40 }, (_, i): [string, string] => [`Part ${i}`, i === 20 ? 'the zeppelin section' : i === 22 ? 'more about a blimp' : 'filler text here']);
+    const parts = Array.from({ length: 40 }, (_, i): [string, string] => [
+      `Part ${i}`,
+      i === 20 ? 'the zeppelin section' : i === 22 ? 'more about a blimp' : 'filler text here',
+    ]);
     const big = corpus({ 'long.md': parts, 'other.md': [['Other', 'a blimp and nothing else']] });
     const [result] = new Bm25Floor(big.documents, big.sections).search('zeppelin blimp', 1);
     expect(result!.path).toBe('long.md');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapInterval, EXACT_LIMIT, PairedInputError, pairedByQuery, pairedTest, signFlipP } from '../../bench/paired.js';
+import {
+  bootstrapInterval,
+  EXACT_LIMIT,
+  PairedInputError,
+  pairedByQuery,
+  pairedTest,
+  signFlipP,
+} from '../../bench/paired.js';
 
 describe('paired sign-flip test', () => {
   it('finds no difference between identical systems', () => {
@@ -59,8 +66,14 @@ describe('paired sign-flip test', () => {
   });
 
   it('pairs per-query records by id, not by position', () => {
-    const a = [{ id: 'x', s: 0 }, { id: 'y', s: 1 }];
-    const b = [{ id: 'y', s: 1 }, { id: 'x', s: 1 }];
+    const a = [
+      { id: 'x', s: 0 },
+      { id: 'y', s: 1 },
+    ];
+    const b = [
+      { id: 'y', s: 1 },
+      { id: 'x', s: 1 },
+    ];
     expect(pairedByQuery(a, b, (r) => r.s).meanDifference).toBe(0.5);
     expect(() => pairedByQuery(a, [b[0]!], (r) => r.s)).toThrow(PairedInputError);
     expect(() => pairedTest([1], [1, 2])).toThrow(PairedInputError);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { assertTuningOnly, halfOf, HeldOutQueryError, splitHalf, type LabelledQuery, type QuerySet } from '../../bench/queries.js';
+import {
+  assertTuningOnly,
+  halfOf,
+  HeldOutQueryError,
+  splitHalf,
+  type LabelledQuery,
+  type QuerySet,
+} from '../../bench/queries.js';
 import { answerAt, firstAnswerRank, showsAnswer } from '../../bench/shown.js';
 
 const query: LabelledQuery = {
@@ -15,9 +22,16 @@ const section = (...headings: string[]) => ({ headings });
 
 describe('the answer is shown', () => {
   it('needs a labelled heading, or a section under one, among the shown sections of a labelled page', () => {
-    expect(showsAnswer(query, { doc: 'kb/rbac.md', sections: [section('RBAC'), section('RBAC', 'RBAC Configuration', 'Example')] })).toBe(true);
+    expect(
+      showsAnswer(query, {
+        doc: 'kb/rbac.md',
+        sections: [section('RBAC'), section('RBAC', 'RBAC Configuration', 'Example')],
+      }),
+    ).toBe(true);
     // The page is right but the answering section was cut away.
-    expect(showsAnswer(query, { doc: 'kb/rbac.md', sections: [section('RBAC'), section('RBAC', 'Tokens')] })).toBe(false);
+    expect(showsAnswer(query, { doc: 'kb/rbac.md', sections: [section('RBAC'), section('RBAC', 'Tokens')] })).toBe(
+      false,
+    );
   });
 
   it('counts any shown section of a relevant page whose headings are not labelled', () => {
@@ -45,7 +59,9 @@ describe('the tuning / held-out split', () => {
 
   it('depends on the id alone: the same query keeps its half whatever else is in the set', () => {
     const tuning = splitHalf(set, 'tuning').queries.map((q) => q.id);
-    const reordered = splitHalf({ ...set, queries: [...set.queries].reverse().slice(0, 150) }, 'tuning').queries.map((q) => q.id);
+    const reordered = splitHalf({ ...set, queries: [...set.queries].reverse().slice(0, 150) }, 'tuning').queries.map(
+      (q) => q.id,
+    );
     expect(reordered.every((id) => tuning.includes(id))).toBe(true);
     expect(tuning.every((id) => halfOf(id) === 'tuning')).toBe(true);
   });

@@ -21,17 +21,24 @@ interface Finished {
 
 /** The environment without the user's SVC_DOCS_* settings, plus `extra`. */
 function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') && k !== 'NODE_OPTIONS'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') && k !== 'NODE_OPTIONS'),
+  );
   return { ...env, ...extra };
 }
 
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: projectRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: projectRoot(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   return child;
 }
@@ -71,7 +78,10 @@ function expectOneLineError(result: Finished, pattern: RegExp): void {
 
 describe('svc-docs index and search', () => {
   it('indexes a corpus, reports what changed on a reindex, and searches it as JSON', async () => {
-    const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n', 'kb/tickets.md': '# Tickets\n\nBuy tickets at the gate.\n' });
+    const corpus = writeCorpus({
+      'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n',
+      'kb/tickets.md': '# Tickets\n\nBuy tickets at the gate.\n',
+    });
     const out = tempDir('cli-index');
     const vectors = tempDir('cli-vectors');
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: vectors });
@@ -81,7 +91,11 @@ describe('svc-docs index and search', () => {
     const lines = first.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^indexed 2 documents \(2 parsed, 0 unchanged\), 2 sections from kb in \d+\.\d s$/);
     expect(lines[1]).toMatch(/^section vectors: 2 embedded, 0 reused from cache; \d+ new vocabulary words embedded$/);
-    expect(lines.slice(2, 5)).toEqual(['changes since the previous index: 2 added, 0 changed, 0 removed', '  + kb/quokka.md', '  + kb/tickets.md']);
+    expect(lines.slice(2, 5)).toEqual([
+      'changes since the previous index: 2 added, 0 changed, 0 removed',
+      '  + kb/quokka.md',
+      '  + kb/tickets.md',
+    ]);
     expect(lines[5]).toMatch(new RegExp(`^index written to ${out}/build-[\\w-]+$`));
     expect(lines).toHaveLength(6);
     // SVC_DOCS_VECTOR_CACHE_DIR is where the vectors went.
@@ -93,7 +107,10 @@ describe('svc-docs index and search', () => {
     const again = second.stdout.trimEnd().split('\n');
     expect(again[0]).toMatch(/^indexed 2 documents \(1 parsed, 1 unchanged\), /);
     expect(again[1]).toMatch(/^section vectors: 1 embedded, 1 reused from cache; /);
-    expect(again.slice(2, 4)).toEqual(['changes since the previous index: 0 added, 1 changed, 0 removed', '  ~ kb/quokka.md']);
+    expect(again.slice(2, 4)).toEqual([
+      'changes since the previous index: 0 added, 1 changed, 0 removed',
+      '  ~ kb/quokka.md',
+    ]);
 
     const search = await run(['search', 'quokka', 'enclosure', '--json', '--index', out]);
     expect(search.code, search.stderr).toBe(0);
@@ -119,7 +136,10 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
 
   it('names a missing corpus folder', async () => {
     const missing = join(tempDir('cli'), 'no-such-corpus');
-    expectOneLineError(await run(['index', '--corpus', missing, '--out', tempDir('cli-out')]), new RegExp(`corpus folder ${missing} does not exist`));
+    expectOneLineError(
+      await run(['index', '--corpus', missing, '--out', tempDir('cli-out')]),
+      new RegExp(`corpus folder ${missing} does not exist`),
+    );
   });
 
   it('refuses an empty search term', async () => {
@@ -128,8 +148,14 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
 
   it('says there is no index to search or serve', async () => {
     const empty = tempDir('cli-empty');
-    expectOneLineError(await run(['search', 'webhooks', '--index', empty]), /no index in .*: run 'svc-docs index' first/);
-    expectOneLineError(await run(['serve', '--no-build', '--port', '0', '--index', empty]), /no index in .*: run 'svc-docs index' first/);
+    expectOneLineError(
+      await run(['search', 'webhooks', '--index', empty]),
+      /no index in .*: run 'svc-docs index' first/,
+    );
+    expectOneLineError(
+      await run(['serve', '--no-build', '--port', '0', '--index', empty]),
+      /no index in .*: run 'svc-docs index' first/,
+    );
     expect(existsSync(join(empty, 'CURRENT'))).toBe(false);
   });
 
@@ -138,7 +164,10 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const port = (taken.address() as { port: number }).port;
-      expectOneLineError(await run(['serve', '--no-build', '--port', String(port), '--index', bundledIndex()]), new RegExp(`port 127\\.0\\.0\\.1:${port} is already in use`));
+      expectOneLineError(
+        await run(['serve', '--no-build', '--port', String(port), '--index', bundledIndex()]),
+        new RegExp(`port 127\\.0\\.0\\.1:${port} is already in use`),
+      );
     } finally {
       taken.close();
     }
@@ -175,7 +204,9 @@ describe('svc-docs serve', () => {
   });
 
   it('builds a missing index before serving, rebuilds a stale one, and reuses a current one', async () => {
-    const corpus = writeCorpus({ 'handbook/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy the previous tag.\n' });
+    const corpus = writeCorpus({
+      'handbook/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy the previous tag.\n',
+    });
     const index = tempDir('serve-index');
     const args = ['serve', '--port', '0', '--corpus', corpus, '--index', index];
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('serve-vectors') });
@@ -185,7 +216,10 @@ describe('svc-docs serve', () => {
     expect((await searchPaths(first.url, 'flamingo rollback'))[0]).toBe('handbook/deploy.md');
     await first.stop();
 
-    writeFileSync(join(corpus, 'handbook', 'oncall.md'), '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n');
+    writeFileSync(
+      join(corpus, 'handbook', 'oncall.md'),
+      '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n',
+    );
     const second = await startServe(args, env);
     expect(second.stderr()).toMatch(/the corpus changed since the index was built: building it from/);
     expect((await searchPaths(second.url, 'pelican pager'))[0]).toBe('handbook/oncall.md');
@@ -201,7 +235,9 @@ describe('svc-docs serve', () => {
 /** `svc-docs serve` started and serving: its URL (from the startup banner), its output, and a stop (SIGTERM) that waits for the exit. */
 describe('svc-docs serve --watch', () => {
   it('reindexes in a child process while searches keep being answered, and serves the change: no request fails', async () => {
-    const corpus = writeCorpus({ 'handbook/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy the previous tag.\n' });
+    const corpus = writeCorpus({
+      'handbook/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy the previous tag.\n',
+    });
     const index = tempDir('watch-index');
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('watch-vectors'), SVC_DOCS_SEARCH_THREADS: '0' });
     const server = await startServe(['serve', '--port', '0', '--watch', '--corpus', corpus, '--index', index], env);
@@ -212,7 +248,10 @@ describe('svc-docs serve --watch', () => {
     const load = (async () => {
       while (searching) {
         try {
-          const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'flamingo rollback' } })) as CallToolResult;
+          const result = (await client.callTool({
+            name: 'SearchDocs',
+            arguments: { searchTerm: 'flamingo rollback' },
+          })) as CallToolResult;
           if (result.isError) failures.push(JSON.stringify(result.content));
           else answered++;
         } catch (error) {
@@ -221,11 +260,22 @@ describe('svc-docs serve --watch', () => {
       }
     })();
     try {
-      writeFileSync(join(corpus, 'handbook', 'oncall.md'), '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n');
+      writeFileSync(
+        join(corpus, 'handbook', 'oncall.md'),
+        '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n',
+      );
       // The reindex runs as `svc-docs index` in a child: its summary line reaches the server's stderr.
-      await waitFor(() => /changes since the previous index: 1 added/.test(server.stderr()), 120_000, () => server.stderr());
+      await waitFor(
+        () => /changes since the previous index: 1 added/.test(server.stderr()),
+        120_000,
+        () => server.stderr(),
+      );
       const answeredBeforeReload = answered;
-      await waitFor(async () => (await searchPaths(server.url, 'pelican pager'))[0] === 'handbook/oncall.md', 60_000, () => server.stderr());
+      await waitFor(
+        async () => (await searchPaths(server.url, 'pelican pager'))[0] === 'handbook/oncall.md',
+        60_000,
+        () => server.stderr(),
+      );
       searching = false;
       await load;
       expect(failures).toEqual([]);
@@ -246,7 +296,11 @@ describe('svc-docs serve --watch', () => {
 });
 
 /** Polls `done` until it holds, failing with `context()` after `timeoutMs`. */
-async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs: number, context: () => string): Promise<void> {
+async function waitFor(
+  done: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  context: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting; output so far:\n${context()}`);
@@ -254,7 +308,10 @@ async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs: number
   }
 }
 
-async function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number | undefined; stderr: () => string; stop: () => Promise<Finished> }> {
+async function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; pid: number | undefined; stderr: () => string; stop: () => Promise<Finished> }> {
   const child = spawnCli(args, env);
   const exit = finished(child, 180_000);
   let stderr = '';

@@ -33,7 +33,8 @@ function fail(message: string): never {
 }
 
 const base = process.env.URL ?? fail('URL is not set (run me through container-smoke)');
-if (values.search === undefined || values.expect === undefined) fail('usage: probe.ts --search TERM --expect SOURCE/PATH');
+if (values.search === undefined || values.expect === undefined)
+  fail('usage: probe.ts --search TERM --expect SOURCE/PATH');
 
 /** source/path of each result in SearchDocs' text, in rank order. */
 function pagesIn(result: Pick<CallToolResult, 'content' | 'isError'>, era: string): string[] {
@@ -43,25 +44,39 @@ function pagesIn(result: Pick<CallToolResult, 'content' | 'isError'>, era: strin
 }
 
 function expectFound(found: string[], era: string): void {
-  if (!found.includes(values.expect!)) fail(`${era}: "${values.search}" did not find ${values.expect}; got ${found.join(', ') || 'nothing'}`);
+  if (!found.includes(values.expect!))
+    fail(`${era}: "${values.search}" did not find ${values.expect}; got ${found.join(', ') || 'nothing'}`);
 }
 
 const client = new Client({ name: 'svc-docs-container-probe', version: '1.0.0' });
 const transport = new StreamableHTTPClientTransport(new URL('/docs', base));
 await client.connect(transport);
 if (transport.sessionId === undefined) fail('initialize returned no session id');
-const found = pagesIn((await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: values.search } })) as CallToolResult, '2025-11-25');
+const found = pagesIn(
+  (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: values.search } })) as CallToolResult,
+  '2025-11-25',
+);
 expectFound(found, '2025-11-25');
 await transport.terminateSession();
 await client.close();
 
-const modern = new ModernClient({ name: 'svc-docs-container-probe', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+const modern = new ModernClient(
+  { name: 'svc-docs-container-probe', version: '1.0.0' },
+  { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+);
 await modern.connect(new ModernTransport(new URL('/docs', base)));
-if (modern.getProtocolEra() !== 'modern') fail(`the v2 client pinned to 2026-07-28 negotiated ${modern.getProtocolEra()}`);
-expectFound(pagesIn(await modern.callTool({ name: 'SearchDocs', arguments: { searchTerm: values.search } }), '2026-07-28'), '2026-07-28');
+if (modern.getProtocolEra() !== 'modern')
+  fail(`the v2 client pinned to 2026-07-28 negotiated ${modern.getProtocolEra()}`);
+expectFound(
+  pagesIn(await modern.callTool({ name: 'SearchDocs', arguments: { searchTerm: values.search } }), '2026-07-28'),
+  '2026-07-28',
+);
 await modern.close();
 
-const ready = (await (await fetch(new URL('/readyz', base))).json()) as { status: string; index: { knowledgeBases: string[]; builtAt: string; documents: number } };
+const ready = (await (await fetch(new URL('/readyz', base))).json()) as {
+  status: string;
+  index: { knowledgeBases: string[]; builtAt: string; documents: number };
+};
 if (ready.status !== 'ready') fail(`/readyz says ${JSON.stringify(ready)}`);
 const wantedBases = values['knowledge-bases']?.split(',');
 if (wantedBases && JSON.stringify([...ready.index.knowledgeBases].sort()) !== JSON.stringify([...wantedBases].sort())) {
@@ -74,4 +89,6 @@ if (builtAtFile !== undefined) {
     fail(`the index was rebuilt on restart: built ${ready.index.builtAt}, before ${readFileSync(builtAtFile, 'utf8')}`);
   }
 }
-console.log(`probe: ok (2025-11-25 session and 2026-07-28): "${values.search}" found ${values.expect} (rank ${found.indexOf(values.expect) + 1}); index of ${ready.index.documents} documents in ${ready.index.knowledgeBases.join(', ')} built ${ready.index.builtAt}`);
+console.log(
+  `probe: ok (2025-11-25 session and 2026-07-28): "${values.search}" found ${values.expect} (rank ${found.indexOf(values.expect) + 1}); index of ${ready.index.documents} documents in ${ready.index.knowledgeBases.join(', ')} built ${ready.index.builtAt}`,
+);

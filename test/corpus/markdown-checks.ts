@@ -96,12 +96,14 @@ export function checkPages(pages: ReadonlyMap<string, string>): string[] {
   for (const [path, source] of pages) infos.set(path, parsePage(source));
 
   for (const [path, info] of infos) {
-    if (info.title === undefined) problems.push(`${path}:1: no frontmatter title (expected a YAML block with "title: ...")`);
+    if (info.title === undefined)
+      problems.push(`${path}:1: no frontmatter title (expected a YAML block with "title: ...")`);
     if (info.contentBlocks === 0) problems.push(`${path}:1: the page has no content besides headings`);
     const byText = new Map<string, number>();
     for (const h of info.headings) {
       const earlier = byText.get(h.text);
-      if (earlier !== undefined) problems.push(`${path}:${h.line}: heading "${h.text}" repeats the one on line ${earlier}`);
+      if (earlier !== undefined)
+        problems.push(`${path}:${h.line}: heading "${h.text}" repeats the one on line ${earlier}`);
       else byText.set(h.text, h.line);
     }
     for (const link of info.links) {
@@ -141,7 +143,8 @@ export function readCorpus(root: string): Map<string, string> {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && MARKDOWN.test(entry.name)) pages.set(relative(root, full).split(sep).join('/'), readFileSync(full, 'utf8'));
+      else if (entry.isFile() && MARKDOWN.test(entry.name))
+        pages.set(relative(root, full).split(sep).join('/'), readFileSync(full, 'utf8'));
     }
   };
   walk(root);

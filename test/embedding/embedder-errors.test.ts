@@ -24,11 +24,15 @@ describe('loadEmbedder errors', () => {
   }
 
   const folderError = (dir: string) =>
-    new RegExp(`^the model folder ${escape(dir)} cannot be loaded \\(.+\\): it must be a Transformers\\.js model folder with config\\.json, tokenizer\\.json, tokenizer_config\\.json, onnx/model\\.onnx; export or download it again$`);
+    new RegExp(
+      `^the model folder ${escape(dir)} cannot be loaded \\(.+\\): it must be a Transformers\\.js model folder with config\\.json, tokenizer\\.json, tokenizer_config\\.json, onnx/model\\.onnx; export or download it again$`,
+    );
 
   it('names the folder and the missing file', async () => {
     const dir = damaged('no-onnx', (d) => rmSync(join(d, 'onnx', 'model.onnx')));
-    await expect(loadEmbedder({ model: dir })).rejects.toThrow(`the model folder ${dir} cannot be loaded (onnx/model.onnx missing)`);
+    await expect(loadEmbedder({ model: dir })).rejects.toThrow(
+      `the model folder ${dir} cannot be loaded (onnx/model.onnx missing)`,
+    );
   });
 
   it('reports a truncated model file as one clear error', async () => {
@@ -40,15 +44,23 @@ describe('loadEmbedder errors', () => {
   });
 
   it('reports a broken tokenizer.json as one clear error', async () => {
-    const dir = damaged('bad-tokenizer', (d) => writeFileSync(join(d, 'tokenizer.json'), '{"version": "1.0", "model": '));
+    const dir = damaged('bad-tokenizer', (d) =>
+      writeFileSync(join(d, 'tokenizer.json'), '{"version": "1.0", "model": '),
+    );
     await expect(loadEmbedder({ model: dir })).rejects.toThrow(folderError(dir));
-    await expect(loadEmbedder({ model: dir })).rejects.toThrow(`the model folder ${dir} cannot be loaded (tokenizer.json is not valid JSON: `);
+    await expect(loadEmbedder({ model: dir })).rejects.toThrow(
+      `the model folder ${dir} cannot be loaded (tokenizer.json is not valid JSON: `,
+    );
   });
 
   it('rejects a folder path that does not exist, and a file given as a folder', async () => {
-    await expect(loadEmbedder({ model: './no-such-model-folder/' })).rejects.toThrow(/^model folder "\.\/no-such-model-folder\/" does not exist/);
+    await expect(loadEmbedder({ model: './no-such-model-folder/' })).rejects.toThrow(
+      /^model folder "\.\/no-such-model-folder\/" does not exist/,
+    );
     await expect(loadEmbedder({ model: join(good, 'config.json') })).rejects.toThrow(/is a file, not a model folder/);
-    await expect(loadEmbedder({ model: good, batchSize: 0 })).rejects.toThrow('batchSize must be a positive integer, got 0');
+    await expect(loadEmbedder({ model: good, batchSize: 0 })).rejects.toThrow(
+      'batchSize must be a positive integer, got 0',
+    );
   });
 
   describe('a Hub id without allowRemote', () => {
@@ -71,7 +83,9 @@ describe('loadEmbedder errors', () => {
       await expect(loadEmbedder({ model: 'Xenova/all-MiniLM-L6-v2' })).rejects.toThrow(
         'model "Xenova/all-MiniLM-L6-v2" is not a local folder and remote models are disabled; pass a model folder, or set SVC_DOCS_ALLOW_REMOTE_MODELS=1 to let Transformers.js download it',
       );
-      await expect(loadEmbedder({ model: 'Xenova/bge-small-en-v1.5', allowRemote: false })).rejects.toThrow(/remote models are disabled/);
+      await expect(loadEmbedder({ model: 'Xenova/bge-small-en-v1.5', allowRemote: false })).rejects.toThrow(
+        /remote models are disabled/,
+      );
       expect(performance.now() - started).toBeLessThan(1000);
       expect(calls).toEqual([]);
     });
@@ -93,12 +107,24 @@ describe('loadEmbedder errors', () => {
       buildTinyModel(dir);
       writeFileSync(join(dir, 'tokenizer.json'), 'not json');
       const provenance = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8'));
-      const files = Object.fromEntries(Object.keys(provenance.files).map((path) => [path, createHash('sha256').update(readFileSync(join(dir, path))).digest('hex')]));
-      writeFileSync(join(dir, 'provenance.json'), JSON.stringify({ ...provenance, builderVersion: BUILDER_VERSION, settings: DEFAULT_SETTINGS, files }));
+      const files = Object.fromEntries(
+        Object.keys(provenance.files).map((path) => [
+          path,
+          createHash('sha256')
+            .update(readFileSync(join(dir, path)))
+            .digest('hex'),
+        ]),
+      );
+      writeFileSync(
+        join(dir, 'provenance.json'),
+        JSON.stringify({ ...provenance, builderVersion: BUILDER_VERSION, settings: DEFAULT_SETTINGS, files }),
+      );
       process.env.SVC_DOCS_CACHE_DIR = cache;
 
       await expect(loadEmbedder()).rejects.toThrow(
-        new RegExp(`^the default model in ${escape(dir)} cannot be loaded \\(.+\\): delete ${escape(dir)} and run 'svc-docs index' to rebuild it$`),
+        new RegExp(
+          `^the default model in ${escape(dir)} cannot be loaded \\(.+\\): delete ${escape(dir)} and run 'svc-docs index' to rebuild it$`,
+        ),
       );
     });
   });

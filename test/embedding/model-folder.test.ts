@@ -57,7 +57,10 @@ describe('ensureModelFolder', () => {
     expect(folderProblem(dir, isCurrent)).toBeUndefined();
 
     const provenancePath = join(dir, 'provenance.json');
-    writeFileSync(provenancePath, JSON.stringify({ ...JSON.parse(readFileSync(provenancePath, 'utf8')), builderVersion: -1 }));
+    writeFileSync(
+      provenancePath,
+      JSON.stringify({ ...JSON.parse(readFileSync(provenancePath, 'utf8')), builderVersion: -1 }),
+    );
     await ensure(dir);
     expect(counter.builds).toBe(3);
     expect(JSON.parse(readFileSync(provenancePath, 'utf8')).builderVersion).toBe(BUILDER_VERSION);

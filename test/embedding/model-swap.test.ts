@@ -28,7 +28,11 @@ describe('a BERT-style model folder instead of the default model', () => {
   it('loads with its WordPiece tokenizer and three-input graph, and embeds to unit vectors', async () => {
     expect(embedder.modelId).toBe(dir);
     expect(embedder.dimensions).toBe(TINY_BERT_DIMENSIONS);
-    const [a, b, c] = await embedder.embed(['refunds of the gift card', 'cluster pod sync', 'refunds of the gift card']);
+    const [a, b, c] = await embedder.embed([
+      'refunds of the gift card',
+      'cluster pod sync',
+      'refunds of the gift card',
+    ]);
     for (const v of [a!, b!]) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
     expect(Array.from(c!)).toEqual(Array.from(a!));
     expect(Array.from(a!)).not.toEqual(Array.from(b!));
@@ -36,7 +40,12 @@ describe('a BERT-style model folder instead of the default model', () => {
 
   it('indexes with it, records it with sentence-model fusion settings, and serves with it alone', async () => {
     const outDir = tempDir('tiny-bert-index');
-    await buildIndex({ corpusDirs: [writeCorpus({ ...SAMPLE_CORPUS })], outDir, model: dir, vectorCacheDir: tempDir('tiny-bert-vectors') });
+    await buildIndex({
+      corpusDirs: [writeCorpus({ ...SAMPLE_CORPUS })],
+      outDir,
+      model: dir,
+      vectorCacheDir: tempDir('tiny-bert-vectors'),
+    });
     const { manifest } = await readIndex(outDir);
     expect(manifest.model).toMatchObject({ id: dir, dimensions: TINY_BERT_DIMENSIONS, checksum: embedder.checksum });
     expect(manifest.fusion.vectorWeight).toBe(0.35);

@@ -29,7 +29,13 @@ describe('buildStaticModel', () => {
   it('writes byte-identical folders from the same input', async () => {
     const a = filesOf(buildTinyModel(join(root, 'a')));
     const b = filesOf(buildTinyModel(join(root, 'b')));
-    expect([...a.keys()].sort()).toEqual(['config.json', 'onnx/model.onnx', 'provenance.json', 'tokenizer.json', 'tokenizer_config.json']);
+    expect([...a.keys()].sort()).toEqual([
+      'config.json',
+      'onnx/model.onnx',
+      'provenance.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+    ]);
     for (const [path, content] of a) expect(content.equals(b.get(path)!), path).toBe(true);
   });
 
@@ -100,7 +106,10 @@ describe('a static model loaded through loadEmbedder', () => {
     const zeroDir = buildTinyModel(join(root, 'zero'));
     const rows = JSON.parse(readFileSync(join(zeroDir, 'config.json'), 'utf8')).vocab_size as number;
     const table = new Float32Array(rows * TINY_DIMENSIONS);
-    writeFileSync(join(zeroDir, 'onnx', 'model.onnx'), lookupModelBytes({ table, rows, dimensions: TINY_DIMENSIONS, producerVersion: 'test', docString: 'all zero' }));
+    writeFileSync(
+      join(zeroDir, 'onnx', 'model.onnx'),
+      lookupModelBytes({ table, rows, dimensions: TINY_DIMENSIONS, producerVersion: 'test', docString: 'all zero' }),
+    );
     const zero = await loadEmbedder({ model: zeroDir });
     const [v] = await zero.embed(['refund the gift card']);
     expect(v!.every(Number.isFinite)).toBe(true);
@@ -109,7 +118,14 @@ describe('a static model loaded through loadEmbedder', () => {
   });
 
   it('gives the same vectors in batches as one by one, whatever the order of lengths', async () => {
-    const texts = ['gift', 'the customer gets a refund of the card balance', 'pod', 'verify the webhook signature for the event', '', 'entityEventSequence instanceId'];
+    const texts = [
+      'gift',
+      'the customer gets a refund of the card balance',
+      'pod',
+      'verify the webhook signature for the event',
+      '',
+      'entityEventSequence instanceId',
+    ];
     const batched = await embedder.embed(texts);
     const single = [];
     for (const text of texts) single.push(...(await embedder.embed([text])));

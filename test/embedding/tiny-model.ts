@@ -2,14 +2,54 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { buildStaticModel, type StaticModelSettings, type StaticModelSource } from '../../src/embedding/default-model.js';
+import {
+  buildStaticModel,
+  type StaticModelSettings,
+  type StaticModelSource,
+} from '../../src/embedding/default-model.js';
 
 /** A synthetic vocabulary small enough to build a real static model in milliseconds. */
 export const TINY_WORDS = [
-  'the', 'of', 'to', 'and', 'a', 'in', 'is', 'for', 'on', 'by',
-  'card', 'gift', 'money', 'refund', 'return', 'balance', 'customer', 'token', 'access', 'valid',
-  'event', 'entity', 'sequence', 'instance', 'id', 'user', 'get', 'webhook', 'signature', 'verify',
-  'pod', 'scheduling', 'cluster', 'node', 'café', 'e-mail', 'u.s.', ',', '.', 'events',
+  'the',
+  'of',
+  'to',
+  'and',
+  'a',
+  'in',
+  'is',
+  'for',
+  'on',
+  'by',
+  'card',
+  'gift',
+  'money',
+  'refund',
+  'return',
+  'balance',
+  'customer',
+  'token',
+  'access',
+  'valid',
+  'event',
+  'entity',
+  'sequence',
+  'instance',
+  'id',
+  'user',
+  'get',
+  'webhook',
+  'signature',
+  'verify',
+  'pod',
+  'scheduling',
+  'cluster',
+  'node',
+  'café',
+  'e-mail',
+  'u.s.',
+  ',',
+  '.',
+  'events',
 ];
 
 export const TINY_DIMENSIONS = 8;
@@ -31,7 +71,14 @@ export function tinySource(): StaticModelSource {
     return state / 2 ** 31 - 0.5;
   };
   const vectors = TINY_WORDS.map((_, i) => [...Array.from({ length: TINY_DIMENSIONS }, next), 3.14, i]);
-  return { name: 'tiny-synthetic', version: '0.0.0', license: 'CC0-1.0', words: TINY_WORDS, vectors, dimensions: TINY_DIMENSIONS };
+  return {
+    name: 'tiny-synthetic',
+    version: '0.0.0',
+    license: 'CC0-1.0',
+    words: TINY_WORDS,
+    vectors,
+    dimensions: TINY_DIMENSIONS,
+  };
 }
 
 /** A fresh temporary folder, removed after the test file. */

@@ -27,8 +27,16 @@ export function writeCorpus(files: Record<string, string>): string {
 }
 
 /** Builds an index of `files` into a new folder and returns the index folder. */
-export async function fixtureIndex(files: Record<string, string>, options: Partial<BuildOptions> = {}): Promise<string> {
+export async function fixtureIndex(
+  files: Record<string, string>,
+  options: Partial<BuildOptions> = {},
+): Promise<string> {
   const outDir = tempDir('index');
-  await buildIndex({ corpusDirs: [writeCorpus(files)], outDir, vectorCacheDir: join(inject('testTempRoot'), 'vectors'), ...options });
+  await buildIndex({
+    corpusDirs: [writeCorpus(files)],
+    outDir,
+    vectorCacheDir: join(inject('testTempRoot'), 'vectors'),
+    ...options,
+  });
   return outDir;
 }

@@ -29,7 +29,11 @@ export interface ConnectedV2 {
 }
 
 /** The v2 client, pinned to 2026-07-28 or negotiating ('auto': server/discover, else initialize). */
-export async function connectV2(url: string, mode: 'auto' | { pin: string }, headers: Record<string, string> = {}): Promise<ConnectedV2> {
+export async function connectV2(
+  url: string,
+  mode: 'auto' | { pin: string },
+  headers: Record<string, string> = {},
+): Promise<ConnectedV2> {
   const client = new V2Client({ name: 'svc-docs-test-v2', version: '1.0.0' }, { versionNegotiation: { mode } });
   await client.connect(new V2Transport(new URL(url), { requestInit: { headers } }));
   return { client, close: () => client.close() };
@@ -45,13 +49,22 @@ export function envelope(version = MODERN_VERSION): Record<string, unknown> {
 }
 
 /** A raw 2026-07-28 POST: the body with its envelope and the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers. */
-export function modernRequest(method: string, params: Record<string, unknown> = {}, options: { version?: string; headers?: Record<string, string>; id?: number } = {}): RawRequest {
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { version?: string; headers?: Record<string, string>; id?: number } = {},
+): RawRequest {
   const version = options.version ?? MODERN_VERSION;
   const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return {
     method: 'POST',
     headers: { ...MCP_HEADERS, 'mcp-protocol-version': version, 'mcp-method': method, ...name, ...options.headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: options.id ?? 1, method, params: { ...params, _meta: envelope(version) } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: options.id ?? 1,
+      method,
+      params: { ...params, _meta: envelope(version) },
+    }),
   };
 }
 
@@ -70,26 +83,42 @@ export interface RawRequest {
 }
 
 /** One HTTP request with full control of every header, Host included. */
-export function raw(url: string, { method, headers = {}, body, headersOnly = false }: RawRequest): Promise<RawResponse> {
+export function raw(
+  url: string,
+  { method, headers = {}, body, headersOnly = false }: RawRequest,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false, headers: { ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }), ...headers } }, (res) => {
-      if (headersOnly) {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
-        res.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: { ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }), ...headers },
+      },
+      (res) => {
+        if (headersOnly) {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
+          res.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
   });
 }
 
-export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const;
+export const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+} as const;
 
 export function initializeBody(id: number | string = 1): string {
   return JSON.stringify({

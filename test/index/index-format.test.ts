@@ -32,7 +32,14 @@ function bytes(pieces: Iterable<Uint8Array>): ArrayBuffer {
   return buffer;
 }
 
-const lexical = () => buildLexicalData(sections.map((s) => ({ title: tokenize(documents[s.doc]!.title), headings: tokenize(s.headings.join('\n')), body: tokenize(s.text) })));
+const lexical = () =>
+  buildLexicalData(
+    sections.map((s) => ({
+      title: tokenize(documents[s.doc]!.title),
+      headings: tokenize(s.headings.join('\n')),
+      body: tokenize(s.text),
+    })),
+  );
 
 describe('the binary tables', () => {
   it('read back exactly what was written', () => {
@@ -56,13 +63,22 @@ describe('an index written then read', () => {
     const { formatVersion: _v, files: _f, ...draft } = base.manifest;
     const dims = base.vectors.dims;
     const vectors = { dims, data: Float32Array.from({ length: sections.length * dims }, (_, i) => Math.sin(i + 1)) };
-    const expansion = { terms: ['café', 'intro'], vectors: { dims, data: Float32Array.from({ length: 2 * dims }, (_, i) => Math.cos(i)) } };
+    const expansion = {
+      terms: ['café', 'intro'],
+      vectors: { dims, data: Float32Array.from({ length: 2 * dims }, (_, i) => Math.cos(i)) },
+    };
     const content = { documents, sections, vectors, lexical: lexical(), expansion };
     const dir = tempDir('round-trip');
     const manifestDraft: ManifestDraft = { ...draft, sections: sections.length };
     await writeIndex(dir, manifestDraft, content, HnswVectorIndex.build(vectors, draft.hnsw));
     const read = await readIndex(dir);
-    expect({ documents: read.documents, sections: read.sections, vectors: read.vectors, lexical: read.lexical, expansion: read.expansion }).toEqual(content);
+    expect({
+      documents: read.documents,
+      sections: read.sections,
+      vectors: read.vectors,
+      lexical: read.lexical,
+      expansion: read.expansion,
+    }).toEqual(content);
     expect(read.hnsw.labels().sort()).toEqual([0, 1, 2]);
   });
 });
@@ -76,16 +92,24 @@ describe('a damaged table file', () => {
       const data = readFileSync(join(b, file));
       data[Math.floor(data.length / 2)]! ^= 0x01;
       writeFileSync(join(b, file), data);
-      await expect(readIndex(join(b, '..'))).rejects.toThrow(new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\): run 'svc-docs index'`));
+      await expect(readIndex(join(b, '..'))).rejects.toThrow(
+        new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\): run 'svc-docs index'`),
+      );
     });
 
     it(`refuses a truncated ${file}, naming it, also under a valid checksum`, async () => {
       const b = await build();
       truncateSync(join(b, file), 40);
-      await expect(readIndex(join(b, '..'))).rejects.toThrow(new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\)`));
+      await expect(readIndex(join(b, '..'))).rejects.toThrow(
+        new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\)`),
+      );
       resign(b, file, readFileSync(join(b, file)));
       await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
-      await expect(readIndex(join(b, '..'))).rejects.toThrow(new RegExp(`${file.replace('.', '\\.')} is malformed \\(it ends \\d+ bytes early \\(truncated\\)\\): run 'svc-docs index' to rebuild it$`));
+      await expect(readIndex(join(b, '..'))).rejects.toThrow(
+        new RegExp(
+          `${file.replace('.', '\\.')} is malformed \\(it ends \\d+ bytes early \\(truncated\\)\\): run 'svc-docs index' to rebuild it$`,
+        ),
+      );
     });
   }
 });
@@ -97,9 +121,18 @@ describe('an index of the previous format', () => {
     const path = join(b, 'manifest.json');
     const manifest = JSON.parse(readFileSync(path, 'utf8')) as { formatVersion: number; files: Record<string, string> };
     writeFileSync(join(b, 'sections.json'), '{"documents":[],"sections":[]}');
-    writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 1, files: { ...manifest.files, 'sections.json': 'x', 'lexical.json': 'y' } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...manifest,
+        formatVersion: 1,
+        files: { ...manifest.files, 'sections.json': 'x', 'lexical.json': 'y' },
+      }),
+    );
     await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
-    await expect(readIndex(join(b, '..'))).rejects.toThrow(/manifest\.json has index format 1 but this svc-docs reads format 2: run 'svc-docs index' to rebuild it$/);
+    await expect(readIndex(join(b, '..'))).rejects.toThrow(
+      /manifest\.json has index format 1 but this svc-docs reads format 2: run 'svc-docs index' to rebuild it$/,
+    );
   });
 });
 
@@ -110,8 +143,14 @@ describe('reading a table larger than one read', () => {
     const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' })))!;
     const sectionChars = 4096;
     const count = Math.ceil((1.25 * PIECE_BYTES) / sectionChars);
-    const big: StoredSection[] = Array.from({ length: count }, (_, i) => ({ doc: 0, headings: [`H${i}`], text: `${i} `.padEnd(sectionChars, 'x') }));
-    const bigDocuments: StoredDocument[] = [{ kb: 'kb', path: 'a.md', title: 'A', hash: 'h', firstSection: 0, sectionCount: count }];
+    const big: StoredSection[] = Array.from({ length: count }, (_, i) => ({
+      doc: 0,
+      headings: [`H${i}`],
+      text: `${i} `.padEnd(sectionChars, 'x'),
+    }));
+    const bigDocuments: StoredDocument[] = [
+      { kb: 'kb', path: 'a.md', title: 'A', hash: 'h', firstSection: 0, sectionCount: count },
+    ];
     resign(b, 'sections.bin', Buffer.from(bytes(sectionsPieces(bigDocuments, big))));
     const path = join(b, 'manifest.json');
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), sections: count }));

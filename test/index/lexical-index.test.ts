@@ -3,10 +3,18 @@ import { buildLexicalData } from '../../src/index/build-lexical.js';
 import { LexicalIndex, type FieldTokens } from '../../src/index/lexical-index.js';
 import { tokenize } from '../../src/index/tokenize.js';
 
-const section = (title: string, headings: string, body: string): FieldTokens => ({ title: tokenize(title), headings: tokenize(headings), body: tokenize(body) });
+const section = (title: string, headings: string, body: string): FieldTokens => ({
+  title: tokenize(title),
+  headings: tokenize(headings),
+  body: tokenize(body),
+});
 
 const sections = [
-  section('Webhooks', 'Verify the signature', 'Verify the JWT signature with the public key before trusting the payload.'),
+  section(
+    'Webhooks',
+    'Verify the signature',
+    'Verify the JWT signature with the public key before trusting the payload.',
+  ),
   section('Webhooks', 'Idempotency', 'Skip an event whose id was already processed.'),
   section('Tokens', 'Create a token', 'POST the client credentials to get an access token.'),
   section('Overview', 'Gift cards', 'Gift cards and store credit. Signature appears here once.'),
@@ -52,7 +60,12 @@ describe('LexicalIndex (BM25F)', () => {
     const partial = full.coverage[Array.from(full.sections).indexOf(3)]!;
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(1);
-    const expanded = index.search(new Map([['refund', 1], ['token', 0.5]]));
+    const expanded = index.search(
+      new Map([
+        ['refund', 1],
+        ['token', 0.5],
+      ]),
+    );
     const c = expanded.coverage[Array.from(expanded.sections).indexOf(2)]!;
     expect(c).toBeGreaterThan(0);
     expect(c).toBeLessThan(1);

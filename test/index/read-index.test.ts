@@ -22,15 +22,55 @@ type Edit = (build: string) => void;
 
 describe('references inside an index whose checksums are valid', () => {
   const cases: [string, Edit, RegExp][] = [
-    ['a document range past the last section', (b) => resignSections(b, (t) => void (t.documents[1]!.sectionCount = 999)), /sections\.bin refers outside the index \(document 1 claims sections \d+–\d+, expected a run starting at \d+ within \d+ sections\)/],
-    ['a section of a document that does not exist', (b) => resignSections(b, (t) => void (t.sections[0]!.doc = 99)), /sections\.bin refers outside the index \(section 0 belongs to document 99, not to document 0/],
-    ['overlapping documents', (b) => resignSections(b, (t) => void (t.documents[1]!.firstSection = 0)), /sections\.bin refers outside the index \(document 1 claims sections 0–/],
-    ['a document path with a newline', (b) => resignSections(b, (t) => void (t.documents[0]!.path = 'a.md\nTitle: forged')), /sections\.bin refers outside the index \(document 0 has a control character/],
-    ['a posting naming a section that does not exist', (b) => resignPostings(b, (d) => void (d.postingSections[0] = 9999)), /postings\.bin refers outside the index \(term 0 points at section 9999 of \d+\)/],
-    ['a negative section in a posting', (b) => resignPostings(b, (d) => void (d.postingSections[1] = -1)), /postings\.bin refers outside the index \(term \d+ points at section -1 of \d+\)/],
-    ['lexical statistics for another number of sections', (b) => resignPostings(b, (d) => void (d.sectionCount = 1)), /postings\.bin refers outside the index \(it indexes 1 sections but there are \d+\)/],
-    ['a posting list running past the postings', (b) => resignPostings(b, (d) => void (d.termStart = Uint32Array.from(d.termStart, (x, i) => (i === d.terms.length ? x + 5 : x)))), /postings\.bin refers outside the index \(its posting lists do not cover its \d+ postings\)/],
-    ['a posting list that ends before it starts', (b) => resignPostings(b, (d) => void ([d.termStart[1], d.termStart[2]] = [d.termStart[2]!, d.termStart[1]!])), /postings\.bin refers outside the index \(the posting list of term 1 ends before it starts\)/],
+    [
+      'a document range past the last section',
+      (b) => resignSections(b, (t) => void (t.documents[1]!.sectionCount = 999)),
+      /sections\.bin refers outside the index \(document 1 claims sections \d+–\d+, expected a run starting at \d+ within \d+ sections\)/,
+    ],
+    [
+      'a section of a document that does not exist',
+      (b) => resignSections(b, (t) => void (t.sections[0]!.doc = 99)),
+      /sections\.bin refers outside the index \(section 0 belongs to document 99, not to document 0/,
+    ],
+    [
+      'overlapping documents',
+      (b) => resignSections(b, (t) => void (t.documents[1]!.firstSection = 0)),
+      /sections\.bin refers outside the index \(document 1 claims sections 0–/,
+    ],
+    [
+      'a document path with a newline',
+      (b) => resignSections(b, (t) => void (t.documents[0]!.path = 'a.md\nTitle: forged')),
+      /sections\.bin refers outside the index \(document 0 has a control character/,
+    ],
+    [
+      'a posting naming a section that does not exist',
+      (b) => resignPostings(b, (d) => void (d.postingSections[0] = 9999)),
+      /postings\.bin refers outside the index \(term 0 points at section 9999 of \d+\)/,
+    ],
+    [
+      'a negative section in a posting',
+      (b) => resignPostings(b, (d) => void (d.postingSections[1] = -1)),
+      /postings\.bin refers outside the index \(term \d+ points at section -1 of \d+\)/,
+    ],
+    [
+      'lexical statistics for another number of sections',
+      (b) => resignPostings(b, (d) => void (d.sectionCount = 1)),
+      /postings\.bin refers outside the index \(it indexes 1 sections but there are \d+\)/,
+    ],
+    [
+      'a posting list running past the postings',
+      (b) =>
+        resignPostings(
+          b,
+          (d) => void (d.termStart = Uint32Array.from(d.termStart, (x, i) => (i === d.terms.length ? x + 5 : x))),
+        ),
+      /postings\.bin refers outside the index \(its posting lists do not cover its \d+ postings\)/,
+    ],
+    [
+      'a posting list that ends before it starts',
+      (b) => resignPostings(b, (d) => void ([d.termStart[1], d.termStart[2]] = [d.termStart[2]!, d.termStart[1]!])),
+      /postings\.bin refers outside the index \(the posting list of term 1 ends before it starts\)/,
+    ],
   ];
   for (const [name, edit, message] of cases) {
     it(`refuses ${name}, naming the file`, async () => {
@@ -53,9 +93,20 @@ describe('index store', () => {
     expect(m.corpus.knowledgeBases).toEqual(['kb']);
     expect(m.sections).toBe(index.sections.length);
     expect(m.model.dimensions).toBe(index.vectors.dims);
-    expect(m.hnsw).toMatchObject({ m: expect.any(Number), efConstruction: expect.any(Number), efSearch: expect.any(Number) });
+    expect(m.hnsw).toMatchObject({
+      m: expect.any(Number),
+      efConstruction: expect.any(Number),
+      efSearch: expect.any(Number),
+    });
     expect(Object.keys(m.files).sort()).toEqual(
-      ['expansion-terms.json', 'expansion-vectors.f32', 'postings.bin', 'sections.bin', 'vectors.f32', 'vectors.hnsw'].sort(),
+      [
+        'expansion-terms.json',
+        'expansion-vectors.f32',
+        'postings.bin',
+        'sections.bin',
+        'vectors.f32',
+        'vectors.hnsw',
+      ].sort(),
     );
   });
 
@@ -65,7 +116,10 @@ describe('index store', () => {
     const vectorCacheDir = tempDir('cache');
     await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
     const before = await currentBuildDir(outDir);
-    writeFileSync(join(corpus, 'kb', 'c.md'), '# Gamma\n' + Array.from({ length: 30 }, (_, i) => `## Part ${i}\ntext ${i}\n`).join(''));
+    writeFileSync(
+      join(corpus, 'kb', 'c.md'),
+      '# Gamma\n' + Array.from({ length: 30 }, (_, i) => `## Part ${i}\ntext ${i}\n`).join(''),
+    );
     await expect(
       buildIndex({
         corpusDirs: [corpus],
@@ -124,6 +178,8 @@ describe('index store', () => {
   it('refuses to serve an index with a model other than the one configured', async () => {
     const dir = await copyOfIndex();
     await expect(openEngine(dir, { model: 'Xenova/all-MiniLM-L6-v2' })).rejects.toThrow(ModelMismatchError);
-    await expect(openEngine(dir, { model: 'Xenova/all-MiniLM-L6-v2' })).rejects.toThrow(/was built with model svc-glove-sif-100d \(100 dims\)/);
+    await expect(openEngine(dir, { model: 'Xenova/all-MiniLM-L6-v2' })).rejects.toThrow(
+      /was built with model svc-glove-sif-100d \(100 dims\)/,
+    );
   });
 });

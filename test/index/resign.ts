@@ -27,7 +27,10 @@ export function resign(build: string, file: string, data: Uint8Array): void {
   writeFileSync(path, JSON.stringify(manifest));
 }
 
-export function resignSections(build: string, edit: (tables: { documents: StoredDocument[]; sections: StoredSection[] }) => void): void {
+export function resignSections(
+  build: string,
+  edit: (tables: { documents: StoredDocument[]; sections: StoredSection[] }) => void,
+): void {
   const tables = decodeSections(fileBuffer(join(build, 'sections.bin')));
   edit(tables);
   resign(build, 'sections.bin', Buffer.concat([...sectionsPieces(tables.documents, tables.sections)]));

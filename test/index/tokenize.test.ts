@@ -49,13 +49,16 @@ describe('tokenize', () => {
 
   it('is deterministic and index/query symmetric (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('svc', '-', '.', '_', 'Gift', 'card', 'ID', 'x9', ' ', '/'), { maxLength: 12 }), (parts) => {
-        const text = parts.join('');
-        expect(tokenize(text)).toEqual(tokenize(text));
-        // A query that is a substring-free copy of the text yields a subset of its terms.
-        const terms = new Set(tokenize(`${text} trailing words`));
-        for (const t of tokenize(text)) expect(terms.has(t)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('svc', '-', '.', '_', 'Gift', 'card', 'ID', 'x9', ' ', '/'), { maxLength: 12 }),
+        (parts) => {
+          const text = parts.join('');
+          expect(tokenize(text)).toEqual(tokenize(text));
+          // A query that is a substring-free copy of the text yields a subset of its terms.
+          const terms = new Set(tokenize(`${text} trailing words`));
+          for (const t of tokenize(text)) expect(terms.has(t)).toBe(true);
+        },
+      ),
     );
   });
 });

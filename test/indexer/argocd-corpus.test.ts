@@ -52,7 +52,10 @@ describe.skipIf(!existsSync(SHARED))('the Argo CD corpus', () => {
   });
 
   it('reindexes a one-file edit by parsing only that file and embedding only the sections that changed', async () => {
-    appendFileSync(join(corpus, 'argocd', 'faq.md'), '\n\n## How do I feed the zebrafish?\n\nThe zebrafish eats at dawn.\n');
+    appendFileSync(
+      join(corpus, 'argocd', 'faq.md'),
+      '\n\n## How do I feed the zebrafish?\n\nThe zebrafish eats at dawn.\n',
+    );
     const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir: vectors });
     expect(again.changes).toEqual({ added: [], changed: ['argocd/faq.md'], removed: [] });
     expect(again.sections).toBe(full.sections + 1);

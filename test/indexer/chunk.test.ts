@@ -19,13 +19,24 @@ describe('chunkMarkdown', () => {
         '## `vi.hoisted` <Version>4.0.0</Version> {#vi-hoisted}\n\ny\n\n## Styled {.note}\n\nz\n\n## Set {#id} in the middle\n\nw\n',
     );
     expect(doc.title).toBe('Running Tests advanced');
-    expect(doc.sections.map((s) => s.headings.at(-1))).toEqual(['Running Tests advanced', 'passWithNoTests', 'vi.hoisted 4.0.0', 'Styled', 'Set {#id} in the middle']);
+    expect(doc.sections.map((s) => s.headings.at(-1))).toEqual([
+      'Running Tests advanced',
+      'passWithNoTests',
+      'vi.hoisted 4.0.0',
+      'Styled',
+      'Set {#id} in the middle',
+    ]);
   });
 
   it('makes one section per heading with the breadcrumb of enclosing headings', () => {
     const doc = chunkMarkdown('# Guide\nintro\n## Install\nsteps\n### Linux\napt\n## Use\nrun\n');
     expect(doc.title).toBe('Guide');
-    expect(doc.sections.map((s) => s.headings)).toEqual([['Guide'], ['Guide', 'Install'], ['Guide', 'Install', 'Linux'], ['Guide', 'Use']]);
+    expect(doc.sections.map((s) => s.headings)).toEqual([
+      ['Guide'],
+      ['Guide', 'Install'],
+      ['Guide', 'Install', 'Linux'],
+      ['Guide', 'Use'],
+    ]);
     expect(doc.sections[2]!.text).toBe('### Linux\napt\n');
   });
 
@@ -36,7 +47,9 @@ describe('chunkMarkdown', () => {
   });
 
   it('keeps tables and HTML blocks inside their section', () => {
-    const doc = chunkMarkdown('# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>\n<h2>html heading</h2>\n</div>\n\n## Next\n');
+    const doc = chunkMarkdown(
+      '# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>\n<h2>html heading</h2>\n</div>\n\n## Next\n',
+    );
     expect(doc.sections).toHaveLength(2);
     expect(doc.sections[0]!.text).toContain('| 1 | 2 |');
     expect(doc.sections[0]!.text).toContain('<h2>html heading</h2>');
@@ -106,25 +119,50 @@ describe('chunkMarkdown', () => {
 
   it('puts every character of the body in exactly one section, in order, and bounds every section (property)', () => {
     const line = fc.oneof(
-      fc.constantFrom('# H1', '## H2', '### H3', '```', '~~~', '| a | b |', '|---|---|', '- item', '> quote', '<div>', '', '---', 'Title\n==='),
+      fc.constantFrom(
+        '# H1',
+        '## H2',
+        '### H3',
+        '```',
+        '~~~',
+        '| a | b |',
+        '|---|---|',
+        '- item',
+        '> quote',
+        '<div>',
+        '',
+        '---',
+        'Title\n===',
+      ),
       fc.string({ maxLength: 40 }),
     );
     // A split code block gains fence lines and a split table its header again; apart from
     // lines like those, the sections are the body verbatim. (Lines stay shorter than a part,
     // so no line is cut.)
     const repeatable = /^ {0,3}(`{3,}|~{3,}|\|)/;
-    const content = (text: string) => text.split(/\r?\n/).filter((l) => !repeatable.test(l)).join('').replace(/\s+/g, '');
+    const content = (text: string) =>
+      text
+        .split(/\r?\n/)
+        .filter((l) => !repeatable.test(l))
+        .join('')
+        .replace(/\s+/g, '');
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 80 }), fc.constantFrom('\n', '\r\n'), fc.integer({ min: 60, max: 400 }), (lines, eol, max) => {
-        const source = lines.join(eol);
-        const doc = chunkMarkdown(source, { maxSectionChars: max });
-        const joined = doc.sections.map((s) => s.text).join('');
-        // Whitespace-only bodies make no section; otherwise the sections are the body verbatim.
-        if (body(source).trim() === '') expect(doc.sections).toEqual([]);
-        else if (source.length <= BLOCK_SPLIT_FACTOR * max) expect(joined.trim()).toBe(body(source).trim());
-        else expect(content(joined)).toBe(content(body(source)));
-        for (const s of doc.sections) expect(s.text.length).toBeLessThanOrEqual(BLOCK_SPLIT_FACTOR * max + MAX_SPLIT_OVERSHOOT);
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 80 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.integer({ min: 60, max: 400 }),
+        (lines, eol, max) => {
+          const source = lines.join(eol);
+          const doc = chunkMarkdown(source, { maxSectionChars: max });
+          const joined = doc.sections.map((s) => s.text).join('');
+          // Whitespace-only bodies make no section; otherwise the sections are the body verbatim.
+          if (body(source).trim() === '') expect(doc.sections).toEqual([]);
+          else if (source.length <= BLOCK_SPLIT_FACTOR * max) expect(joined.trim()).toBe(body(source).trim());
+          else expect(content(joined)).toBe(content(body(source)));
+          for (const s of doc.sections)
+            expect(s.text.length).toBeLessThanOrEqual(BLOCK_SPLIT_FACTOR * max + MAX_SPLIT_OVERSHOOT);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -155,7 +193,8 @@ describe('chunkMarkdown', () => {
   });
 
   it('cuts a giant table into tables that repeat the header', () => {
-    const table = '| name | value |\n|---|---|\n' + Array.from({ length: 400 }, (_, i) => `| row${i} | ${i} |\n`).join('');
+    const table =
+      '| name | value |\n|---|---|\n' + Array.from({ length: 400 }, (_, i) => `| row${i} | ${i} |\n`).join('');
     const doc = chunkMarkdown(`# T\n\n${table}`, small);
     const parts = doc.sections.filter((s) => s.text.includes('| row'));
     expect(parts.length).toBeGreaterThan(10);

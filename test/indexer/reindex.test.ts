@@ -16,7 +16,10 @@ describe('reindex', () => {
     const outDir = tempDir('index');
     expect((await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir })).documentsParsed).toBe(files);
 
-    appendFileSync(join(corpus, 'platform', 'tokens.md'), '\n## Refresh\n\nRefresh each instance\'s token before it expires.\n');
+    appendFileSync(
+      join(corpus, 'platform', 'tokens.md'),
+      "\n## Refresh\n\nRefresh each instance's token before it expires.\n",
+    );
     const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
     expect(again.documentsParsed).toBe(1);
     expect(again.changes.changed).toEqual(['platform/tokens.md']);
@@ -36,15 +39,29 @@ describe('reindex', () => {
     const outDir = tempDir('index');
     const first = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
     const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
-    expect(again).toMatchObject({ unchanged: true, buildDir: first.buildDir, documentsParsed: 0, sectionsEmbedded: 0, sections: first.sections });
+    expect(again).toMatchObject({
+      unchanged: true,
+      buildDir: first.buildDir,
+      documentsParsed: 0,
+      sectionsEmbedded: 0,
+      sections: first.sections,
+    });
     // A damaged live build is built again, not kept.
     const vectors = join(first.buildDir, 'vectors.f32');
-    writeFileSync(vectors, readFileSync(vectors).map((b, i) => (i === 0 ? b ^ 0xff : b)));
+    writeFileSync(
+      vectors,
+      readFileSync(vectors).map((b, i) => (i === 0 ? b ^ 0xff : b)),
+    );
     const repaired = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
     expect(repaired.unchanged).toBe(false);
     expect(repaired.buildDir).not.toBe(first.buildDir);
     // Other settings make another index from the same files.
-    const rechunked = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, chunk: { maxSectionChars: 300 } });
+    const rechunked = await buildIndex({
+      corpusDirs: [corpus],
+      outDir,
+      vectorCacheDir,
+      chunk: { maxSectionChars: 300 },
+    });
     expect(rechunked.unchanged).toBe(false);
     appendFileSync(join(corpus, 'platform', 'tokens.md'), '\nOne more line.\n');
     const edited = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, chunk: { maxSectionChars: 300 } });
@@ -56,7 +73,12 @@ describe('reindex', () => {
     const vectorCacheDir = tempDir('vectors');
     const outDir = tempDir('index');
     await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
-    const rechunked = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, chunk: { maxSectionChars: 300 } });
+    const rechunked = await buildIndex({
+      corpusDirs: [corpus],
+      outDir,
+      vectorCacheDir,
+      chunk: { maxSectionChars: 300 },
+    });
     expect(rechunked.documentsParsed).toBe(Object.keys(SAMPLE_CORPUS).length);
     expect((await readIndex(outDir)).manifest.chunking.maxSectionChars).toBe(300);
   });

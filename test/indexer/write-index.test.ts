@@ -24,7 +24,9 @@ afterAll(async () => {
 
 const FILES = { 'kb/a.md': '# Alpha\n\nalpha text about refunds\n', 'kb/b.md': '# Beta\n\nbeta text about webhooks\n' };
 
-async function indexOf(files: Record<string, string>): Promise<{ outDir: string; corpus: string; vectorCacheDir: string }> {
+async function indexOf(
+  files: Record<string, string>,
+): Promise<{ outDir: string; corpus: string; vectorCacheDir: string }> {
   const corpus = writeCorpus(files);
   const outDir = tempDir('index');
   const vectorCacheDir = tempDir('vectors');
@@ -46,13 +48,19 @@ describe('writing an index', () => {
     writeFileSync(join(corpus, 'kb', 'c.md'), '# Gamma\n\ngamma text\n');
     await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
     const current = basename((await currentBuildDir(outDir))!);
-    const builds = readdirSync(outDir).filter((e) => e.startsWith('build-')).sort();
+    const builds = readdirSync(outDir)
+      .filter((e) => e.startsWith('build-'))
+      .sort();
     expect(builds).toEqual([live, current, inProgress].sort());
     expect((await readIndex(outDir)).documents).toHaveLength(3);
 
     // The build before keeps being the one kept: the next build removes `live` (now two back).
     await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder, chunk: { maxSectionChars: 500 } });
-    expect(readdirSync(outDir).filter((e) => e.startsWith('build-')).sort()).toEqual([current, basename((await currentBuildDir(outDir))!), inProgress].sort());
+    expect(
+      readdirSync(outDir)
+        .filter((e) => e.startsWith('build-'))
+        .sort(),
+    ).toEqual([current, basename((await currentBuildDir(outDir))!), inProgress].sort());
   });
 
   it('removes a vector-cache temp file whose writer was killed, and keeps one a live process is writing', async () => {
@@ -81,7 +89,9 @@ describe('writing an index', () => {
     const message = `${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index'`;
     await expect(readIndex(outDir)).rejects.toThrow(IndexError);
     await expect(readIndex(outDir)).rejects.toThrow(message);
-    await expect(buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder })).rejects.toThrow(`${message} again`);
+    await expect(buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder })).rejects.toThrow(
+      `${message} again`,
+    );
     expect(readdirSync(outDir).sort()).toEqual(before);
     expect(name).toMatch(/^build-/);
   });

@@ -5,8 +5,16 @@ const LOCAL = ['localhost', '127.0.0.1', '[::1]'];
 
 describe('Host allow-list', () => {
   it('accepts localhost names on any port and nothing else', () => {
-    for (const host of ['localhost', 'localhost:8080', '127.0.0.1:1', '[::1]:9000', 'LOCALHOST']) expect(hostAllowed(host, LOCAL)).toBe(true);
-    for (const host of ['evil.example.com', 'evil.example.com:8080', '127.0.0.1.evil.com', 'localhost.evil.com', '', undefined]) {
+    for (const host of ['localhost', 'localhost:8080', '127.0.0.1:1', '[::1]:9000', 'LOCALHOST'])
+      expect(hostAllowed(host, LOCAL)).toBe(true);
+    for (const host of [
+      'evil.example.com',
+      'evil.example.com:8080',
+      '127.0.0.1.evil.com',
+      'localhost.evil.com',
+      '',
+      undefined,
+    ]) {
       expect(hostAllowed(host, LOCAL)).toBe(false);
     }
   });
@@ -44,7 +52,15 @@ describe('bearer token', () => {
     expect(bearerMatches('bearer s3cret-token-0123456789', expected)).toBe(true);
   });
   it('refuses anything else', () => {
-    for (const header of [undefined, '', 'Bearer', 'Bearer s3cret-token-012345678', 'Bearer s3cret-token-01234567890', 'Basic s3cret-token-0123456789', 's3cret-token-0123456789']) {
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer s3cret-token-012345678',
+      'Bearer s3cret-token-01234567890',
+      'Basic s3cret-token-0123456789',
+      's3cret-token-0123456789',
+    ]) {
       expect(bearerMatches(header, expected)).toBe(false);
     }
   });

@@ -38,21 +38,48 @@ const SUITES: Suite[] = [
     cli: join(modules, '@modelcontextprotocol/conformance/dist/index.js'),
     args: [],
     expectedFailures: expected('conformance-expected-failures.yml'),
-    mustPass: ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'resources-list', 'prompts-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'],
+    mustPass: [
+      'server-initialize',
+      'ping',
+      'logging-set-level',
+      'tools-list',
+      'resources-list',
+      'prompts-list',
+      'server-sse-multiple-streams',
+      'dns-rebinding-protection',
+    ],
   },
   {
     name: '0.2, --requirements 2025-11-25',
     cli: join(modules, 'conformance-next/dist/index.js'),
     args: ['--requirements', '2025-11-25'],
     expectedFailures: expected('conformance-2025-11-25-expected-failures.yml'),
-    mustPass: ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'resources-list', 'prompts-list', 'server-sse-multiple-streams', 'dns-rebinding-protection', 'server-session-lifecycle'],
+    mustPass: [
+      'server-initialize',
+      'ping',
+      'logging-set-level',
+      'tools-list',
+      'resources-list',
+      'prompts-list',
+      'server-sse-multiple-streams',
+      'dns-rebinding-protection',
+      'server-session-lifecycle',
+    ],
   },
   {
     name: '0.2, --requirements 2026-07-28',
     cli: join(modules, 'conformance-next/dist/index.js'),
     args: ['--requirements', '2026-07-28'],
     expectedFailures: expected('conformance-2026-07-28-expected-failures.yml'),
-    mustPass: ['tools-list', 'resources-list', 'prompts-list', 'sep-2164-resource-not-found', 'caching', 'http-header-validation', 'dns-rebinding-protection'],
+    mustPass: [
+      'tools-list',
+      'resources-list',
+      'prompts-list',
+      'sep-2164-resource-not-found',
+      'caching',
+      'http-header-validation',
+      'dns-rebinding-protection',
+    ],
     allowedFailedChecks: {
       'server-stateless': [
         'sep-2575-server-rejects-undeclared-capability',
@@ -124,7 +151,16 @@ describe('MCP conformance suites', () => {
     it(`passes ${suite.name}: every applicable scenario, and no listed one`, { timeout: 900_000 }, async () => {
       const outDir = mkdtempSync(join(tmpdir(), 'svc-docs-conformance-'));
       outDirs.push(outDir);
-      const { code, output } = await run(suite.cli, ['server', '--url', server.url, ...suite.args, '--expected-failures', suite.expectedFailures, '--output-dir', outDir]);
+      const { code, output } = await run(suite.cli, [
+        'server',
+        '--url',
+        server.url,
+        ...suite.args,
+        '--expected-failures',
+        suite.expectedFailures,
+        '--output-dir',
+        outDir,
+      ]);
       expect(output, output).toMatch(/=== SUMMARY ===/);
       expect(code, output).toBe(0);
 
@@ -132,13 +168,22 @@ describe('MCP conformance suites', () => {
       for (const scenario of suite.mustPass) {
         const checks = results.get(scenario) ?? [];
         expect(checks.length, `${scenario} produced no checks`).toBeGreaterThan(0);
-        expect(checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'), scenario).toEqual([]);
-        expect(checks.some((c) => c.status === 'SUCCESS'), scenario).toBe(true);
+        expect(
+          checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
+          scenario,
+        ).toEqual([]);
+        expect(
+          checks.some((c) => c.status === 'SUCCESS'),
+          scenario,
+        ).toBe(true);
       }
       for (const [scenario, allowed] of Object.entries(suite.allowedFailedChecks ?? {})) {
         const checks = results.get(scenario) ?? [];
         expect(checks.filter((c) => c.status === 'SUCCESS').length, `${scenario} passed no checks`).toBeGreaterThan(0);
-        expect(checks.filter((c) => c.status === 'FAILURE' && !allowed.includes(c.id)), scenario).toEqual([]);
+        expect(
+          checks.filter((c) => c.status === 'FAILURE' && !allowed.includes(c.id)),
+          scenario,
+        ).toEqual([]);
       }
     });
   }

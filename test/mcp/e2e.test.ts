@@ -10,8 +10,13 @@ import { connectClient, raw, sessionHeaders } from '../helpers/mcp-client.js';
 
 /** The real SDK client against the real server over a real index, on an ephemeral port. */
 
-
-const STARS: Record<string, number> = { 'Excellent match': 3, 'Very relevant': 2, Relevant: 1, 'Somewhat relevant': 0, 'Moderate match': 0 };
+const STARS: Record<string, number> = {
+  'Excellent match': 3,
+  'Very relevant': 2,
+  Relevant: 1,
+  'Somewhat relevant': 0,
+  'Moderate match': 0,
+};
 
 let engine: SearchEngine & { close(): Promise<void> };
 let server: RunningServer;
@@ -62,12 +67,18 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         properties: { searchTerm: { type: 'string', minLength: 1, maxLength: 1000 } },
       });
       expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['searchTerm']);
-      expect(tool.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['query', 'results']) });
+      expect(tool.outputSchema).toMatchObject({
+        type: 'object',
+        required: expect.arrayContaining(['query', 'results']),
+      });
       expect(tool.description).toMatch(/specific technical terms/i);
       expect(tool.description).toMatch(/consecutive sections around it .* \(up to 31\)/);
       expect(tool.annotations?.readOnlyHint).toBe(true);
 
-      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'zanzibar setting' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'zanzibar setting' },
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       const structured: SearchDocsOutput = searchDocsOutputSchema.parse(result.structuredContent);
       const top = structured.results[0]!;
@@ -88,16 +99,24 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
       expect(text).toContain('Source: platform');
       const stars = '★'.repeat(top.relevance.stars);
       expect(text).toContain(`Relevance: ${stars ? `${stars} ` : ''}${top.relevance.label}`);
-      expect(text).toMatch(/>>>>> BEST MATCH \| section 42 \| Long Reference > Topic 40 <<<<<\n## Topic 40\n\nDetails for topic number 40\. The zanzibar setting lives here\./);
+      expect(text).toMatch(
+        />>>>> BEST MATCH \| section 42 \| Long Reference > Topic 40 <<<<<\n## Topic 40\n\nDetails for topic number 40\. The zanzibar setting lives here\./,
+      );
       expect(text).toContain('----- section 27 | Long Reference > Topic 25 -----');
       const firstResult = text.split('===== Result ')[1] ?? '';
       expect(firstResult).toMatch(/^1 of \d+ =====/);
       expect(firstResult.match(/^(-----|>>>>>) /gm)).toHaveLength(31);
 
       await transport.terminateSession();
-      const after = await raw(server.url, { method: 'POST', headers: sessionHeaders(sessionId!), body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+      const after = await raw(server.url, {
+        method: 'POST',
+        headers: sessionHeaders(sessionId!),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
       expect(after.status).toBe(404);
-      expect(JSON.parse(after.text)).toMatchObject({ error: { code: -32001, message: expect.stringMatching(/initialize/) } });
+      expect(JSON.parse(after.text)).toMatchObject({
+        error: { code: -32001, message: expect.stringMatching(/initialize/) },
+      });
     } finally {
       await close();
     }
@@ -114,11 +133,17 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         [{ searchTerm: 42 }, /expected string/],
       ];
       for (const [args, message] of cases) {
-        const result = (await client.callTool({ name: 'SearchDocs', arguments: args as Record<string, unknown> })) as CallToolResult;
+        const result = (await client.callTool({
+          name: 'SearchDocs',
+          arguments: args as Record<string, unknown>,
+        })) as CallToolResult;
         expect(result.isError).toBe(true);
         expect(textOf(result)).toMatch(message);
       }
-      const ok = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: '  skip duplicate event id  ' } })) as CallToolResult;
+      const ok = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: '  skip duplicate event id  ' },
+      })) as CallToolResult;
       expect(ok.isError).toBeFalsy();
       const structured = searchDocsOutputSchema.parse(ok.structuredContent);
       expect(structured.query).toBe('skip duplicate event id');
@@ -133,13 +158,21 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
     const { client, transport, close } = await connectClient(server.url);
     try {
       engineDown = true;
-      const failed = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'webhooks' } })) as CallToolResult;
+      const failed = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'webhooks' },
+      })) as CallToolResult;
       expect(failed.isError).toBe(true);
-      expect(textOf(failed)).toMatch(/^SearchDocs could not search the index: index-data\/CURRENT names a build that no longer exists\. The session is still usable/);
+      expect(textOf(failed)).toMatch(
+        /^SearchDocs could not search the index: index-data\/CURRENT names a build that no longer exists\. The session is still usable/,
+      );
       expect(logLines.some((l) => JSON.parse(l).event === 'search-failed')).toBe(true);
 
       engineDown = false;
-      const ok = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'access token valid hours' } })) as CallToolResult;
+      const ok = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'access token valid hours' },
+      })) as CallToolResult;
       expect(ok.isError).toBeFalsy();
       expect(searchDocsOutputSchema.parse(ok.structuredContent).results[0]?.path).toBe('tokens.md');
       await transport.terminateSession();
@@ -150,16 +183,34 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
   });
 
   it('reads the engine per request, so an open session searches a reloaded index', async () => {
-    const next = await openEngine(await fixtureIndex({ 'release/notes.md': '# Release notes\n\nThe quokka release adds batch exports.\n' }));
+    const next = await openEngine(
+      await fixtureIndex({ 'release/notes.md': '# Release notes\n\nThe quokka release adds batch exports.\n' }),
+    );
     let current: SearchEngine = engine;
-    const reloading = await startHttpServer({ port: 0, engine: () => current, structuredOutput: true, log: () => undefined });
+    const reloading = await startHttpServer({
+      port: 0,
+      engine: () => current,
+      structuredOutput: true,
+      log: () => undefined,
+    });
     const { client, transport, close } = await connectClient(reloading.url);
     try {
       const search = async () =>
-        searchDocsOutputSchema.parse(((await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'quokka release batch exports' } })) as CallToolResult).structuredContent);
+        searchDocsOutputSchema.parse(
+          (
+            (await client.callTool({
+              name: 'SearchDocs',
+              arguments: { searchTerm: 'quokka release batch exports' },
+            })) as CallToolResult
+          ).structuredContent,
+        );
       expect((await search()).results.map((r) => r.source)).not.toContain('release');
       current = next;
-      expect((await search()).results[0]).toMatchObject({ source: 'release', path: 'notes.md', title: 'Release notes' });
+      expect((await search()).results[0]).toMatchObject({
+        source: 'release',
+        path: 'notes.md',
+        title: 'Release notes',
+      });
       await transport.terminateSession();
     } finally {
       await close();
@@ -169,10 +220,18 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
   });
 
   it('keeps a response within the size budget without losing the best match, and says where the rest of the page is', async () => {
-    const small = await startHttpServer({ port: 0, engine: () => engine, responseBudgetChars: 2000, log: () => undefined });
+    const small = await startHttpServer({
+      port: 0,
+      engine: () => engine,
+      responseBudgetChars: 2000,
+      log: () => undefined,
+    });
     const { client, transport, close } = await connectClient(small.url);
     try {
-      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'zanzibar setting' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'zanzibar setting' },
+      })) as CallToolResult;
       const text = textOf(result);
       expect(result.structuredContent).toBeUndefined();
       expect(text.length).toBeLessThanOrEqual(2000);

@@ -4,7 +4,16 @@ import { startHttpServer, type RunningServer } from '../../src/mcp/http.js';
 import { pageUri } from '../../src/mcp/page-uri.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
-import { connectClient, connectV2, MCP_HEADERS, messagesOf, MODERN_VERSION, modernRequest, raw, sessionHeaders } from '../helpers/mcp-client.js';
+import {
+  connectClient,
+  connectV2,
+  MCP_HEADERS,
+  messagesOf,
+  MODERN_VERSION,
+  modernRequest,
+  raw,
+  sessionHeaders,
+} from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
 /**
@@ -47,7 +56,10 @@ describe('one server, both eras, real clients', () => {
       expect(discovered?.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['SearchDocs']);
-      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'skip duplicate event id' },
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toContain('Path: webhooks.md');
       expect(server.sessionCount()).toBe(0);
@@ -60,7 +72,10 @@ describe('one server, both eras, real clients', () => {
     const { client, close } = await connectV2(server.url, 'auto');
     try {
       expect(client.getProtocolEra()).toBe('modern');
-      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'access token valid hours' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'access token valid hours' },
+      })) as CallToolResult;
       expect(textOf(result)).toContain('Path: tokens.md');
     } finally {
       await close();
@@ -73,11 +88,18 @@ describe('one server, both eras, real clients', () => {
       const id = transport.sessionId;
       expect(id).toMatch(/^[\x21-\x7e]{32,}$/);
       expect(server.sessionCount()).toBe(1);
-      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'skip duplicate event id' },
+      })) as CallToolResult;
       expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Path: webhooks.md') });
       await transport.terminateSession();
       expect(server.sessionCount()).toBe(0);
-      const after = await raw(server.url, { method: 'POST', headers: sessionHeaders(id!), body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+      const after = await raw(server.url, {
+        method: 'POST',
+        headers: sessionHeaders(id!),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
       expect(after.status).toBe(404);
       expect(rpcError(after.text).code).toBe(-32001);
     } finally {
@@ -92,10 +114,17 @@ describe('one server, both eras, real clients', () => {
       for (const client of [modern.client, legacy.client]) {
         const { resources } = await client.listResources();
         const uri = pageUri('platform', 'webhooks.md');
-        expect(resources).toContainEqual({ uri, name: 'platform/webhooks.md', title: 'Webhooks guide', mimeType: 'text/markdown' });
+        expect(resources).toContainEqual({
+          uri,
+          name: 'platform/webhooks.md',
+          title: 'Webhooks guide',
+          mimeType: 'text/markdown',
+        });
         expect(resources).toHaveLength(Object.keys(SAMPLE_CORPUS).length);
         const { resourceTemplates } = await client.listResourceTemplates();
-        expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'svc-docs://{kb}/{+path}', mimeType: 'text/markdown' })]);
+        expect(resourceTemplates).toEqual([
+          expect.objectContaining({ uriTemplate: 'svc-docs://{kb}/{+path}', mimeType: 'text/markdown' }),
+        ]);
         const read = await client.readResource({ uri });
         const contents = read.contents[0] as { uri: string; text: string; mimeType: string };
         expect(contents).toMatchObject({ uri, mimeType: 'text/markdown' });
@@ -117,24 +146,38 @@ describe('2026-07-28 over raw HTTP', () => {
     const res = await raw(server.url, modernRequest('server/discover'));
     expect(res.status).toBe(200);
     const [message] = messagesOf(res.text) as { result: Record<string, unknown> }[];
-    expect(message!.result).toMatchObject({ supportedVersions: [MODERN_VERSION], ttlMs: expect.any(Number), cacheScope: expect.stringMatching(/^(public|private)$/) });
+    expect(message!.result).toMatchObject({
+      supportedVersions: [MODERN_VERSION],
+      ttlMs: expect.any(Number),
+      cacheScope: expect.stringMatching(/^(public|private)$/),
+    });
     expect(res.headers['mcp-session-id']).toBeUndefined();
   });
 
   it('puts ttlMs and cacheScope on tools/list', async () => {
     const res = await raw(server.url, modernRequest('tools/list'));
     const [message] = messagesOf(res.text) as { result: Record<string, unknown> }[];
-    expect(message!.result).toMatchObject({ tools: [expect.objectContaining({ name: 'SearchDocs' })], ttlMs: expect.any(Number), cacheScope: expect.any(String) });
+    expect(message!.result).toMatchObject({
+      tools: [expect.objectContaining({ name: 'SearchDocs' })],
+      ttlMs: expect.any(Number),
+      cacheScope: expect.any(String),
+    });
   });
 
   it('answers an unsupported version with -32022 naming the supported ones', async () => {
     const res = await raw(server.url, modernRequest('tools/list', {}, { version: '2099-01-01' }));
     expect(res.status).toBe(400);
-    expect(rpcError(res.text)).toMatchObject({ code: -32022, data: { supported: [MODERN_VERSION], requested: '2099-01-01' } });
+    expect(rpcError(res.text)).toMatchObject({
+      code: -32022,
+      data: { supported: [MODERN_VERSION], requested: '2099-01-01' },
+    });
   });
 
   it('answers headers that disagree with the body with -32020 (Mcp-Method, Mcp-Name, missing Mcp-Name)', async () => {
-    const wrongMethod = await raw(server.url, modernRequest('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } }));
+    const wrongMethod = await raw(
+      server.url,
+      modernRequest('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } }),
+    );
     const call = { name: 'SearchDocs', arguments: { searchTerm: 'webhooks' } };
     const wrongName = await raw(server.url, modernRequest('tools/call', call, { headers: { 'mcp-name': 'Other' } }));
     const noName = modernRequest('tools/call', call);
@@ -173,7 +216,12 @@ describe('2025 era without a session, and the /mcp alias', () => {
     const res = await raw(server.url, {
       method: 'POST',
       headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } },
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers['mcp-session-id']).toBeUndefined();
@@ -182,7 +230,11 @@ describe('2025 era without a session, and the /mcp alias', () => {
     expect(textOf(message!.result)).toContain('Path: webhooks.md');
     expect(server.sessionCount()).toBe(before);
     for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
-      const listing = await raw(server.url, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method }) });
+      const listing = await raw(server.url, {
+        method: 'POST',
+        headers: MCP_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 4, method }),
+      });
       const [answer] = messagesOf(listing.text) as { result?: unknown; error?: unknown }[];
       expect(answer!.error, method).toBeUndefined();
     }

@@ -6,15 +6,27 @@ import { findPage, InvalidCursorError, listPages, pageMarkdown, type PageIndex }
 
 function indexOf(count: number): PageIndex {
   return {
-    documents: Array.from({ length: count }, (_, i) => ({ kb: i % 2 ? 'guide' : 'platform', path: `dir/page ${i}.md`, title: `Page ${i}`, firstSection: 2 * i, sectionCount: 2 })),
-    sections: Array.from({ length: 2 * count }, (_, i) => ({ text: i % 2 ? `## Part ${i}\n\nBody ${i}.` : `# Page ${i / 2}` })),
+    documents: Array.from({ length: count }, (_, i) => ({
+      kb: i % 2 ? 'guide' : 'platform',
+      path: `dir/page ${i}.md`,
+      title: `Page ${i}`,
+      firstSection: 2 * i,
+      sectionCount: 2,
+    })),
+    sections: Array.from({ length: 2 * count }, (_, i) => ({
+      text: i % 2 ? `## Part ${i}\n\nBody ${i}.` : `# Page ${i / 2}`,
+    })),
   };
 }
 
 describe('page URIs', () => {
   it('are stable, readable, and round-trip names with spaces, slashes and non-ASCII', () => {
     expect(pageUri('platform', 'webhooks.md')).toBe('svc-docs://platform/webhooks.md');
-    for (const [kb, path] of [['argo cd', 'docs/user guide/sync#1.md'], ['Ünïcode', 'a/ä?b.md'], ['kb', '100%.md']] as const) {
+    for (const [kb, path] of [
+      ['argo cd', 'docs/user guide/sync#1.md'],
+      ['Ünïcode', 'a/ä?b.md'],
+      ['kb', '100%.md'],
+    ] as const) {
       const uri = pageUri(kb, path);
       expect(() => new URL(uri)).not.toThrow();
       expect(parsePageUri(uri)).toEqual({ source: kb, path });
@@ -22,7 +34,14 @@ describe('page URIs', () => {
   });
 
   it('refuses URIs it did not make', () => {
-    for (const uri of ['file:///etc/passwd', 'svc-docs://', 'svc-docs://kb', 'svc-docs://kb/', 'svc-docs://kb/a%2Fb.md', 'svc-docs://kb/%E0%A4%A.md']) {
+    for (const uri of [
+      'file:///etc/passwd',
+      'svc-docs://',
+      'svc-docs://kb',
+      'svc-docs://kb/',
+      'svc-docs://kb/a%2Fb.md',
+      'svc-docs://kb/%E0%A4%A.md',
+    ]) {
       expect(parsePageUri(uri), uri).toBeUndefined();
     }
   });

@@ -51,18 +51,27 @@ describe('server options', () => {
   });
 
   it('lets flags (overrides) win over variables, and ignores empty variables and undefined flags', () => {
-    const options = serverOptionsFromEnv({ SVC_DOCS_PORT: '9090', SVC_DOCS_HOST: '' }, { port: 0, maxResults: undefined });
+    const options = serverOptionsFromEnv(
+      { SVC_DOCS_PORT: '9090', SVC_DOCS_HOST: '' },
+      { port: 0, maxResults: undefined },
+    );
     expect(options.port).toBe(0);
     expect(options.host).toBe('127.0.0.1');
     expect(options.maxResults).toBe(5);
   });
 
   it('names the variable and the problem in one line', () => {
-    expect(() => serverOptionsFromEnv({ SVC_DOCS_PORT: 'eighty' })).toThrow(new ServerOptionsError('SVC_DOCS_PORT must be a whole number, got "eighty"'));
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_PORT: 'eighty' })).toThrow(
+      new ServerOptionsError('SVC_DOCS_PORT must be a whole number, got "eighty"'),
+    );
     expect(() => serverOptionsFromEnv({ SVC_DOCS_PORT: '70000' })).toThrow(/port \(SVC_DOCS_PORT\)/);
     expect(() => serverOptionsFromEnv({ SVC_DOCS_MAX_SESSIONS: '0' })).toThrow(/maxSessions \(SVC_DOCS_MAX_SESSIONS\)/);
-    expect(() => serverOptionsFromEnv({ SVC_DOCS_ALLOWED_HOSTS: 'http://docs.internal' })).toThrow(/allowedHosts \(SVC_DOCS_ALLOWED_HOSTS\): expected a host name without scheme or port/);
-    expect(() => serverOptionsFromEnv({ SVC_DOCS_ALLOWED_ORIGINS: 'https://portal.example.com/app' })).toThrow(/is not an origin/);
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_ALLOWED_HOSTS: 'http://docs.internal' })).toThrow(
+      /allowedHosts \(SVC_DOCS_ALLOWED_HOSTS\): expected a host name without scheme or port/,
+    );
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_ALLOWED_ORIGINS: 'https://portal.example.com/app' })).toThrow(
+      /is not an origin/,
+    );
   });
 
   it('refuses a weak token without repeating it', () => {

@@ -35,7 +35,10 @@ async function openAndClose(): Promise<void> {
   await init.text();
   const id = init.headers.get('mcp-session-id');
   if (init.status !== 200 || id === null) throw new Error(`initialize answered ${init.status}`);
-  const del = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' } });
+  const del = await fetch(server.url, {
+    method: 'DELETE',
+    headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+  });
   await del.text();
   if (del.status !== 200) throw new Error(`DELETE answered ${del.status}`);
 }
@@ -46,7 +49,9 @@ function settledHeap(): number {
 }
 
 describe('session lifecycle memory', () => {
-  it('leaves the heap flat and the session map empty after 10,000 sessions opened and closed', { timeout: 600_000 }, async () => {
+  it('leaves the heap flat and the session map empty after 10,000 sessions opened and closed', {
+    timeout: 600_000,
+  }, async () => {
     for (let i = 0; i < 1000; i++) await openAndClose();
     expect(server.sessionCount()).toBe(0);
     const after1k = settledHeap();

@@ -26,7 +26,11 @@ describe('SessionRegistry', () => {
 
   it('closes a session after it has been idle for the idle time, not before', () => {
     const expired: string[] = [];
-    const registry = new SessionRegistry<FakeSession>({ maxSessions: 10, idleMs: 1000, onExpire: (id) => expired.push(id) });
+    const registry = new SessionRegistry<FakeSession>({
+      maxSessions: 10,
+      idleMs: 1000,
+      onExpire: (id) => expired.push(id),
+    });
     const s = new FakeSession();
     registry.add('a', s);
     vi.advanceTimersByTime(999);

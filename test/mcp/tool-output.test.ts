@@ -1,9 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pageUri } from '../../src/mcp/page-uri.js';
 import { searchDocsOutputSchema } from '../../src/mcp/render.js';
 import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
-import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import { openEngine } from '../../src/search/engine.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, connectV2, MODERN_VERSION } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
@@ -11,7 +11,7 @@ import { useServedEngine } from '../helpers/served-engine.js';
 
 /** What SearchDocs sends (text only unless asked), and the optional ReadPage tool, with real clients. */
 
-const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
+const { serve } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
 
 const SEARCH = { name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } };
 
@@ -39,7 +39,10 @@ describe('SearchDocs output', () => {
     const { client, close } = await connectV2(server.url, { pin: MODERN_VERSION });
     try {
       const [tool] = (await client.listTools()).tools;
-      expect(tool?.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['query', 'results']) });
+      expect(tool?.outputSchema).toMatchObject({
+        type: 'object',
+        required: expect.arrayContaining(['query', 'results']),
+      });
       const result = (await client.callTool(SEARCH)) as CallToolResult;
       const structured = searchDocsOutputSchema.parse(result.structuredContent);
       expect(structured.results[0]).toMatchObject({ source: 'platform', path: 'webhooks.md' });
@@ -51,8 +54,13 @@ describe('SearchDocs output', () => {
 
   it('reads the settings from SVC_DOCS_STRUCTURED_OUTPUT and SVC_DOCS_READ_PAGE_TOOL, off by default', () => {
     expect(serverOptionsFromEnv({})).toMatchObject({ structuredOutput: false, readPageTool: false });
-    expect(serverOptionsFromEnv({ SVC_DOCS_STRUCTURED_OUTPUT: '1', SVC_DOCS_READ_PAGE_TOOL: 'true' })).toMatchObject({ structuredOutput: true, readPageTool: true });
-    expect(() => serverOptionsFromEnv({ SVC_DOCS_STRUCTURED_OUTPUT: 'maybe' })).toThrow(/SVC_DOCS_STRUCTURED_OUTPUT must be 1 or 0/);
+    expect(serverOptionsFromEnv({ SVC_DOCS_STRUCTURED_OUTPUT: '1', SVC_DOCS_READ_PAGE_TOOL: 'true' })).toMatchObject({
+      structuredOutput: true,
+      readPageTool: true,
+    });
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_STRUCTURED_OUTPUT: 'maybe' })).toThrow(
+      /SVC_DOCS_STRUCTURED_OUTPUT must be 1 or 0/,
+    );
   });
 });
 
@@ -75,13 +83,21 @@ describe('ReadPage', () => {
       const page = pageUri('platform', 'long.md');
       const whole = (await client.callTool({ name: 'ReadPage', arguments: { page } })) as CallToolResult;
       const first = whole.content[0] as { text: string };
-      expect(first.text).toMatch(/^Page: Long Reference\nURI: svc-docs:\/\/platform\/long\.md\nShowing sections 0–30 of 61\. Next: fromSection 31\./);
-      const part = (await client.callTool({ name: 'ReadPage', arguments: { page, fromSection: 41, sectionCount: 2 } })) as CallToolResult;
+      expect(first.text).toMatch(
+        /^Page: Long Reference\nURI: svc-docs:\/\/platform\/long\.md\nShowing sections 0–30 of 61\. Next: fromSection 31\./,
+      );
+      const part = (await client.callTool({
+        name: 'ReadPage',
+        arguments: { page, fromSection: 41, sectionCount: 2 },
+      })) as CallToolResult;
       const text = (part.content[0] as { text: string }).text;
       expect(text).toContain('Showing sections 41–42 of 61.');
       expect(text).toContain('## Topic 40\n\nDetails for topic number 40. The zanzibar setting lives here.');
       expect(text).not.toContain('## Topic 42');
-      const missing = (await client.callTool({ name: 'ReadPage', arguments: { page: pageUri('platform', 'nope.md') } })) as CallToolResult;
+      const missing = (await client.callTool({
+        name: 'ReadPage',
+        arguments: { page: pageUri('platform', 'nope.md') },
+      })) as CallToolResult;
       expect(missing.isError).toBe(true);
     } finally {
       await close();

@@ -24,22 +24,35 @@ const server = readJson<PackageJson>(join(root, 'package.json'));
 const platform = readJson<PackageJson>(join(platformRoot, 'package.json'));
 
 /** `./dist/x.js` → `x.ts`: what tsc compiles into that file (the build's rootDir is stripped). */
-const sourceOf = (target: string, rootDir: string) => join(rootDir, target.replace(/^(\.\/)?dist\//, '').replace(/\.js$/, '.ts'));
+const sourceOf = (target: string, rootDir: string) =>
+  join(rootDir, target.replace(/^(\.\/)?dist\//, '').replace(/\.js$/, '.ts'));
 const targetOf = (entry: PackageJson['exports'][string]) => (typeof entry === 'string' ? entry : entry.default);
 
 const SERVER_API = ['openEngine', 'serve', 'startHttpServer', 'createDocsServer'];
-const PLATFORM_API = ['buildInstallUrl', 'TokenManager', 'verifyWebhook', 'createWebhookHandler', 'reportTriggerEvent', 'openSqliteWebhookStore', 'startFakePlatform'];
+const PLATFORM_API = [
+  'buildInstallUrl',
+  'TokenManager',
+  'verifyWebhook',
+  'createWebhookHandler',
+  'reportTriggerEvent',
+  'openSqliteWebhookStore',
+  'startFakePlatform',
+];
 /** The platform's libraries: one of them native (better-sqlite3), none used by the server. */
 const PLATFORM_ONLY = ['better-sqlite3', 'jose', 'ajv', 'ajv-formats', '@types/better-sqlite3'];
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
 }
 
 /** Every module specifier a file imports or re-exports, statically or dynamically. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'|\brequire(?:\.resolve)?\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  return [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'|\brequire(?:\.resolve)?\(\s*'([^']+)'/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3] ?? '',
+  );
 }
 
 describe('the server package', () => {
@@ -63,8 +76,13 @@ describe('the server package', () => {
   });
 
   it('imports nothing from the platform package', () => {
-    const offending = ['src', 'indexer'].flatMap((dir) => tsFiles(join(root, dir)))
-      .flatMap((file) => importsOf(file).filter((spec) => spec.includes('platform') && !spec.startsWith('./')).map((spec) => `${relative(root, file)}: ${spec}`));
+    const offending = ['src', 'indexer']
+      .flatMap((dir) => tsFiles(join(root, dir)))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => spec.includes('platform') && !spec.startsWith('./'))
+          .map((spec) => `${relative(root, file)}: ${spec}`),
+      );
     expect(offending).toEqual([]);
   });
 });

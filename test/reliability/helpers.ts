@@ -13,15 +13,30 @@ export interface HttpAnswer {
 }
 
 /** One HTTP request with any body bytes (invalid UTF-8 included) and full control of the headers. */
-export function send(url: string, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<HttpAnswer> {
+export function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+): Promise<HttpAnswer> {
   const bytes = body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false, headers: { ...(bytes === undefined ? {} : { 'content-length': String(bytes.length) }), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: { ...(bytes === undefined ? {} : { 'content-length': String(bytes.length) }), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(bytes);
   });
@@ -52,7 +67,12 @@ export function rawConnection(port: number): Promise<RawConnection> {
     // A reset from the server is a close too; the test looks at what arrived before it.
     socket.on('error', () => undefined);
     socket.once('connect', () =>
-      resolve({ socket, received: () => Buffer.concat(chunks).toString('latin1'), closed: done, isClosed: () => closed }),
+      resolve({
+        socket,
+        received: () => Buffer.concat(chunks).toString('latin1'),
+        closed: done,
+        isClosed: () => closed,
+      }),
     );
     socket.once('error', reject);
   });
@@ -73,7 +93,11 @@ export function statusLine(response: string): string {
 }
 
 /** Polls `check` every 50 ms until it holds; fails naming `what` after `timeoutMs`. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -102,10 +126,17 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
  * Runs `svc-docs <args>` (node --import tsx src/cli.ts) to completion, killing it after
  * `timeoutMs`. `command` wraps the node invocation (e.g. prlimit) when given.
  */
-export function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number; command?: string[] } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number; command?: string[] } = {},
+): Promise<CliRun> {
   const argv = [...(options.command ?? []), process.execPath, '--import', 'tsx', CLI, ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: projectRoot(), env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: projectRoot(),
+      env: cliEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

@@ -26,7 +26,8 @@ function staircaseList(bytes: number): string {
 }
 
 const GOOD = {
-  'kb/refunds.md': '# Refunds\n\nA refund returns money to the customer.\n\n## Partial refunds\n\nRefund part of an order.\n',
+  'kb/refunds.md':
+    '# Refunds\n\nA refund returns money to the customer.\n\n## Partial refunds\n\nRefund part of an order.\n',
   'kb/webhooks.md': '# Webhooks\n\nVerify the signature of every webhook event.\n',
 };
 const SLOW = {
@@ -37,7 +38,8 @@ const SLOW = {
 const HOSTILE = {
   ...SLOW,
   'kb/deep-quote.md': '>'.repeat(20_000) + ' deep quote\n',
-  'kb/unclosed-fence.md': '# Unclosed fence\n\nThe fence below is never closed.\n\n```sh\n' + 'echo line\n'.repeat(10_000),
+  'kb/unclosed-fence.md':
+    '# Unclosed fence\n\nThe fence below is never closed.\n\n```sh\n' + 'echo line\n'.repeat(10_000),
   'kb/too-big.md': '# Big\n\n' + 'big words here\n'.repeat(200_000),
 };
 
@@ -50,7 +52,9 @@ afterAll(async () => {
 });
 
 describe('hostile Markdown in the corpus', () => {
-  it('is stopped at the parse limit or the size limit, reported by name in one line each, and the rest is indexed', { timeout: 300_000 }, async () => {
+  it('is stopped at the parse limit or the size limit, reported by name in one line each, and the rest is indexed', {
+    timeout: 300_000,
+  }, async () => {
     const outDir = tempDir('hostile-index');
     const log: string[] = [];
     const summary = await buildIndex({
@@ -63,19 +67,30 @@ describe('hostile Markdown in the corpus', () => {
     });
 
     for (const file of Object.keys(SLOW)) {
-      expect(log.filter((l) => l.includes(file))).toEqual([`skipped ${file}: parsing it took over 3 s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`]);
+      expect(log.filter((l) => l.includes(file))).toEqual([
+        `skipped ${file}: parsing it took over 3 s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`,
+      ]);
     }
-    expect(log.filter((l) => l.includes('too-big.md'))).toEqual(['skipped kb/too-big.md: 3,000,007 bytes is over the limit of 2,000,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)']);
+    expect(log.filter((l) => l.includes('too-big.md'))).toEqual([
+      'skipped kb/too-big.md: 3,000,007 bytes is over the limit of 2,000,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)',
+    ]);
     // Deep quotes overflow the parser's stack, sooner or later than the time limit depending on the machine.
     const quote = log.filter((l) => l.includes('deep-quote.md'));
     expect(quote).toHaveLength(1);
-    expect(quote[0]).toMatch(/^(warning: kb\/deep-quote\.md could not be parsed as Markdown \(RangeError\); indexed as plain text|skipped kb\/deep-quote\.md: parsing it took over 3 s .*)$/);
+    expect(quote[0]).toMatch(
+      /^(warning: kb\/deep-quote\.md could not be parsed as Markdown \(RangeError\); indexed as plain text|skipped kb\/deep-quote\.md: parsing it took over 3 s .*)$/,
+    );
     // Messages name files; they never quote them.
     expect(log.join('\n')).not.toMatch(/\[\[\[|echo line|big words|- - - /);
     expect(summary.skipped.filter((f) => f !== 'kb/deep-quote.md').sort()).toEqual(Object.keys(SLOW).sort());
 
     const index = await readIndex(outDir);
-    expect(index.documents.map((d) => d.path).filter((p) => p !== 'deep-quote.md').sort()).toEqual(['refunds.md', 'unclosed-fence.md', 'webhooks.md']);
+    expect(
+      index.documents
+        .map((d) => d.path)
+        .filter((p) => p !== 'deep-quote.md')
+        .sort(),
+    ).toEqual(['refunds.md', 'unclosed-fence.md', 'webhooks.md']);
     const bound = BLOCK_SPLIT_FACTOR * DEFAULT_CHUNK_OPTIONS.maxSectionChars + MAX_SPLIT_OVERSHOOT;
     expect(Math.max(...index.sections.map((s) => s.text.length))).toBeLessThanOrEqual(bound);
 
@@ -94,22 +109,39 @@ describe('hostile Markdown in the corpus', () => {
     }
   });
 
-  it('svc-docs index takes its limits from SVC_DOCS_PARSE_TIMEOUT_SECONDS and SVC_DOCS_MAX_FILE_BYTES', { timeout: 300_000 }, async () => {
-    const corpus = writeCorpus({ ...GOOD, 'kb/brackets.md': SLOW['kb/brackets.md'], 'kb/big.md': '# Big\n\n' + 'x '.repeat(150_000) });
-    const run = await runCli(['index', '--corpus', corpus, '--out', tempDir('cli-index'), '--vector-cache', tempDir('cli-vectors')], {
-      env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: '1', SVC_DOCS_MAX_FILE_BYTES: '200000' },
-      timeoutMs: 240_000,
+  it('svc-docs index takes its limits from SVC_DOCS_PARSE_TIMEOUT_SECONDS and SVC_DOCS_MAX_FILE_BYTES', {
+    timeout: 300_000,
+  }, async () => {
+    const corpus = writeCorpus({
+      ...GOOD,
+      'kb/brackets.md': SLOW['kb/brackets.md'],
+      'kb/big.md': '# Big\n\n' + 'x '.repeat(150_000),
     });
+    const run = await runCli(
+      ['index', '--corpus', corpus, '--out', tempDir('cli-index'), '--vector-cache', tempDir('cli-vectors')],
+      {
+        env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: '1', SVC_DOCS_MAX_FILE_BYTES: '200000' },
+        timeoutMs: 240_000,
+      },
+    );
     expect(run.code, run.stderr).toBe(0);
     const lines = linesOf(run.stderr);
-    expect(lines.filter((l) => l.includes('brackets.md'))).toEqual(['skipped kb/brackets.md: parsing it took over 1 s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed']);
-    expect(lines.filter((l) => l.includes('big.md'))).toEqual(['skipped kb/big.md: 300,007 bytes is over the limit of 200,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)']);
+    expect(lines.filter((l) => l.includes('brackets.md'))).toEqual([
+      'skipped kb/brackets.md: parsing it took over 1 s (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed',
+    ]);
+    expect(lines.filter((l) => l.includes('big.md'))).toEqual([
+      'skipped kb/big.md: 300,007 bytes is over the limit of 200,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)',
+    ]);
     expect(run.stdout).toMatch(/^indexed 2 documents/);
   });
 
   it('svc-docs index refuses a limit that is not a positive number, in one line', async () => {
-    const run = await runCli(['index', '--corpus', writeCorpus(GOOD), '--out', tempDir('cli-index')], { env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: 'soon' } });
+    const run = await runCli(['index', '--corpus', writeCorpus(GOOD), '--out', tempDir('cli-index')], {
+      env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: 'soon' },
+    });
     expect(run.code).toBe(1);
-    expect(linesOf(run.stderr)).toEqual(['svc-docs: SVC_DOCS_PARSE_TIMEOUT_SECONDS must be a positive number, got "soon"']);
+    expect(linesOf(run.stderr)).toEqual([
+      'svc-docs: SVC_DOCS_PARSE_TIMEOUT_SECONDS must be a positive number, got "soon"',
+    ]);
   });
 });

@@ -25,7 +25,8 @@ const slot = limited(2);
 const runCli = (...args: Parameters<typeof runCliNow>): Promise<CliRun> => slot(() => runCliNow(...args));
 
 const FILES = {
-  'kb/refunds.md': '# Refunds\n\nA refund returns money to the customer.\n\n## Partial refunds\n\nRefund part of an order.\n',
+  'kb/refunds.md':
+    '# Refunds\n\nA refund returns money to the customer.\n\n## Partial refunds\n\nRefund part of an order.\n',
   'kb/webhooks.md': '# Webhooks\n\nVerify the signature of every webhook event.\n',
 };
 
@@ -52,7 +53,10 @@ function editManifest(build: string, edit: (manifest: Record<string, unknown>) =
 function resigned(build: string, file: string, damage: (data: Buffer) => Buffer): void {
   const data = damage(readFileSync(join(build, file)));
   writeFileSync(join(build, file), data);
-  editManifest(build, (m) => ({ ...m, files: { ...(m.files as Record<string, string>), [file]: createHash('sha256').update(data).digest('hex') } }));
+  editManifest(build, (m) => ({
+    ...m,
+    files: { ...(m.files as Record<string, string>), [file]: createHash('sha256').update(data).digest('hex') },
+  }));
 }
 
 /** The first document claims 999 sections (sections.bin re-encoded and re-signed). */
@@ -61,7 +65,12 @@ function withLongDocument(build: string): void {
 }
 
 /** Runs `serve --no-build` on `index` and checks the refusal: exit 1, one stderr line, nothing served. */
-async function expectRefusal(index: string, line: RegExp, env: Record<string, string> = {}, todo: RegExp = /./): Promise<void> {
+async function expectRefusal(
+  index: string,
+  line: RegExp,
+  env: Record<string, string> = {},
+  todo: RegExp = /./,
+): Promise<void> {
   const run = await runCli(['serve', '--no-build', '--index', index, '--port', '0'], { env, timeoutMs: 90_000 });
   expect(run.signal).toBeNull();
   expect(run.code).toBe(1);
@@ -79,7 +88,11 @@ const REBUILD = /run 'svc-docs index'/;
 
 describe.concurrent('serve refuses a damaged or foreign index with one clear line', () => {
   const cases: [string, (build: string, index: string) => void, RegExp, RegExp?][] = [
-    ['a truncated vector file', (b) => truncateSync(join(b, 'vectors.f32'), 10), /vectors\.f32 is corrupt \(checksum mismatch\)/],
+    [
+      'a truncated vector file',
+      (b) => truncateSync(join(b, 'vectors.f32'), 10),
+      /vectors\.f32 is corrupt \(checksum mismatch\)/,
+    ],
     [
       'a flipped byte in sections.bin',
       (b) => {
@@ -91,16 +104,52 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
       /sections\.bin is corrupt \(checksum mismatch\)/,
     ],
     ['a missing postings.bin', (b) => unlinkSync(join(b, 'postings.bin')), /postings\.bin is missing/],
-    ['a truncated postings.bin under a valid checksum', (b) => resigned(b, 'postings.bin', (d) => d.subarray(0, d.length - 16)), /postings\.bin is malformed \(it ends \d+ bytes early \(truncated\)\)/],
-    ['an index of the previous format (sections.json, lexical.json)', (b) => editManifest(b, (m) => ({ ...m, formatVersion: 1 })), /has index format 1 but this svc-docs reads format 2/],
-    ['a missing CURRENT pointer', (_b, i) => unlinkSync(join(i, 'CURRENT')), /no index in .*\(no CURRENT file\): run 'svc-docs index' first/],
+    [
+      'a truncated postings.bin under a valid checksum',
+      (b) => resigned(b, 'postings.bin', (d) => d.subarray(0, d.length - 16)),
+      /postings\.bin is malformed \(it ends \d+ bytes early \(truncated\)\)/,
+    ],
+    [
+      'an index of the previous format (sections.json, lexical.json)',
+      (b) => editManifest(b, (m) => ({ ...m, formatVersion: 1 })),
+      /has index format 1 but this svc-docs reads format 2/,
+    ],
+    [
+      'a missing CURRENT pointer',
+      (_b, i) => unlinkSync(join(i, 'CURRENT')),
+      /no index in .*\(no CURRENT file\): run 'svc-docs index' first/,
+    ],
     ['a CURRENT naming a deleted build', (b) => rmSync(b, { recursive: true }), /manifest\.json is missing/],
-    ['a CURRENT full of garbage', (_b, i) => writeFileSync(join(i, 'CURRENT'), '../../etc/passwd\n'), /CURRENT is corrupt \(it should name a build folder\)/],
-    ['a manifest that is not JSON', (b) => writeFileSync(join(b, 'manifest.json'), '{"formatVersion": 1,'), /manifest\.json is not valid JSON/],
-    ['an index of another format version', (b) => editManifest(b, (m) => ({ ...m, formatVersion: 99 })), /has index format 99 but this svc-docs reads format 2/],
-    ['a manifest missing its model', (b) => editManifest(b, ({ model: _model, ...m }) => m), /manifest\.json is malformed \(model: /],
-    ['a section count that does not match', (b) => editManifest(b, (m) => ({ ...m, sections: 9999 })), /holds \d+ sections but the manifest says 9999/],
-    ['vectors of the wrong size under a valid checksum', (b) => resigned(b, 'vectors.f32', (d) => d.subarray(0, d.length - 4)), /vectors\.f32 has \d+ bytes, expected \d+/],
+    [
+      'a CURRENT full of garbage',
+      (_b, i) => writeFileSync(join(i, 'CURRENT'), '../../etc/passwd\n'),
+      /CURRENT is corrupt \(it should name a build folder\)/,
+    ],
+    [
+      'a manifest that is not JSON',
+      (b) => writeFileSync(join(b, 'manifest.json'), '{"formatVersion": 1,'),
+      /manifest\.json is not valid JSON/,
+    ],
+    [
+      'an index of another format version',
+      (b) => editManifest(b, (m) => ({ ...m, formatVersion: 99 })),
+      /has index format 99 but this svc-docs reads format 2/,
+    ],
+    [
+      'a manifest missing its model',
+      (b) => editManifest(b, ({ model: _model, ...m }) => m),
+      /manifest\.json is malformed \(model: /,
+    ],
+    [
+      'a section count that does not match',
+      (b) => editManifest(b, (m) => ({ ...m, sections: 9999 })),
+      /holds \d+ sections but the manifest says 9999/,
+    ],
+    [
+      'vectors of the wrong size under a valid checksum',
+      (b) => resigned(b, 'vectors.f32', (d) => d.subarray(0, d.length - 4)),
+      /vectors\.f32 has \d+ bytes, expected \d+/,
+    ],
     [
       'a document range past the last section under a valid checksum',
       (b) => withLongDocument(b),
@@ -120,7 +169,11 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
       /CURRENT is a folder, but it must be a file naming the live build: remove the folder/,
       /then run 'svc-docs index'$/,
     ],
-    ['an HNSW graph with a damaged header under a valid checksum', (b) => resigned(b, 'vectors.hnsw', (d) => Buffer.concat([Buffer.alloc(64, 0xff), d.subarray(64)])), /vectors\.hnsw cannot be loaded/],
+    [
+      'an HNSW graph with a damaged header under a valid checksum',
+      (b) => resigned(b, 'vectors.hnsw', (d) => Buffer.concat([Buffer.alloc(64, 0xff), d.subarray(64)])),
+      /vectors\.hnsw cannot be loaded/,
+    ],
     [
       'an index built with another model (same name, other files)',
       (b) => editManifest(b, (m) => ({ ...m, model: { ...(m.model as object), checksum: 'f'.repeat(64) } })),
@@ -128,7 +181,11 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
     ],
     [
       'an index built with a model this machine does not have',
-      (b) => editManifest(b, (m) => ({ ...m, model: { id: 'Xenova/all-MiniLM-L6-v2', dimensions: 100, checksum: 'a'.repeat(64) } })),
+      (b) =>
+        editManifest(b, (m) => ({
+          ...m,
+          model: { id: 'Xenova/all-MiniLM-L6-v2', dimensions: 100, checksum: 'a'.repeat(64) },
+        })),
       /model "Xenova\/all-MiniLM-L6-v2" is not a local folder and remote models are disabled/,
       /set SVC_DOCS_ALLOW_REMOTE_MODELS=1/,
     ],
@@ -156,13 +213,23 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
   it('serve: the model file of the index is missing', async () => {
     const { index, model } = await indexWithFolderModel();
     unlinkSync(join(model, 'onnx', 'model.onnx'));
-    await expectRefusal(index, new RegExp(`the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(onnx/model\\.onnx missing\\): .*export or download it again`));
+    await expectRefusal(
+      index,
+      new RegExp(
+        `the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(onnx/model\\.onnx missing\\): .*export or download it again`,
+      ),
+    );
   });
 
   it('serve: the model file of the index is truncated', async () => {
     const { index, model } = await indexWithFolderModel();
     truncateSync(join(model, 'onnx', 'model.onnx'), 200);
-    await expectRefusal(index, new RegExp(`the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(.+\\): .*export or download it again`));
+    await expectRefusal(
+      index,
+      new RegExp(
+        `the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(.+\\): .*export or download it again`,
+      ),
+    );
   });
 
   it('serve: the default model folder is broken though its checksums vouch for it', async () => {
@@ -173,12 +240,30 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
     mkdirSync(dir, { recursive: true });
     buildTinyModel(dir);
     writeFileSync(join(dir, 'tokenizer.json'), 'not json');
-    const provenance = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8')) as { files: Record<string, string> };
-    const files = Object.fromEntries(Object.keys(provenance.files).map((path) => [path, createHash('sha256').update(readFileSync(join(dir, path))).digest('hex')]));
-    writeFileSync(join(dir, 'provenance.json'), JSON.stringify({ ...provenance, builderVersion: BUILDER_VERSION, settings: DEFAULT_SETTINGS, files }));
-    await expectRefusal(good, new RegExp(`the default model in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(.+\\): delete .* and run 'svc-docs index' to rebuild it`), {
-      SVC_DOCS_CACHE_DIR: cache,
-    });
+    const provenance = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8')) as {
+      files: Record<string, string>;
+    };
+    const files = Object.fromEntries(
+      Object.keys(provenance.files).map((path) => [
+        path,
+        createHash('sha256')
+          .update(readFileSync(join(dir, path)))
+          .digest('hex'),
+      ]),
+    );
+    writeFileSync(
+      join(dir, 'provenance.json'),
+      JSON.stringify({ ...provenance, builderVersion: BUILDER_VERSION, settings: DEFAULT_SETTINGS, files }),
+    );
+    await expectRefusal(
+      good,
+      new RegExp(
+        `the default model in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(.+\\): delete .* and run 'svc-docs index' to rebuild it`,
+      ),
+      {
+        SVC_DOCS_CACHE_DIR: cache,
+      },
+    );
   });
 
   it('index: a broken model folder is refused in one line and the previous index stays current and loadable', async () => {
@@ -186,11 +271,18 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
     const before = await currentBuildDir(index);
     writeFileSync(join(model, 'tokenizer.json'), '{"version": "1.0", "model": ');
     const corpus = writeCorpus({ ...FILES, 'kb/new.md': '# New page\n\nFresh content.\n' });
-    const run = await runCli(['index', '--corpus', corpus, '--out', index, '--model', model, '--vector-cache', tempDir('vectors')], { timeoutMs: 90_000 });
+    const run = await runCli(
+      ['index', '--corpus', corpus, '--out', index, '--model', model, '--vector-cache', tempDir('vectors')],
+      { timeoutMs: 90_000 },
+    );
     expect(run.code).toBe(1);
     const lines = linesOf(run.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^svc-docs: the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(tokenizer\\.json is not valid JSON`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^svc-docs: the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(tokenizer\\.json is not valid JSON`,
+      ),
+    );
     expect(await currentBuildDir(index)).toBe(before);
     expect((await readIndex(index)).documents.map((d) => d.path)).toEqual(['refunds.md', 'webhooks.md']);
   });
@@ -212,7 +304,10 @@ describe('a live reload of an index whose references are out of range', () => {
       expect(await live.reload()).toBe(false);
       expect(live.current.index.buildDir).toBe(serving);
       expect(log).toHaveLength(1);
-      expect(JSON.parse(log[0]!)).toMatchObject({ event: 'reload-refused', error: expect.stringMatching(/sections\.bin refers outside the index \(document 0 claims/) });
+      expect(JSON.parse(log[0]!)).toMatchObject({
+        event: 'reload-refused',
+        error: expect.stringMatching(/sections\.bin refers outside the index \(document 0 claims/),
+      });
       expect((await live.current.search('partial refund'))[0]?.path).toBe('refunds.md');
     } finally {
       await live.close();

@@ -29,7 +29,10 @@ function corpusFiles(extra: Record<string, string> = {}): Record<string, string>
 }
 const V1 = corpusFiles();
 const V2 = corpusFiles({ 'kb/zebra.md': '# Zebra crossing\n\nThe zebra page is new in the second version.\n' });
-const pathsOf = (files: Record<string, string>) => Object.keys(files).map((p) => p.slice('kb/'.length)).sort();
+const pathsOf = (files: Record<string, string>) =>
+  Object.keys(files)
+    .map((p) => p.slice('kb/'.length))
+    .sort();
 
 let embedder: Embedder;
 beforeAll(async () => {
@@ -59,7 +62,13 @@ async function expectServable(indexDir: string, files: Record<string, string>): 
 interface Kill {
   name: string;
   /** Arms the trigger; calls `kill()` at the point. Returns a disposer. */
-  arm: (ctx: { child: ChildProcess; onLine: (listener: (line: string) => void) => void; outDir: string; cacheDir: string; kill: () => void }) => () => void;
+  arm: (ctx: {
+    child: ChildProcess;
+    onLine: (listener: (line: string) => void) => void;
+    outDir: string;
+    cacheDir: string;
+    kill: () => void;
+  }) => () => void;
   /** True if the kill may land after CURRENT switched (then the new index must be whole instead). */
   mayBeLate?: boolean;
 }
@@ -73,11 +82,26 @@ function onEntry(dir: string, match: (name: string) => boolean, kill: () => void
 
 const KILLS: Kill[] = [
   { name: 'at start-up', arm: ({ kill }) => (kill(), () => undefined) },
-  { name: 'once the model is loaded', arm: ({ onLine, kill }) => (onLine((l) => l.startsWith('loaded model') && kill()), () => undefined) },
-  { name: 'while embedding sections', arm: ({ onLine, kill }) => (onLine((l) => /^embedding sections: \d+\//.test(l) && kill()), () => undefined) },
-  { name: 'while embedding the vocabulary', arm: ({ onLine, kill }) => (onLine((l) => l.startsWith('embedding vocabulary') && kill()), () => undefined) },
-  { name: 'while saving the vector cache', arm: ({ cacheDir, kill }) => onEntry(cacheDir, (n) => n.endsWith('.tmp'), kill) },
-  { name: 'while writing the new build folder', arm: ({ outDir, kill }) => onEntry(outDir, (n) => n.startsWith('.tmp-'), kill) },
+  {
+    name: 'once the model is loaded',
+    arm: ({ onLine, kill }) => (onLine((l) => l.startsWith('loaded model') && kill()), () => undefined),
+  },
+  {
+    name: 'while embedding sections',
+    arm: ({ onLine, kill }) => (onLine((l) => /^embedding sections: \d+\//.test(l) && kill()), () => undefined),
+  },
+  {
+    name: 'while embedding the vocabulary',
+    arm: ({ onLine, kill }) => (onLine((l) => l.startsWith('embedding vocabulary') && kill()), () => undefined),
+  },
+  {
+    name: 'while saving the vector cache',
+    arm: ({ cacheDir, kill }) => onEntry(cacheDir, (n) => n.endsWith('.tmp'), kill),
+  },
+  {
+    name: 'while writing the new build folder',
+    arm: ({ outDir, kill }) => onEntry(outDir, (n) => n.startsWith('.tmp-'), kill),
+  },
   {
     name: 'between the build folder and the CURRENT switch',
     arm: ({ outDir, kill }) => {
@@ -89,13 +113,22 @@ const KILLS: Kill[] = [
 ];
 
 /** Runs `svc-docs index` and SIGKILLs it at the point `kill` arms; resolves once it is dead. */
-function indexAndKill(corpus: string, outDir: string, cacheDir: string, point: Kill): Promise<{ signal: NodeJS.Signals | null; code: number | null; stderr: string }> {
+function indexAndKill(
+  corpus: string,
+  outDir: string,
+  cacheDir: string,
+  point: Kill,
+): Promise<{ signal: NodeJS.Signals | null; code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir], {
-      cwd: projectRoot(),
-      env: cliEnv(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir],
+      {
+        cwd: projectRoot(),
+        env: cliEnv(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     let pending = '';
     const listeners: ((line: string) => void)[] = [];
@@ -122,7 +155,9 @@ function indexAndKill(corpus: string, outDir: string, cacheDir: string, point: K
 }
 
 describe('the indexer killed with SIGKILL mid-build', () => {
-  it('keeps the previous index current, whole and searchable at every point, and the next run succeeds', { timeout: 600_000 }, async () => {
+  it('keeps the previous index current, whole and searchable at every point, and the next run succeeds', {
+    timeout: 600_000,
+  }, async () => {
     const outDir = tempDir('crash-index');
     const cacheDir = tempDir('crash-vectors');
     await buildIndex({ corpusDirs: [writeCorpus(V1)], outDir, vectorCacheDir: cacheDir, embedder });
@@ -148,7 +183,9 @@ describe('the indexer killed with SIGKILL mid-build', () => {
 
     // A build the kill between rename and switch left behind, never made current (when the kill landed before the switch).
     const previous = current(outDir);
-    const last = await runCli(['index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir], { timeoutMs: 120_000 });
+    const last = await runCli(['index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir], {
+      timeoutMs: 120_000,
+    });
     expect(last.code, last.stderr).toBe(0);
     expect(current(outDir)).not.toBe(before);
     await expectServable(outDir, V2);
@@ -186,7 +223,9 @@ describe('the indexer failing to write', () => {
     expect(run.code).toBe(1);
     const errors = linesOf(run.stderr).filter((l) => l.startsWith('svc-docs:'));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(new RegExp(`^svc-docs: cannot write the index to ${outDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`));
+    expect(errors[0]).toMatch(
+      new RegExp(`^svc-docs: cannot write the index to ${outDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`),
+    );
     expect(errors[0]).toMatch(reason);
     expect(errors[0]).toMatch(/the previous index is unchanged: .*, then run 'svc-docs index' again$/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -194,28 +233,53 @@ describe('the indexer failing to write', () => {
     await expectServable(outDir, V1);
     expect(readdirSync(outDir).filter((e) => e.startsWith('.'))).toEqual([]);
 
-    const next = await runCli(['index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir], { timeoutMs: 120_000 });
+    const next = await runCli(['index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir], {
+      timeoutMs: 120_000,
+    });
     expect(next.code, next.stderr).toBe(0);
     await expectServable(outDir, V2);
   }
 
-  it.runIf(prlimit)('a data file hitting the file size limit: one clear line, previous index kept, next run succeeds', { timeout: 300_000 }, async () => {
-    await expectWriteFailure(150_000, /EFBIG: file too large/);
-  });
+  it.runIf(prlimit)(
+    'a data file hitting the file size limit: one clear line, previous index kept, next run succeeds',
+    { timeout: 300_000 },
+    async () => {
+      await expectWriteFailure(150_000, /EFBIG: file too large/);
+    },
+  );
 
-  it.runIf(prlimit)('the HNSW graph hitting the file size limit (hnswlib truncates silently): refused, not made current', { timeout: 300_000 }, async () => {
-    // Above every other file of the build (vectors.f32 is 816 KB), below vectors.hnsw (about 1.1 MB).
-    await expectWriteFailure(1_000_000, /vectors\.hnsw was written incompletely/);
-  });
+  it.runIf(prlimit)(
+    'the HNSW graph hitting the file size limit (hnswlib truncates silently): refused, not made current',
+    { timeout: 300_000 },
+    async () => {
+      // Above every other file of the build (vectors.f32 is 816 KB), below vectors.hnsw (about 1.1 MB).
+      await expectWriteFailure(1_000_000, /vectors\.hnsw was written incompletely/);
+    },
+  );
 
   it('an output path under a file (ENOTDIR): one clear line', async () => {
     const parent = join(tempDir('not-a-folder'), 'file');
     writeFileSync(parent, 'a file, not a folder');
-    const run = await runCli(['index', '--corpus', writeCorpus({ 'kb/a.md': '# A\n\nalpha\n' }), '--out', join(parent, 'index'), '--vector-cache', tempDir('v')], {
-      timeoutMs: 120_000,
-    });
+    const run = await runCli(
+      [
+        'index',
+        '--corpus',
+        writeCorpus({ 'kb/a.md': '# A\n\nalpha\n' }),
+        '--out',
+        join(parent, 'index'),
+        '--vector-cache',
+        tempDir('v'),
+      ],
+      {
+        timeoutMs: 120_000,
+      },
+    );
     expect(run.code).toBe(1);
     const errors = linesOf(run.stderr).filter((l) => l.startsWith('svc-docs:'));
-    expect(errors).toEqual([expect.stringMatching(/^svc-docs: cannot write the index to .*\/file\/index \(ENOTDIR: .*\); .*choose an output path whose parents are folders, not files/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^svc-docs: cannot write the index to .*\/file\/index \(ENOTDIR: .*\); .*choose an output path whose parents are folders, not files/,
+      ),
+    ]);
   });
 });

@@ -32,7 +32,9 @@ afterAll(async () => {
 });
 
 describe('load (quick form)', () => {
-  it('holds hundreds of sessions and 32 concurrent searchers with zero failures, refuses cleanly at the cap, recovers, and frees its memory', { timeout: 300_000 }, async () => {
+  it('holds hundreds of sessions and 32 concurrent searchers with zero failures, refuses cleanly at the cap, recovers, and frees its memory', {
+    timeout: 300_000,
+  }, async () => {
     const report = await runLoad({
       engine,
       sessions: SESSIONS,
@@ -45,7 +47,13 @@ describe('load (quick form)', () => {
       // Long enough that a busy machine's queueing never expires a session in use; abandoned ones go after it.
       sessionIdleMs: 10_000,
       deadlineMs: 240_000,
-      terms: ['verify webhook signature', 'access token valid hours', 'custom trigger api key', 'zanzibar setting', 'connect your IDE mcpServers'],
+      terms: [
+        'verify webhook signature',
+        'access token valid hours',
+        'custom trigger api key',
+        'zanzibar setting',
+        'connect your IDE mcpServers',
+      ],
     });
     console.log(describeLoad(report).join('\n'));
 

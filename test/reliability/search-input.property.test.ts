@@ -33,7 +33,42 @@ const hostileTerm = fc.oneof(
   fc
     .array(
       fc.oneof(
-        fc.constantFrom('webhook', 'signature', 'token', 'zanzibar', '__proto__', 'constructor', 'AND', 'OR', 'NOT', '*', '"', '\\', '(', ')', '[', ']', '{', '}', '^', '$', '|', '?', '+', '~2', ':', '-', '/', '\u0000', '\ufffd', '\u200b', '🙂', ' ', '\t', '\n'),
+        fc.constantFrom(
+          'webhook',
+          'signature',
+          'token',
+          'zanzibar',
+          '__proto__',
+          'constructor',
+          'AND',
+          'OR',
+          'NOT',
+          '*',
+          '"',
+          '\\',
+          '(',
+          ')',
+          '[',
+          ']',
+          '{',
+          '}',
+          '^',
+          '$',
+          '|',
+          '?',
+          '+',
+          '~2',
+          ':',
+          '-',
+          '/',
+          '\u0000',
+          '\ufffd',
+          '\u200b',
+          '🙂',
+          ' ',
+          '\t',
+          '\n',
+        ),
         fc.string({ maxLength: 12 }),
       ),
       { maxLength: 40 },
@@ -68,7 +103,8 @@ describe('searchTerm (property)', () => {
         expect(searchDocsOutputSchema.parse(rendered.structured).query).toBe(searchTerm);
         // Over budget only when the top result's best section alone is.
         const shown = rendered.structured.results;
-        if (shown.length > 1 || (shown[0]?.sections.length ?? 0) > 1) expect(rendered.text.length).toBeLessThanOrEqual(budgetChars);
+        if (shown.length > 1 || (shown[0]?.sections.length ?? 0) > 1)
+          expect(rendered.text.length).toBeLessThanOrEqual(budgetChars);
         // The answer is sent as JSON: it must survive a round trip unchanged.
         expect(JSON.parse(JSON.stringify(rendered.structured))).toEqual(rendered.structured);
       }),

@@ -3,7 +3,14 @@ import { inspect } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot } from '../../src/paths.js';
-import { queryWallets, startFakePlatform, TokenManager, type FakePlatform, type FetchLike, type PlatformLogEntry } from '../../packages/platform/src/index.js';
+import {
+  queryWallets,
+  startFakePlatform,
+  TokenManager,
+  type FakePlatform,
+  type FetchLike,
+  type PlatformLogEntry,
+} from '../../packages/platform/src/index.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
@@ -28,16 +35,28 @@ beforeAll(async () => {
 
 /** The token in every form a log line could carry it. */
 function forms(secret: string): string[] {
-  return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), encodeURI(secret), secret.slice(-24)];
+  return [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    encodeURI(secret),
+    secret.slice(-24),
+  ];
 }
 
 describe('the auth token never reaches the logs of a server run', () => {
-  it('a whole serve run with a token, clients misusing it, and shutdown: no line carries it', { timeout: 180_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', index, '--port', '0'], {
-      cwd: projectRoot(),
-      env: cliEnv({ SVC_DOCS_AUTH_TOKEN: TOKEN }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  it('a whole serve run with a token, clients misusing it, and shutdown: no line carries it', {
+    timeout: 180_000,
+  }, async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', index, '--port', '0'],
+      {
+        cwd: projectRoot(),
+        env: cliEnv({ SVC_DOCS_AUTH_TOKEN: TOKEN }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -45,7 +64,10 @@ describe('the auth token never reaches the logs of a server run', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
       await waitFor('the server to listen', () => /"event":"listening"/.test(stdout), 90_000);
-      const listening = JSON.parse(linesOf(stdout).find((l) => l.includes('"event":"listening"'))!) as { url: string; auth: boolean };
+      const listening = JSON.parse(linesOf(stdout).find((l) => l.includes('"event":"listening"'))!) as {
+        url: string;
+        auth: boolean;
+      };
       expect(listening.auth).toBe(true);
       const url = listening.url;
       const base = url.replace(/\/docs$/, '');
@@ -53,7 +75,10 @@ describe('the auth token never reaches the logs of a server run', () => {
 
       // Proper use, including the token as a search term (search terms are not logged).
       const { client, transport, close } = await connectClient(url, auth);
-      const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: `webhook ${TOKEN}` } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: `webhook ${TOKEN}` },
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       await transport.terminateSession();
       await close();
@@ -67,15 +92,26 @@ describe('the auth token never reaches the logs of a server run', () => {
         [`${url}?access_token=${encodeURIComponent(TOKEN)}`, 'POST', { ...MCP_HEADERS }, initializeBody()],
         [`${base}/docs/${encodeURIComponent(TOKEN)}`, 'GET', auth],
         [`${base}/${encodeURIComponent(TOKEN)}`, 'GET', {}],
-        [url, 'POST', { ...sessionHeaders(TOKEN), ...auth }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })],
+        [
+          url,
+          'POST',
+          { ...sessionHeaders(TOKEN), ...auth },
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        ],
         [url, 'POST', { ...sessionHeaders(session), ...auth }, `{"jsonrpc":"2.0","id":1,"method":"${TOKEN}"`],
         [url, 'POST', { ...sessionHeaders(session), ...auth, 'content-type': 'text/plain' }, TOKEN],
-        [url, 'POST', { ...sessionHeaders(session), ...auth, 'mcp-protocol-version': TOKEN }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })],
+        [
+          url,
+          'POST',
+          { ...sessionHeaders(session), ...auth, 'mcp-protocol-version': TOKEN },
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        ],
         [url, 'POST', { ...sessionHeaders(session), ...auth, 'content-encoding': 'gzip' }, TOKEN],
         [`${base}/readyz`, 'GET', auth],
       ];
       const statuses: number[] = [];
-      for (const [target, method, headers, body] of misuse) statuses.push((await send(target, method, headers, body)).status);
+      for (const [target, method, headers, body] of misuse)
+        statuses.push((await send(target, method, headers, body)).status);
       expect(statuses).toEqual([401, 401, 401, 401, 404, 404, 404, 400, 415, 400, 400, 200]);
       expect((await send(url, 'DELETE', { ...sessionHeaders(session), ...auth })).status).toBe(200);
     } finally {
@@ -94,13 +130,18 @@ describe('the auth token never reaches the logs of a server run', () => {
   it('a token the configuration refuses is not echoed in the error', async () => {
     for (const bad of ['short-Secret-1', 'long enough but has spaces in it 0123456789']) {
       for (const how of ['env', 'flag'] as const) {
-        const run = await runCli(['serve', '--no-build', '--index', index, '--port', '0', ...(how === 'flag' ? ['--auth-token', bad] : [])], {
-          env: how === 'env' ? { SVC_DOCS_AUTH_TOKEN: bad } : {},
-          timeoutMs: 90_000,
-        });
+        const run = await runCli(
+          ['serve', '--no-build', '--index', index, '--port', '0', ...(how === 'flag' ? ['--auth-token', bad] : [])],
+          {
+            env: how === 'env' ? { SVC_DOCS_AUTH_TOKEN: bad } : {},
+            timeoutMs: 90_000,
+          },
+        );
         expect(run.code).toBe(1);
         const lines = linesOf(run.stderr);
-        expect(lines).toEqual([expect.stringMatching(/^svc-docs: invalid server setting authToken \(SVC_DOCS_AUTH_TOKEN\): /)]);
+        expect(lines).toEqual([
+          expect.stringMatching(/^svc-docs: invalid server setting authToken \(SVC_DOCS_AUTH_TOKEN\): /),
+        ]);
         expect(run.stdout + run.stderr).not.toContain(bad);
       }
     }
@@ -108,34 +149,73 @@ describe('the auth token never reaches the logs of a server run', () => {
 });
 
 describe('OAuth access tokens never reach the logs of a server run', () => {
-  it('a serve run in OAuth mode (settings from the environment), good and bad tokens, misuse: no line carries one', { timeout: 180_000 }, async () => {
+  it('a serve run in OAuth mode (settings from the environment), good and bad tokens, misuse: no line carries one', {
+    timeout: 180_000,
+  }, async () => {
     const resource = 'http://localhost/docs';
     const issuer = await startFakeIssuer({ audience: resource });
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', index, '--port', '0'], {
-      cwd: projectRoot(),
-      env: cliEnv({ SVC_DOCS_OAUTH_ISSUER: issuer.issuer, SVC_DOCS_OAUTH_JWKS_URL: issuer.jwksUrl, SVC_DOCS_OAUTH_RESOURCE: resource }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', index, '--port', '0'],
+      {
+        cwd: projectRoot(),
+        env: cliEnv({
+          SVC_DOCS_OAUTH_ISSUER: issuer.issuer,
+          SVC_DOCS_OAUTH_JWKS_URL: issuer.jwksUrl,
+          SVC_DOCS_OAUTH_RESOURCE: resource,
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
-      await waitFor('the server to listen', () => /"event":"listening"/.test(stdout) || child.exitCode !== null, 90_000);
+      await waitFor(
+        'the server to listen',
+        () => /"event":"listening"/.test(stdout) || child.exitCode !== null,
+        90_000,
+      );
       expect(child.exitCode, stderr).toBeNull();
       const url = (JSON.parse(linesOf(stdout).find((l) => l.includes('"event":"listening"'))!) as { url: string }).url;
       const good = await issuer.mint();
       const { client, transport, close } = await connectClient(url, { authorization: `Bearer ${good}` });
-      expect(((await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: `webhook ${good}` } })) as CallToolResult).isError).toBeFalsy();
+      expect(
+        (
+          (await client.callTool({
+            name: 'SearchDocs',
+            arguments: { searchTerm: `webhook ${good}` },
+          })) as CallToolResult
+        ).isError,
+      ).toBeFalsy();
       await transport.terminateSession();
       await close();
       const now = Math.floor(Date.now() / 1000);
-      const bad = [await issuer.mint({ exp: now - 60 }), await issuer.mint({ aud: 'https://other.example/docs' }), await issuer.mint({ scope: 'docs:write' }), issuer.unsigned(), await issuer.foreignKey()];
+      const bad = [
+        await issuer.mint({ exp: now - 60 }),
+        await issuer.mint({ aud: 'https://other.example/docs' }),
+        await issuer.mint({ scope: 'docs:write' }),
+        issuer.unsigned(),
+        await issuer.foreignKey(),
+      ];
       const statuses: number[] = [];
-      for (const token of bad) statuses.push((await send(url, 'POST', { ...MCP_HEADERS, authorization: `Bearer ${token}` }, initializeBody())).status);
+      for (const token of bad)
+        statuses.push(
+          (await send(url, 'POST', { ...MCP_HEADERS, authorization: `Bearer ${token}` }, initializeBody())).status,
+        );
       statuses.push((await send(`${url}?access_token=${good}`, 'POST', { ...MCP_HEADERS }, initializeBody())).status);
-      statuses.push((await send(url, 'POST', { ...sessionHeaders(good), authorization: `Bearer ${good}` }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }))).status);
+      statuses.push(
+        (
+          await send(
+            url,
+            'POST',
+            { ...sessionHeaders(good), authorization: `Bearer ${good}` },
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+          )
+        ).status,
+      );
       expect(statuses).toEqual([401, 401, 403, 401, 401, 401, 404]);
     } finally {
       child.kill('SIGTERM');
@@ -204,7 +284,11 @@ describe('platform: issued access tokens never reach errors or logs', () => {
           await queryWallets({ baseUrl: fake.url, tokens, instanceId: instances[1]!, fetch: echoing(status) });
           throw new Error('expected the call to fail');
         } catch (error) {
-          exposed.push(error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error), inspect(error, { depth: 10 }), JSON.stringify(error));
+          exposed.push(
+            error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error),
+            inspect(error, { depth: 10 }),
+            JSON.stringify(error),
+          );
         }
         issued.add(await tokens.getToken(instances[1]!));
       }

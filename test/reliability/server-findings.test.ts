@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
-import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
 import { MCP_HEADERS, messagesOf, modernRequest, openRawSession, raw, sessionHeaders } from '../helpers/mcp-client.js';
@@ -39,7 +39,12 @@ function heldEngine(): { engine: SearchEngine; release(): void; waiting(): numbe
 }
 
 const search = (id: number, term = 'skip duplicate event id') =>
-  ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'SearchDocs', arguments: { searchTerm: term } } }) as const;
+  ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'SearchDocs', arguments: { searchTerm: term } },
+  }) as const;
 
 function errorOf(text: string): { code: number; message: string } {
   return (messagesOf(text)[0] as { error: { code: number; message: string } }).error;
@@ -53,10 +58,17 @@ describe('finding 1: one request cannot carry a batch of searches', () => {
     for (const headers of [sessionHeaders(session), { ...MCP_HEADERS }]) {
       const res = await raw(server.url, { method: 'POST', headers, body: batch });
       expect(res.status).toBe(400);
-      expect(errorOf(res.text)).toEqual({ code: -32600, message: expect.stringMatching(/batches of tool calls are not accepted/) });
+      expect(errorOf(res.text)).toEqual({
+        code: -32600,
+        message: expect.stringMatching(/batches of tool calls are not accepted/),
+      });
     }
     // A batch without tool calls is still answered per message, as the 2025-03-26 revision allows.
-    const other = await raw(server.url, { method: 'POST', headers: sessionHeaders(session), body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]) });
+    const other = await raw(server.url, {
+      method: 'POST',
+      headers: sessionHeaders(session),
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]),
+    });
     expect(other.status).toBe(200);
   });
 });
@@ -66,9 +78,15 @@ describe('finding 2: a client that never reads cannot pin a session', () => {
     const held = heldEngine();
     const server = await serve({ engine: () => held.engine });
     const session = await openRawSession(server.url);
-    const pending = Array.from({ length: 8 }, (_, i) => raw(server.url, { method: 'POST', headers: sessionHeaders(session), body: JSON.stringify(search(i)) }));
+    const pending = Array.from({ length: 8 }, (_, i) =>
+      raw(server.url, { method: 'POST', headers: sessionHeaders(session), body: JSON.stringify(search(i)) }),
+    );
     await waitFor('8 searches pending', () => held.waiting() === 8);
-    const ninth = await raw(server.url, { method: 'POST', headers: sessionHeaders(session), body: JSON.stringify(search(9)) });
+    const ninth = await raw(server.url, {
+      method: 'POST',
+      headers: sessionHeaders(session),
+      body: JSON.stringify(search(9)),
+    });
     expect(ninth.status).toBe(429);
     expect(ninth.headers['retry-after']).toBe('1');
     held.release();
@@ -79,7 +97,11 @@ describe('finding 2: a client that never reads cannot pin a session', () => {
     const held = heldEngine();
     const server = await serve({ engine: () => held.engine, maxSessions: 1, sessionIdleMs: 400 });
     const session = await openRawSession(server.url);
-    const stuck = raw(server.url, { method: 'POST', headers: sessionHeaders(session), body: JSON.stringify(search(1)) });
+    const stuck = raw(server.url, {
+      method: 'POST',
+      headers: sessionHeaders(session),
+      body: JSON.stringify(search(1)),
+    });
     await waitFor('the search pending', () => held.waiting() === 1);
     await waitFor('the pinned session to expire', () => server.sessionCount() === 0, 10_000);
     expect(server.lines.some((l) => JSON.parse(l).event === 'session-expired')).toBe(true);
@@ -92,9 +114,16 @@ describe('finding 2: a client that never reads cannot pin a session', () => {
   it('caps exchanges without a session (2026-07-28, session-less 2025) like sessions: 503 with Retry-After', async () => {
     const held = heldEngine();
     const server = await serve({ engine: () => held.engine, maxSessions: 1 });
-    const first = raw(server.url, modernRequest('tools/call', { name: 'SearchDocs', arguments: { searchTerm: 'webhooks' } }));
+    const first = raw(
+      server.url,
+      modernRequest('tools/call', { name: 'SearchDocs', arguments: { searchTerm: 'webhooks' } }),
+    );
     await waitFor('the first search pending', () => held.waiting() === 1);
-    const second = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS }, body: JSON.stringify(search(2)) });
+    const second = await raw(server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS },
+      body: JSON.stringify(search(2)),
+    });
     expect(second.status).toBe(503);
     expect(second.headers['retry-after']).toBe('1');
     held.release();
@@ -107,7 +136,14 @@ describe('finding 5: the smaller holes', () => {
     const server = await serve({ authToken: TOKEN });
     const base = server.url.replace(/\/docs$/, '');
     expect((await raw(`${base}/readyz`, { method: 'GET' })).status).toBe(401);
-    expect((await raw(`${base}/readyz`, { method: 'GET', headers: { authorization: `Bearer ${TOKEN}`, host: 'evil.example' } })).status).toBe(403);
+    expect(
+      (
+        await raw(`${base}/readyz`, {
+          method: 'GET',
+          headers: { authorization: `Bearer ${TOKEN}`, host: 'evil.example' },
+        })
+      ).status,
+    ).toBe(403);
     const ready = await raw(`${base}/readyz`, { method: 'GET', headers: { authorization: `Bearer ${TOKEN}` } });
     expect([ready.status, JSON.parse(ready.text).status]).toEqual([200, 'ready']);
     expect((await raw(`${base}/healthz`, { method: 'GET', headers: { host: 'probe.internal' } })).status).toBe(200);
@@ -117,8 +153,14 @@ describe('finding 5: the smaller holes', () => {
     const server = await serve();
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const tail = `Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
-    const twoHosts = await rawExchange(server.port, `POST /docs HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n${tail}`);
-    const absolute = await rawExchange(server.port, `POST http://evil.example/docs HTTP/1.1\r\nHost: localhost\r\n${tail}`);
+    const twoHosts = await rawExchange(
+      server.port,
+      `POST /docs HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n${tail}`,
+    );
+    const absolute = await rawExchange(
+      server.port,
+      `POST http://evil.example/docs HTTP/1.1\r\nHost: localhost\r\n${tail}`,
+    );
     for (const answer of [twoHosts, absolute]) expect(statusLine(answer)).toMatch(/^HTTP\/1\.1 400 /);
     expect(twoHosts).toContain('more than one Host header');
     expect(absolute).toContain('not an absolute URL');
@@ -128,22 +170,42 @@ describe('finding 5: the smaller holes', () => {
     const server = await serve({ allowedOrigins: ['https://portal.example.com'] });
     const preflight = await raw(server.url, {
       method: 'OPTIONS',
-      headers: { origin: 'https://portal.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id' },
+      headers: {
+        origin: 'https://portal.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('https://portal.example.com');
-    expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Mcp-Session-Id.*MCP-Protocol-Version.*Mcp-Method.*Mcp-Name/);
+    expect(String(preflight.headers['access-control-allow-headers'])).toMatch(
+      /Mcp-Session-Id.*MCP-Protocol-Version.*Mcp-Method.*Mcp-Name/,
+    );
     expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
-    const foreign = await raw(server.url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const foreign = await raw(server.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.status).toBe(403);
-    const post = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS, origin: 'https://portal.example.com' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    const post = await raw(server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, origin: 'https://portal.example.com' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
     expect(post.headers['access-control-allow-origin']).toBe('https://portal.example.com');
     expect(String(post.headers['access-control-expose-headers'])).toContain('Mcp-Session-Id');
   });
 
   it('answers invalid arguments with a short message the model can act on, not a validation dump', async () => {
     const server = await serve();
-    const res = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS }, body: JSON.stringify({ ...search(1), params: { name: 'SearchDocs', arguments: { searchTerm: 5, extra: [1, 2] } } }) });
+    const res = await raw(server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS },
+      body: JSON.stringify({
+        ...search(1),
+        params: { name: 'SearchDocs', arguments: { searchTerm: 5, extra: [1, 2] } },
+      }),
+    });
     const result = (messagesOf(res.text)[0] as { result: { isError: boolean; content: { text: string }[] } }).result;
     // A tool execution error (isError), as MCP 2025-11-25 asks for input validation, so the model can correct itself.
     expect(result.isError).toBe(true);
@@ -156,9 +218,14 @@ describe('finding 5: the smaller holes', () => {
   it('says tools named like Object.prototype members are not found, in both eras', async () => {
     const server = await serve();
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
-      const legacy = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS }, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name, arguments: {} } }) });
+      const legacy = await raw(server.url, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name, arguments: {} } }),
+      });
       const modern = await raw(server.url, modernRequest('tools/call', { name, arguments: {} }));
-      for (const res of [legacy, modern]) expect(errorOf(res.text)).toEqual({ code: -32602, message: `Tool ${name} not found` });
+      for (const res of [legacy, modern])
+        expect(errorOf(res.text)).toEqual({ code: -32602, message: `Tool ${name} not found` });
     }
   });
 
@@ -182,7 +249,9 @@ describe('finding 5: the smaller holes', () => {
     writeFileSync(file, `${TOKEN}\n`);
     expect(serverOptionsFromEnv({ SVC_DOCS_AUTH_TOKEN_FILE: file }).authToken).toBe(TOKEN);
     expect(serverOptionsFromEnv({}, { authTokenFile: file }).authToken).toBe(TOKEN);
-    expect(() => serverOptionsFromEnv({ SVC_DOCS_AUTH_TOKEN_FILE: join(dir, 'missing') })).toThrow(/SVC_DOCS_AUTH_TOKEN_FILE: cannot read the token file .*missing \(ENOENT\)/);
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_AUTH_TOKEN_FILE: join(dir, 'missing') })).toThrow(
+      /SVC_DOCS_AUTH_TOKEN_FILE: cannot read the token file .*missing \(ENOENT\)/,
+    );
     const weak = join(dir, 'weak');
     writeFileSync(weak, 'short-secret');
     let message = '';

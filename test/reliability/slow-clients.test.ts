@@ -1,8 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SLOW_CLIENT_TIMEOUTS, startHttpServer } from '../../src/mcp/http.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SLOW_CLIENT_TIMEOUTS } from '../../src/mcp/http.js';
 import { openEngine } from '../../src/search/engine.js';
-import type { SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, raw } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
@@ -15,7 +14,7 @@ import { useServedEngine } from '../helpers/served-engine.js';
  * served as usual.
  */
 
-const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
+const { serve } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
 const connections: RawConnection[] = [];
 afterEach(() => {
   for (const c of connections.splice(0)) c.socket.destroy();
@@ -25,7 +24,10 @@ afterEach(() => {
 async function searchWorks(url: string): Promise<void> {
   const { client, transport, close } = await connectClient(url);
   try {
-    const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: 'verify webhook signature' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'SearchDocs',
+      arguments: { searchTerm: 'verify webhook signature' },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     await transport.terminateSession();
   } finally {
@@ -69,7 +71,12 @@ describe('slow clients', () => {
   it('cuts off a body trickled byte by byte with 408 after the request timeout, while others are served', async () => {
     const server = await serve({ timeouts: SHORT });
     const id = await openRawSession(server.url);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'SearchDocs', arguments: { searchTerm: 'webhook '.repeat(100) } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'SearchDocs', arguments: { searchTerm: 'webhook '.repeat(100) } },
+    });
     const slow: RawConnection[] = [];
     for (let i = 0; i < 10; i++) {
       const conn = await rawConnection(server.port);
@@ -111,7 +118,9 @@ describe('slow clients', () => {
     const id = await openRawSession(server.url);
     const conn = await rawConnection(server.port);
     connections.push(conn);
-    conn.socket.write(`GET /docs HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${id}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`);
+    conn.socket.write(
+      `GET /docs HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${id}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`,
+    );
     await waitFor('the SSE stream to open', () => conn.received().startsWith('HTTP/1.1 200'), 10_000);
     // From here on the client reads nothing.
     conn.socket.pause();

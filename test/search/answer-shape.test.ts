@@ -9,7 +9,8 @@ const RECIPES = {
   'cooking/bread.md':
     '# Bread\n\nBaking bread at home.\n\n## Proofing\n\n### Proofing temperature\n\nLet the dough rise at 26 degrees until it doubles.\n\n' +
     '### Proofing time\n\nAbout two hours; `proofTimer` rings when done.\n\n## Baking\n\nBake at 230 degrees for forty minutes.\n',
-  'cooking/cakes/sponge.md': '# Sponge cake\n\n## Whisking\n\nWhisk eggs and sugar until pale; `whiskSpeed` sets the mixer.\n',
+  'cooking/cakes/sponge.md':
+    '# Sponge cake\n\n## Whisking\n\nWhisk eggs and sugar until pale; `whiskSpeed` sets the mixer.\n',
 };
 const MANUAL = {
   'garage/engine/oil.md': '# Engine oil\n\n## oil.viscosity\n\nUse 5W-30 oil. Change it every 10,000 km.\n',

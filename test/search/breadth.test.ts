@@ -8,8 +8,10 @@ import { fixtureIndex } from '../helpers/index-fixture.js';
  */
 
 const CORPUS = {
-  'kb/recovery.md': '# Disaster recovery\n\nKeep a copy of everything.\n\n## Export\n\nExport the settings to a file.\n\n## Restore\n\nRestore the file into a fresh install.\n',
-  'kb/settings.md': '# Settings reference\n\n## Export settings\n\nExport settings, export settings often: settings export is how settings are exported.\n',
+  'kb/recovery.md':
+    '# Disaster recovery\n\nKeep a copy of everything.\n\n## Export\n\nExport the settings to a file.\n\n## Restore\n\nRestore the file into a fresh install.\n',
+  'kb/settings.md':
+    '# Settings reference\n\n## Export settings\n\nExport settings, export settings often: settings export is how settings are exported.\n',
 };
 
 let engine: LoadedEngine;

@@ -7,7 +7,6 @@ import { RELEVANCE_LABELS } from '../../src/search/types.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
-
 let engine: LoadedEngine;
 let corpus: string;
 let outDir: string;
@@ -94,7 +93,10 @@ describe('search engine (real index, real model)', () => {
   });
 
   it('reindexes after a one-file edit embedding only that file’s sections', async () => {
-    writeFileSync(join(corpus, 'platform', 'tokens.md'), '# OAuth tokens\n\nTokens expire after about 4 hours.\n\n## Refresh\n\nRefresh per instance.\n');
+    writeFileSync(
+      join(corpus, 'platform', 'tokens.md'),
+      '# OAuth tokens\n\nTokens expire after about 4 hours.\n\n## Refresh\n\nRefresh per instance.\n',
+    );
     const summary = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir: cacheDir });
     expect(summary.changes).toEqual({ added: [], changed: ['platform/tokens.md'], removed: [] });
     expect(summary.sectionsEmbedded).toBe(2);

@@ -3,7 +3,13 @@ import { Candidates, fuseSections as fuseInto, rankDocuments, type SectionEviden
 import { relevanceFor } from '../../src/search/relevance.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
 
-const e = (section: number, lexical: number, cosine: number, coverage = 0.5, matched = 0): SectionEvidence => ({ section, lexical, cosine, coverage, matched });
+const e = (section: number, lexical: number, cosine: number, coverage = 0.5, matched = 0): SectionEvidence => ({
+  section,
+  lexical,
+  cosine,
+  coverage,
+  matched,
+});
 
 /** Fuses `evidence` into candidate columns, returning them and each candidate's score in order. */
 function fuseSections(evidence: SectionEvidence[], vectorWeight: number): Candidates & { scores: number[] } {
@@ -40,7 +46,10 @@ describe('rankDocuments', () => {
   it('returns one hit per document with its best section', () => {
     const fused = fuseSections([e(1, 5, 0), e(2, 9, 0), e(11, 7, 0)], 0);
     const hits = rankDocuments(fused, docOf, 0, 10);
-    expect(hits.map((h) => [h.doc, h.best.section])).toEqual([[0, 2], [1, 11]]);
+    expect(hits.map((h) => [h.doc, h.best.section])).toEqual([
+      [0, 2],
+      [1, 11],
+    ]);
   });
 
   it('adds supporting sections at the given weight, so breadth breaks near-ties', () => {
@@ -60,7 +69,15 @@ describe('rankDocuments', () => {
     expect(hits[0]!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
     expect(hits[1]!.score).toBeCloseTo(1 + 0.3 * 0.5);
     // Terms a page matched in sections cut from the candidates still count, once.
-    const withCut = rankDocuments(fused, docOf, 0, 10, { weight: 0.3, termShare, matchedByDoc: (doc) => new Map([[0, 0b101], [1, 0b001]]).get(doc) ?? 0 });
+    const withCut = rankDocuments(fused, docOf, 0, 10, {
+      weight: 0.3,
+      termShare,
+      matchedByDoc: (doc) =>
+        new Map([
+          [0, 0b101],
+          [1, 0b001],
+        ]).get(doc) ?? 0,
+    });
     expect(withCut.find((h) => h.doc === 0)!.score).toBeCloseTo(1 + 0.3 * 0.7);
     expect(withCut.find((h) => h.doc === 1)!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
   });

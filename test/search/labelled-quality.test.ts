@@ -25,7 +25,12 @@ async function meanNdcg(options: EngineOptions): Promise<number> {
   const variant = await openEngine(bundledIndex(), { embedder: engine.embedder, ...options });
   try {
     let sum = 0;
-    for (const q of queries) sum += ndcg((await variant.search(q.query, { limit: 10 })).map((r) => `${r.source}/${r.path}`), judgements(q), 10);
+    for (const q of queries)
+      sum += ndcg(
+        (await variant.search(q.query, { limit: 10 })).map((r) => `${r.source}/${r.path}`),
+        judgements(q),
+        10,
+      );
     return sum / queries.length;
   } finally {
     await variant.close();
@@ -34,7 +39,9 @@ async function meanNdcg(options: EngineOptions): Promise<number> {
 
 describe('relevance labels on the labelled set', () => {
   it('mean what they say: precision falls from label to label, and "Excellent match" is right at least 80 % of the time', async () => {
-    const tally = new Map<RelevanceLabel, { shown: number; relevant: number }>(RELEVANCE_LABELS.map((l) => [l, { shown: 0, relevant: 0 }]));
+    const tally = new Map<RelevanceLabel, { shown: number; relevant: number }>(
+      RELEVANCE_LABELS.map((l) => [l, { shown: 0, relevant: 0 }]),
+    );
     const judge = (q: LabelledQuery, doc: string) => (judgements(q).get(doc) ?? 0) > 0;
     for (const q of queries) {
       for (const r of await engine.search(q.query, { limit: 5 })) {
@@ -43,7 +50,9 @@ describe('relevance labels on the labelled set', () => {
         if (judge(q, `${r.source}/${r.path}`)) t.relevant++;
       }
     }
-    const precision = RELEVANCE_LABELS.map((l) => tally.get(l)!).filter((t) => t.shown >= 5).map((t) => t.relevant / t.shown);
+    const precision = RELEVANCE_LABELS.map((l) => tally.get(l)!)
+      .filter((t) => t.shown >= 5)
+      .map((t) => t.relevant / t.shown);
     expect(precision.length).toBeGreaterThanOrEqual(3);
     expect(tally.get('Excellent match')!.relevant / tally.get('Excellent match')!.shown).toBeGreaterThanOrEqual(0.8);
     for (let i = 1; i < precision.length; i++) expect(precision[i]!).toBeLessThanOrEqual(precision[i - 1]!);
@@ -60,7 +69,7 @@ describe('what each ranking feature contributes on the labelled set', () => {
     expect(await meanNdcg({ rewrites: false })).toBeLessThan(shipped);
   });
 
-  it('counting a page\'s supporting sections raises nDCG@10', async () => {
+  it("counting a page's supporting sections raises nDCG@10", async () => {
     expect(await meanNdcg({ fusion: { documentSupportWeight: 0 } })).toBeLessThan(shipped);
   });
 });

@@ -15,7 +15,17 @@ function corrector(df: Record<string, number>) {
 }
 
 describe('typo tolerance', () => {
-  const vocabulary = { [stem('signature')]: 5, [stem('verify')]: 3, [stem('sequence')]: 4, entityeventsequence: 2, entiti: 2, event: 9, [stem('webhook')]: 7, [stem('infer')]: 2, pass: 6 };
+  const vocabulary = {
+    [stem('signature')]: 5,
+    [stem('verify')]: 3,
+    [stem('sequence')]: 4,
+    entityeventsequence: 2,
+    entiti: 2,
+    event: 9,
+    [stem('webhook')]: 7,
+    [stem('infer')]: 2,
+    pass: 6,
+  };
   const correct = corrector(vocabulary);
 
   it('takes a misspelt word for the index term it was meant as: swapped, dropped, doubled or replaced letters', () => {
@@ -54,9 +64,16 @@ describe('typo tolerance', () => {
 
 describe('typo tolerance on long queries', () => {
   it(`corrects at most ${MAX_CORRECTED_TERMS} terms of a query, and no term longer than 40 characters`, () => {
-    const terms = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`word${String.fromCharCode(97 + i % 26)}${String.fromCharCode(97 + Math.floor(i / 26))}x`, 1]));
+    const terms = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [
+        `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`,
+        1,
+      ]),
+    );
     const correct = corrector(terms);
-    const typos = Object.keys(terms).map((t) => `${t}q`).join(' ');
+    const typos = Object.keys(terms)
+      .map((t) => `${t}q`)
+      .join(' ');
     expect(correct(typos).size).toBe(MAX_CORRECTED_TERMS);
     expect(correct(`${'a'.repeat(41)} ${'a'.repeat(40)}`).size).toBe(0);
   });

@@ -8,7 +8,12 @@ describe('windowAround', () => {
   });
 
   it('never holds more than 31 sections', () => {
-    for (const [best, n] of [[0, 1], [15, 31], [40, 200], [199, 200]] as const) {
+    for (const [best, n] of [
+      [0, 1],
+      [15, 31],
+      [40, 200],
+      [199, 200],
+    ] as const) {
       const w = windowAround(best, n);
       expect(w.to - w.from + 1).toBeLessThanOrEqual(31);
       expect(w.from).toBeLessThanOrEqual(best);

@@ -43,12 +43,20 @@ afterEach(async () => {
 });
 
 function page(word: string): Record<string, string> {
-  return { 'zoo/feeding.md': `# Feeding\n\nThe ${word} enclosure is fed at noon.\n`, 'zoo/tickets.md': '# Tickets\n\nBuy tickets at the gate.\n' };
+  return {
+    'zoo/feeding.md': `# Feeding\n\nThe ${word} enclosure is fed at noon.\n`,
+    'zoo/tickets.md': '# Tickets\n\nBuy tickets at the gate.\n',
+  };
 }
 
 /** Builds `files` into `indexDir` (a new build that CURRENT then names) and returns the build folder. */
 async function build(indexDir: string, files: Record<string, string>): Promise<string> {
-  const summary = await buildIndex({ corpusDirs: [writeCorpus(files)], outDir: indexDir, embedder, vectorCacheDir: join(inject('testTempRoot'), 'vectors') });
+  const summary = await buildIndex({
+    corpusDirs: [writeCorpus(files)],
+    outDir: indexDir,
+    embedder,
+    vectorCacheDir: join(inject('testTempRoot'), 'vectors'),
+  });
   return summary.buildDir;
 }
 

@@ -14,7 +14,14 @@ import { bundledIndex, fixtureIndex } from '../helpers/index-fixture.js';
  * main thread stays free for the protocol while they work.
  */
 
-const QUERIES = ['verify webhook signature', 'refund a payment', 'rate limits', 'signiture verfy', 'pagination cursor', 'how do I rotate an API key'];
+const QUERIES = [
+  'verify webhook signature',
+  'refund a payment',
+  'rate limits',
+  'signiture verfy',
+  'pagination cursor',
+  'how do I rotate an API key',
+];
 
 let embedder: Embedder;
 let inProcess: LoadedEngine;
@@ -63,11 +70,18 @@ function healthz(url: string): Promise<number> {
 }
 
 /** A corpus where every one of 3,000 sections holds the same twelve words, and the queries asking for them. */
-const SHARED_WORDS = 'deploy cluster sync status health application manifest repository secret token webhook controller';
+const SHARED_WORDS =
+  'deploy cluster sync status health application manifest repository secret token webhook controller';
 function crowdedCorpus(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let f = 0; f < 60; f++) {
-    const sections = Array.from({ length: 50 }, (_, s) => `## Part ${f}-${s}\n\nThe ${SHARED_WORDS.split(' ').slice(s % 6).join(' ')} notes ${f} ${s}, then ${SHARED_WORDS}.\n`);
+    const sections = Array.from(
+      { length: 50 },
+      (_, s) =>
+        `## Part ${f}-${s}\n\nThe ${SHARED_WORDS.split(' ')
+          .slice(s % 6)
+          .join(' ')} notes ${f} ${s}, then ${SHARED_WORDS}.\n`,
+    );
     files[`crowd/page-${f}.md`] = `# Page ${f}\n\n${sections.join('\n')}`;
   }
   return files;
@@ -77,7 +91,13 @@ describe('a server searching in its pool', () => {
   let running: RunningDocsServer;
   beforeAll(async () => {
     const indexDir = await fixtureIndex(crowdedCorpus(), { embedder });
-    running = await serve({ indexDir, server: serverOptionsFromEnv({}, { port: 0 }), engine: { embedder }, searchThreads: 1, log: () => {} });
+    running = await serve({
+      indexDir,
+      server: serverOptionsFromEnv({}, { port: 0 }),
+      engine: { embedder },
+      searchThreads: 1,
+      log: () => {},
+    });
   }, 120_000);
   afterAll(async () => {
     await running?.close();

@@ -53,7 +53,12 @@ afterAll(async () => {
 });
 
 async function rebuild(corpus: string, indexDir: string, model?: string): Promise<void> {
-  await buildIndex({ corpusDirs: [corpus], outDir: indexDir, vectorCacheDir: vectorCacheDir(), ...(model === undefined ? { embedder } : { model }) });
+  await buildIndex({
+    corpusDirs: [corpus],
+    outDir: indexDir,
+    vectorCacheDir: vectorCacheDir(),
+    ...(model === undefined ? { embedder } : { model }),
+  });
 }
 
 function setAnimal(corpus: string, animal: string): void {
@@ -96,7 +101,8 @@ async function searchDocs(client: Client, term: string): Promise<SearchDocsOutpu
 /** Which version of the feeding page the top result shows. */
 function versionOf(output: SearchDocsOutput): 'old' | 'new' {
   const top = output.results[0];
-  if (top?.path !== 'feeding.md') throw new Error(`expected feeding.md first, got ${JSON.stringify(output.results.map((r) => r.path))}`);
+  if (top?.path !== 'feeding.md')
+    throw new Error(`expected feeding.md first, got ${JSON.stringify(output.results.map((r) => r.path))}`);
   const text = top.sections.map((s) => s.text).join('\n');
   if (text.includes(OLD) && !text.includes(NEW)) return 'old';
   if (text.includes(NEW) && !text.includes(OLD)) return 'new';
@@ -147,7 +153,10 @@ describe('serve: a new index is picked up without a restart', () => {
       // The server notices CURRENT change by itself (polled); each session then sees the new page.
       await waitFor('every session to see the new index', () => seen.every((s) => s.includes('new')));
       const switched = seen.map((s) => s.indexOf('new'));
-      await waitFor('a few hundred searches, many after the swap', () => calls() >= 300 && seen.every((s, i) => s.length - switched[i]! >= 25));
+      await waitFor(
+        'a few hundred searches, many after the swap',
+        () => calls() >= 300 && seen.every((s, i) => s.length - switched[i]! >= 25),
+      );
     } finally {
       stop = true;
       await Promise.all(load);
@@ -233,7 +242,9 @@ describe('serve: a bad new index is refused and the old one keeps serving', () =
     expect(await running.live.reload()).toBe(false);
     const refused = events(logs, 'reload-refused');
     expect(refused[0]).toMatchObject({ build: await currentBuildDir(indexDir), serving });
-    expect(refused[0]!.error).toContain(`was built with model ${tinyModel} (8 dims) but the server is configured for default`);
+    expect(refused[0]!.error).toContain(
+      `was built with model ${tinyModel} (8 dims) but the server is configured for default`,
+    );
     expect(versionOf(await searchDocs(client, QUERY))).toBe('old');
   });
 

@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const installed = join(root, 'node_modules', '.package-lock.json');
 const mtime = (file) => statSync(file).mtimeMs;
-const stale = !existsSync(installed)
-  || mtime(installed) < mtime(join(root, 'package-lock.json'))
-  || mtime(installed) < mtime(join(root, 'package.json'));
+const stale =
+  !existsSync(installed) ||
+  mtime(installed) < mtime(join(root, 'package-lock.json')) ||
+  mtime(installed) < mtime(join(root, 'package.json'));
 
 if (stale) {
   console.error('@svc-docs/platform: installing its dependencies (npm ci in packages/platform)');

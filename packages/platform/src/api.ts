@@ -46,7 +46,14 @@ export async function callPlatformApi(call: PlatformApiCall): Promise<unknown> {
   const timeoutMs = call.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   const send = async (token: string) =>
-    postJson({ fetch: fetchFn, url, body: call.body, headers: { Authorization: `Bearer ${token}` }, timeoutMs, secrets: [token] });
+    postJson({
+      fetch: fetchFn,
+      url,
+      body: call.body,
+      headers: { Authorization: `Bearer ${token}` },
+      timeoutMs,
+      secrets: [token],
+    });
 
   const firstToken = await call.tokens.getToken(instanceId);
   let response = await send(firstToken);
@@ -54,11 +61,19 @@ export async function callPlatformApi(call: PlatformApiCall): Promise<unknown> {
     const freshToken = await call.tokens.forceRefresh(instanceId, firstToken);
     response = await send(freshToken);
     if (response.status === 401) {
-      throw new PlatformError('unauthorized', `POST ${url} answered 401 for instance ${instanceId} even with a fresh token: the app may have been uninstalled or lacks the permission`, { status: 401 });
+      throw new PlatformError(
+        'unauthorized',
+        `POST ${url} answered 401 for instance ${instanceId} even with a fresh token: the app may have been uninstalled or lacks the permission`,
+        { status: 401 },
+      );
     }
   }
   if (response.status < 200 || response.status > 299) {
-    throw new PlatformError('http_error', `POST ${url} for instance ${instanceId} answered ${response.status} with ${quoteBody(response.text)}`, { status: response.status });
+    throw new PlatformError(
+      'http_error',
+      `POST ${url} for instance ${instanceId} answered ${response.status} with ${quoteBody(response.text)}`,
+      { status: response.status },
+    );
   }
   return response.body;
 }

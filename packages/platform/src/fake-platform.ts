@@ -112,13 +112,14 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
   let failureStatus = 503;
   let tokenDelayMs = 0;
 
-  const wait = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      resolve();
-    }, ms);
-    timers.add(timer);
-  });
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
 
   async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req);
@@ -130,11 +131,17 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       return send(res, failureStatus, { error: 'temporarily_unavailable' });
     }
     if (!isJson(req)) return send(res, 415, { error: 'Content-Type must be application/json' });
-    if (!parsed.success) return send(res, 400, { error: 'invalid_request', message: 'grant_type, client_id, client_secret and instance_id are required' });
+    if (!parsed.success)
+      return send(res, 400, {
+        error: 'invalid_request',
+        message: 'grant_type, client_id, client_secret and instance_id are required',
+      });
     const request = parsed.data;
     if (request.grant_type !== 'client_credentials') return send(res, 400, { error: 'unsupported_grant_type' });
-    if (request.client_id !== appId || request.client_secret !== clientSecret) return send(res, 401, { error: 'invalid_client' });
-    if (!installations.has(request.instance_id)) return send(res, 400, { error: 'invalid_instance', message: 'the app is not installed on this instance' });
+    if (request.client_id !== appId || request.client_secret !== clientSecret)
+      return send(res, 401, { error: 'invalid_client' });
+    if (!installations.has(request.instance_id))
+      return send(res, 400, { error: 'invalid_instance', message: 'the app is not installed on this instance' });
     const accessToken = `tok-${randomBytes(16).toString('hex')}`;
     tokens.set(accessToken, { instanceId: request.instance_id, expiresAt: Date.now() + tokenTtlMs });
     const response: Record<string, unknown> = { access_token: accessToken };
@@ -158,8 +165,10 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
 
   async function report(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req);
-    if (req.headers['svc-account-id'] !== accountId) return send(res, 401, { error: 'svc-account-id header missing or unknown' });
-    if (req.headers.authorization !== apiKey) return send(res, 401, { error: 'Authorization must be the account API key itself, without "Bearer"' });
+    if (req.headers['svc-account-id'] !== accountId)
+      return send(res, 401, { error: 'svc-account-id header missing or unknown' });
+    if (req.headers.authorization !== apiKey)
+      return send(res, 401, { error: 'Authorization must be the account API key itself, without "Bearer"' });
     if (!isJson(req)) return send(res, 415, { error: 'Content-Type must be application/json' });
     const parsed = TriggerReport.safeParse(body);
     if (!parsed.success) return send(res, 400, { error: 'the body must be { triggerKey: string, payload: object }' });
@@ -168,7 +177,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       const schema = options.triggers[triggerKey];
       if (schema === undefined) return send(res, 404, { error: `no custom trigger with key ${triggerKey}` });
       const violations = validateTriggerPayload(schema, payload);
-      if (violations.length > 0) return send(res, 400, { error: 'payload does not match the trigger schema', violations });
+      if (violations.length > 0)
+        return send(res, 400, { error: 'payload does not match the trigger schema', violations });
     }
     triggerReports.push({ accountId, triggerKey, payload });
     return send(res, 200, {});
@@ -203,11 +213,16 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     const route = `${req.method ?? ''} ${url.pathname}`;
     const handled = (async () => {
       switch (route) {
-        case `GET ${INSTALL_PATH}`: return install(url, res);
-        case `POST ${TOKEN_PATH}`: return token(req, res);
-        case `POST ${WALLETS_QUERY_PATH}`: return wallets(req, res);
-        case `POST ${TRIGGER_REPORT_PATH}`: return report(req, res);
-        default: return send(res, 404, { error: `no route ${route}` });
+        case `GET ${INSTALL_PATH}`:
+          return install(url, res);
+        case `POST ${TOKEN_PATH}`:
+          return token(req, res);
+        case `POST ${WALLETS_QUERY_PATH}`:
+          return wallets(req, res);
+        case `POST ${TRIGGER_REPORT_PATH}`:
+          return report(req, res);
+        default:
+          return send(res, 404, { error: `no route ${route}` });
       }
     })();
     handled.catch(() => {

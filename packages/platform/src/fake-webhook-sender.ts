@@ -58,11 +58,17 @@ export interface FakeWebhookSender {
 const DEFAULT_EVENT_TYPE = 'svc.v1.gift_card_initialized';
 const DEFAULT_LIFETIME_SEC = 300;
 
-export async function createFakeWebhookSender(appId: string, algorithm: FakeWebhookAlgorithm): Promise<FakeWebhookSender> {
+export async function createFakeWebhookSender(
+  appId: string,
+  algorithm: FakeWebhookAlgorithm,
+): Promise<FakeWebhookSender> {
   const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
   const publicKeyObject = KeyObject.from(publicKey as webcrypto.CryptoKey);
 
-  async function signClaims(claims: Record<string, unknown>, options: { issuedAt?: number; expiresInSec?: number } = {}): Promise<string> {
+  async function signClaims(
+    claims: Record<string, unknown>,
+    options: { issuedAt?: number; expiresInSec?: number } = {},
+  ): Promise<string> {
     const issuedAt = options.issuedAt ?? Math.floor(Date.now() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
@@ -91,7 +97,11 @@ export async function createFakeWebhookSender(appId: string, algorithm: FakeWebh
     };
     if (event.entityJson !== undefined) domainEvent.entityAsJson = event.entityJson;
     else if (entity !== null) domainEvent.entityAsJson = JSON.stringify(entity);
-    const delivery: Record<string, unknown> = { instanceId: event.instanceId, eventType, data: JSON.stringify(domainEvent) };
+    const delivery: Record<string, unknown> = {
+      instanceId: event.instanceId,
+      eventType,
+      data: JSON.stringify(domainEvent),
+    };
     if (identity !== null) delivery.identity = JSON.stringify(identity);
 
     const timing = {
@@ -119,5 +129,12 @@ export async function createFakeWebhookSender(appId: string, algorithm: FakeWebh
 
 /** What a "Test webhook" delivery carries: sample data, not a real entity. */
 export function sampleGiftCard(entityId: string): Record<string, unknown> {
-  return { id: entityId, code: 'TEST-0000-0000', initialValue: '50.00', balance: '50.00', currency: 'USD', status: 'ACTIVE' };
+  return {
+    id: entityId,
+    code: 'TEST-0000-0000',
+    initialValue: '50.00',
+    balance: '50.00',
+    currency: 'USD',
+    status: 'ACTIVE',
+  };
 }

@@ -22,15 +22,24 @@ export function parseServiceUrl(value: string, what: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL: pass e.g. "https://api.example.com"`);
+    throw new PlatformError(
+      'invalid_argument',
+      `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL: pass e.g. "https://api.example.com"`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     // fetch refuses such URLs, and the credentials would be in every error message that names the URL.
-    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(withoutCredentials(value))} carries credentials (user:password@): remove them; the platform authenticates with tokens and API keys`);
+    throw new PlatformError(
+      'invalid_argument',
+      `${what} ${JSON.stringify(withoutCredentials(value))} carries credentials (user:password@): remove them; the platform authenticates with tokens and API keys`,
+    );
   }
   const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new PlatformError('invalid_argument', `${what} ${JSON.stringify(value)} must use https (plain http is accepted only for localhost)`);
+    throw new PlatformError(
+      'invalid_argument',
+      `${what} ${JSON.stringify(value)} must use https (plain http is accepted only for localhost)`,
+    );
   }
   return url;
 }
@@ -68,7 +77,14 @@ export function redact(text: string, secrets: readonly string[]): string {
 function encodedForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const url = (value: string) => [encodeURIComponent(value), new URLSearchParams({ s: value }).toString().slice(2)];
-  return [secret, json, JSON.stringify(json).slice(1, -1), ...url(secret), ...url(json), ...url(JSON.stringify(secret))];
+  return [
+    secret,
+    json,
+    JSON.stringify(json).slice(1, -1),
+    ...url(secret),
+    ...url(json),
+    ...url(JSON.stringify(secret)),
+  ];
 }
 
 export interface JsonResponse {
@@ -107,11 +123,17 @@ export async function postJson(options: PostJsonOptions): Promise<JsonResponse> 
     text = await response.text();
   } catch (error) {
     if (isTimeout(error)) {
-      throw new PlatformError('timeout', `POST ${url} got no answer within ${timeoutMs} ms: check that the platform is reachable, or raise timeoutMs`);
+      throw new PlatformError(
+        'timeout',
+        `POST ${url} got no answer within ${timeoutMs} ms: check that the platform is reachable, or raise timeoutMs`,
+      );
     }
     // The cause's message is scrubbed and re-stated rather than attached, so no
     // secret can reach a log through `error.cause`.
-    throw new PlatformError('network_error', `POST ${url} failed: ${redact(describeNetworkError(error), secrets)}: check the base URL and the network`);
+    throw new PlatformError(
+      'network_error',
+      `POST ${url} failed: ${redact(describeNetworkError(error), secrets)}: check the base URL and the network`,
+    );
   }
   const scrubbed = redact(text, secrets);
   return { status: response.status, body: parseJsonOrUndefined(text), text: scrubbed };

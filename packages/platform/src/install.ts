@@ -25,16 +25,25 @@ export function buildInstallUrl(options: InstallUrlOptions): string {
   try {
     base = new URL(options.installUrl);
   } catch {
-    throw new PlatformError('invalid_argument', `installUrl ${JSON.stringify(withoutCredentials(String(options.installUrl)))} is not an absolute URL`);
+    throw new PlatformError(
+      'invalid_argument',
+      `installUrl ${JSON.stringify(withoutCredentials(String(options.installUrl)))} is not an absolute URL`,
+    );
   }
   let redirect: URL;
   try {
     redirect = new URL(options.redirectUri);
   } catch {
-    throw new PlatformError('invalid_argument', `redirectUri ${JSON.stringify(withoutCredentials(String(options.redirectUri)))} is not an absolute URL: pass e.g. "https://app.example.com/installed"`);
+    throw new PlatformError(
+      'invalid_argument',
+      `redirectUri ${JSON.stringify(withoutCredentials(String(options.redirectUri)))} is not an absolute URL: pass e.g. "https://app.example.com/installed"`,
+    );
   }
   if (redirect.protocol !== 'https:') {
-    throw new PlatformError('invalid_argument', `redirectUri ${JSON.stringify(withoutCredentials(options.redirectUri))} must use https: the installer only redirects to HTTPS addresses`);
+    throw new PlatformError(
+      'invalid_argument',
+      `redirectUri ${JSON.stringify(withoutCredentials(options.redirectUri))} must use https: the installer only redirects to HTTPS addresses`,
+    );
   }
   const query = [`appId=${encodeURIComponent(appId)}`, `redirectUri=${encodeURIComponent(options.redirectUri)}`];
   if (options.state !== undefined) query.push(`state=${encodeURIComponent(options.state)}`);
@@ -63,11 +72,17 @@ export function parseInstallRedirect(url: string | URL, options: { expectedState
   }
   const instanceId = parsed.searchParams.get('instanceId');
   if (instanceId === null || instanceId === '') {
-    throw new PlatformError('invalid_redirect', 'the install redirect has no instanceId query parameter: the merchant did not complete the installation; send them to buildInstallUrl() again');
+    throw new PlatformError(
+      'invalid_redirect',
+      'the install redirect has no instanceId query parameter: the merchant did not complete the installation; send them to buildInstallUrl() again',
+    );
   }
   const state = parsed.searchParams.get('state') ?? undefined;
   if (options.expectedState !== undefined && (state === undefined || !sameString(state, options.expectedState))) {
-    throw new PlatformError('state_mismatch', 'the install redirect state does not match the state this app sent: the redirect may be forged; restart the installation');
+    throw new PlatformError(
+      'state_mismatch',
+      'the install redirect state does not match the state this app sent: the redirect may be forged; restart the installation',
+    );
   }
   return { code: parsed.searchParams.get('code') ?? undefined, instanceId, state };
 }

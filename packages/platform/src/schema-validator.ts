@@ -47,7 +47,8 @@ export function validatorFor(schema: Record<string, unknown>): ValidateFunction 
     byCanonicalJson.delete(key); // re-inserted below as the most recently used
   }
   byCanonicalJson.set(key, validate);
-  if (byCanonicalJson.size > MAX_CACHED_VALIDATORS) byCanonicalJson.delete(byCanonicalJson.keys().next().value as string);
+  if (byCanonicalJson.size > MAX_CACHED_VALIDATORS)
+    byCanonicalJson.delete(byCanonicalJson.keys().next().value as string);
   byObject.set(schema, validate);
   return validate;
 }
@@ -57,7 +58,10 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
   try {
     return ajv.compile(schema);
   } catch (error) {
-    throw new PlatformError('invalid_trigger_schema', `the trigger schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PlatformError(
+      'invalid_trigger_schema',
+      `the trigger schema does not compile: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     ajv.removeSchema(schema);
   }
@@ -73,15 +77,24 @@ export function canonicalJson(value: unknown): string {
   const write = (node: unknown, depth: number): string => {
     if (typeof node !== 'object' || node === null) return JSON.stringify(node) ?? 'null';
     if (depth >= MAX_SCHEMA_JSON_DEPTH) {
-      throw new PlatformError('invalid_trigger_schema', `the trigger schema is nested more than ${MAX_SCHEMA_JSON_DEPTH} levels deep: flatten it`);
+      throw new PlatformError(
+        'invalid_trigger_schema',
+        `the trigger schema is nested more than ${MAX_SCHEMA_JSON_DEPTH} levels deep: flatten it`,
+      );
     }
     if (onStack.has(node)) {
-      throw new PlatformError('invalid_trigger_schema', 'the trigger schema contains itself: JSON cannot represent a cycle; use "$ref" for recursion');
+      throw new PlatformError(
+        'invalid_trigger_schema',
+        'the trigger schema contains itself: JSON cannot represent a cycle; use "$ref" for recursion',
+      );
     }
     onStack.add(node);
     const text = Array.isArray(node)
       ? `[${node.map((item) => write(item, depth + 1)).join(',')}]`
-      : `{${Object.keys(node).sort().map((key) => `${JSON.stringify(key)}:${write((node as Record<string, unknown>)[key], depth + 1)}`).join(',')}}`;
+      : `{${Object.keys(node)
+          .sort()
+          .map((key) => `${JSON.stringify(key)}:${write((node as Record<string, unknown>)[key], depth + 1)}`)
+          .join(',')}}`;
     onStack.delete(node);
     return text;
   };

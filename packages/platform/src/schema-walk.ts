@@ -61,10 +61,16 @@ export function walkSchema(root: unknown, visit: SchemaVisitor): void {
     if (!isSchemaObject(node)) return;
     if (onStack.has(node)) throw cyclic(path);
     if (depth > MAX_SCHEMA_DEPTH) {
-      throw new PlatformError('invalid_trigger_schema', `the trigger schema nests subschemas more than ${MAX_SCHEMA_DEPTH} levels deep (at ${jsonPath(path)}): flatten it`);
+      throw new PlatformError(
+        'invalid_trigger_schema',
+        `the trigger schema nests subschemas more than ${MAX_SCHEMA_DEPTH} levels deep (at ${jsonPath(path)}): flatten it`,
+      );
     }
     if (++visits > MAX_SCHEMA_VISITS) {
-      throw new PlatformError('invalid_trigger_schema', `the trigger schema expands into more than ${MAX_SCHEMA_VISITS} subschemas through its $refs: simplify it`);
+      throw new PlatformError(
+        'invalid_trigger_schema',
+        `the trigger schema expands into more than ${MAX_SCHEMA_VISITS} subschemas through its $refs: simplify it`,
+      );
     }
     onStack.add(node);
     visit(node, path);
@@ -101,5 +107,8 @@ function entriesOf(value: unknown): Array<[string, unknown]> {
 }
 
 function cyclic(path: PathSegment[]): PlatformError {
-  return new PlatformError('invalid_trigger_schema', `the trigger schema contains itself (at ${jsonPath(path)}): JSON cannot represent a cycle; use "$ref" for recursion`);
+  return new PlatformError(
+    'invalid_trigger_schema',
+    `the trigger schema contains itself (at ${jsonPath(path)}): JSON cannot represent a cycle; use "$ref" for recursion`,
+  );
 }

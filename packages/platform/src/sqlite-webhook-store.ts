@@ -77,15 +77,22 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true });
     if (typeof version === 'number' && version > SCHEMA_VERSION) {
-      throw new Error(`it has schema version ${version}, newer than this package's ${SCHEMA_VERSION}; upgrade @svc-docs/platform`);
+      throw new Error(
+        `it has schema version ${version}, newer than this package's ${SCHEMA_VERSION}; upgrade @svc-docs/platform`,
+      );
     }
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   } catch (error) {
-    throw new PlatformError('invalid_argument', `cannot open the webhook store ${JSON.stringify(filename)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PlatformError(
+      'invalid_argument',
+      `cannot open the webhook store ${JSON.stringify(filename)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 
-  const findEvent = db.prepare<[string], { found: number }>('SELECT 1 AS found FROM webhook_deliveries WHERE event_id = ?');
+  const findEvent = db.prepare<[string], { found: number }>(
+    'SELECT 1 AS found FROM webhook_deliveries WHERE event_id = ?',
+  );
   const lastSequence = db.prepare<[string, string, string], { last_sequence: number }>(
     'SELECT last_sequence FROM webhook_entity_sequences WHERE instance_id = ? AND entity_fqdn = ? AND entity_id = ?',
   );
@@ -141,7 +148,10 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
   return {
     // IMMEDIATE takes the write lock up front, so two processes cannot both pass the duplicate check.
     record: async (delivery) => record.immediate(delivery),
-    pending: async () => byStatus.all('pending').map(({ delivery_json, attempts }) => ({ delivery: JSON.parse(delivery_json) as WebhookDelivery, attempts })),
+    pending: async () =>
+      byStatus
+        .all('pending')
+        .map(({ delivery_json, attempts }) => ({ delivery: JSON.parse(delivery_json) as WebhookDelivery, attempts })),
     startAttempt: async (eventId) => startAttempt.get(Date.now(), eventId)?.attempts,
     markAttemptFailed: async (eventId, error) => {
       finishAttempt.run('pending', error, Date.now(), eventId);

@@ -57,7 +57,12 @@ const TokenResponse = z.looseObject({
  * would request a token on every call.
  */
 export function validityMs(expiresIn: unknown): number {
-  const seconds = typeof expiresIn === 'number' ? expiresIn : typeof expiresIn === 'string' && /^\d+(\.\d+)?$/.test(expiresIn.trim()) ? Number(expiresIn) : Number.NaN;
+  const seconds =
+    typeof expiresIn === 'number'
+      ? expiresIn
+      : typeof expiresIn === 'string' && /^\d+(\.\d+)?$/.test(expiresIn.trim())
+        ? Number(expiresIn)
+        : Number.NaN;
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : ASSUMED_TOKEN_VALIDITY_MS;
 }
 
@@ -183,9 +188,10 @@ export class TokenManager {
       secrets: [this.#clientSecret],
     });
     if (response.status < 200 || response.status > 299) {
-      const hint = response.status >= 500 || response.status === 429
-        ? 'the platform is failing or throttling; try again later'
-        : 'check clientId, clientSecret and that instanceId belongs to an installation of this app';
+      const hint =
+        response.status >= 500 || response.status === 429
+          ? 'the platform is failing or throttling; try again later'
+          : 'check clientId, clientSecret and that instanceId belongs to an installation of this app';
       throw new PlatformError(
         'http_error',
         `token request for instance ${instanceId} answered ${response.status} with ${quoteBody(response.text)}: ${hint}`,
@@ -194,12 +200,19 @@ export class TokenManager {
     }
     const parsed = TokenResponse.safeParse(response.body);
     if (!parsed.success) {
-      throw new PlatformError('invalid_response', `token response for instance ${instanceId} has no access_token: the platform answered ${response.status} with a body this module does not understand`);
+      throw new PlatformError(
+        'invalid_response',
+        `token response for instance ${instanceId} has no access_token: the platform answered ${response.status} with a body this module does not understand`,
+      );
     }
     const validity = validityMs(parsed.data.expires_in);
     const margin = Math.min(this.#refreshMarginMs, validity / 10);
     const token = parsed.data.access_token;
-    this.#cache.set(instanceId, { token, refreshAt: requestedAt + validity - margin, expiresAt: requestedAt + validity });
+    this.#cache.set(instanceId, {
+      token,
+      refreshAt: requestedAt + validity - margin,
+      expiresAt: requestedAt + validity,
+    });
     return token;
   }
 }
@@ -210,11 +223,13 @@ function isRetryable(error: PlatformError): boolean {
 }
 
 function positive(value: number, what: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new PlatformError('invalid_argument', `${what} must be a positive number, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new PlatformError('invalid_argument', `${what} must be a positive number, got ${value}`);
   return value;
 }
 
 function nonNegative(value: number, what: string): number {
-  if (!Number.isFinite(value) || value < 0) throw new PlatformError('invalid_argument', `${what} must be zero or more, got ${value}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new PlatformError('invalid_argument', `${what} must be zero or more, got ${value}`);
   return value;
 }

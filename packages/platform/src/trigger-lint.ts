@@ -25,7 +25,10 @@ export function lintTriggerSchema(schema: JsonSchema): SchemaViolation[] {
     if (node.format === 'email') declaresAnyEmail = true;
     const at = jsonPath(path);
     if (declaresNumber(node) && !numbers.has(at)) {
-      numbers.set(at, { path: at, message: `${at} is declared as a number: declare it as { "type": "string", "format": "number" } and send it as a string, e.g. "12.5"` });
+      numbers.set(at, {
+        path: at,
+        message: `${at} is declared as a number: declare it as { "type": "string", "format": "number" } and send it as a string, e.g. "12.5"`,
+      });
     }
   });
   const violations = [...numbers.values()];

@@ -31,7 +31,10 @@ const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export function inferTriggerSchema(samplePayload: JsonObject): JsonSchema {
   if (!isPlainObject(samplePayload)) {
-    throw new PlatformError('invalid_argument', 'samplePayload must be a JSON object, e.g. { "email": "ann@example.com", "amount": "10" }');
+    throw new PlatformError(
+      'invalid_argument',
+      'samplePayload must be a JSON object, e.g. { "email": "ann@example.com", "amount": "10" }',
+    );
   }
   return inferValue(samplePayload);
 }
@@ -99,7 +102,10 @@ function describe(error: ErrorObject): SchemaViolation {
     return { path, message: `${path} must be an email address` };
   }
   if (error.keyword === 'type' && params.type === 'string' && typeof error.data === 'number') {
-    return { path, message: `${path} must be a string: the platform takes numbers as strings, send "${String(error.data)}"` };
+    return {
+      path,
+      message: `${path} must be a string: the platform takes numbers as strings, send "${String(error.data)}"`,
+    };
   }
   return { path, message: `${path} ${error.message ?? 'does not match the schema'}` };
 }

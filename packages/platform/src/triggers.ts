@@ -83,16 +83,20 @@ export async function reportTriggerEvent(options: ReportTriggerEventOptions): Pr
     });
   } catch (error) {
     if (error instanceof PlatformError && error.code === 'timeout') {
-      throw new PlatformError('timeout', `${error.message}. The report may still have been accepted and its workflow started: check before reporting again`);
+      throw new PlatformError(
+        'timeout',
+        `${error.message}. The report may still have been accepted and its workflow started: check before reporting again`,
+      );
     }
     throw error;
   }
   if (response.status < 200 || response.status > 299) {
-    const hint = response.status === 401 || response.status === 403
-      ? ': check accountId and apiKey (the key is sent as the Authorization header without "Bearer")'
-      : response.status === 400 || response.status === 404
-        ? ': check that the trigger key exists and the payload matches its schema'
-        : '';
+    const hint =
+      response.status === 401 || response.status === 403
+        ? ': check accountId and apiKey (the key is sent as the Authorization header without "Bearer")'
+        : response.status === 400 || response.status === 404
+          ? ': check that the trigger key exists and the payload matches its schema'
+          : '';
     throw new PlatformError(
       'http_error',
       `trigger report for ${JSON.stringify(triggerKey)} answered ${response.status} with ${quoteBody(response.text)}${hint}`,

@@ -48,10 +48,12 @@ const DeliveryFields = z.object({
 const IdentityFields = z.record(z.string(), z.unknown());
 
 // Sequence numbers may arrive as strings (64-bit integers in JSON often do); both mean the same.
-const Sequence = z.union([
-  z.number().int().nonnegative(),
-  z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number),
-]).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, 'is larger than this module can compare exactly'));
+const Sequence = z
+  .union([
+    z.number().int().nonnegative(),
+    z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number),
+  ])
+  .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, 'is larger than this module can compare exactly'));
 
 const DomainEventFields = z.object({
   id: z.string().min(1),
@@ -81,9 +83,10 @@ export function decodeWebhookPayload(claims: unknown): WebhookDelivery {
 
   const eventJson = parseNestedJson(delivery.data, 'delivery.data');
   const event = check(DomainEventFields, eventJson, 'event', eventJson);
-  const entity = event.entityAsJson === undefined || event.entityAsJson === null
-    ? undefined
-    : boundedDepth(parseNestedJson(event.entityAsJson, 'event.entityAsJson'), 'event.entityAsJson');
+  const entity =
+    event.entityAsJson === undefined || event.entityAsJson === null
+      ? undefined
+      : boundedDepth(parseNestedJson(event.entityAsJson, 'event.entityAsJson'), 'event.entityAsJson');
 
   return {
     instanceId: delivery.instanceId,
@@ -115,7 +118,11 @@ function boundedDepth(value: unknown, field: string): unknown {
     const [node, depth] = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
     if (depth >= MAX_NESTED_JSON_DEPTH) {
-      fail('invalid_field', `${field} is nested more than ${MAX_NESTED_JSON_DEPTH} levels deep: the delivery cannot be stored`, field);
+      fail(
+        'invalid_field',
+        `${field} is nested more than ${MAX_NESTED_JSON_DEPTH} levels deep: the delivery cannot be stored`,
+        field,
+      );
     }
     for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
@@ -127,7 +134,9 @@ function parseNestedJson(text: string, field: string): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     // The parser's message quotes the input, which may be large or sensitive; name the field instead.
-    throw new WebhookVerificationError('malformed_json', `${field} is not valid JSON: the delivery cannot be read`, { field });
+    throw new WebhookVerificationError('malformed_json', `${field} is not valid JSON: the delivery cannot be read`, {
+      field,
+    });
   }
 }
 
@@ -140,9 +149,10 @@ function check<T extends z.ZodType>(schema: T, value: unknown, prefix: string, r
   if (path.length > 0 && valueAt(raw, path) === undefined) {
     return fail('missing_field', `${field} is missing from the webhook delivery`, field);
   }
-  const problem = issue?.code === 'invalid_type' && path.length === 0
-    ? 'must be a JSON object'
-    : `is invalid: ${issue?.message ?? 'unexpected value'}`;
+  const problem =
+    issue?.code === 'invalid_type' && path.length === 0
+      ? 'must be a JSON object'
+      : `is invalid: ${issue?.message ?? 'unexpected value'}`;
   return fail('invalid_field', `${field} ${problem}`, field);
 }
 

@@ -96,7 +96,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         if (attempt >= maxAttempts) {
           const reason = `${attempt} attempts started and none finished: onEvent may be stopping the process (crash, out of memory, exit)`;
           await store.markFailed(eventId, reason);
-          log({ level: 'error', message: `delivery marked failed and kept in the store: ${reason}`, fields: { ...fields, attempt } });
+          log({
+            level: 'error',
+            message: `delivery marked failed and kept in the store: ${reason}`,
+            fields: { ...fields, attempt },
+          });
           return;
         }
         const started = await store.startAttempt(eventId);
@@ -109,18 +113,30 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         }
         if (attempt >= maxAttempts) {
           await store.markFailed(eventId, failure);
-          log({ level: 'error', message: `onEvent failed ${attempt} times, delivery marked failed and kept in the store: ${failure}`, fields: { ...fields, attempt } });
+          log({
+            level: 'error',
+            message: `onEvent failed ${attempt} times, delivery marked failed and kept in the store: ${failure}`,
+            fields: { ...fields, attempt },
+          });
           return;
         }
         await store.markAttemptFailed(eventId, failure);
         const delay = backoffDelay(attempt, retryBaseDelayMs, maxRetryDelayMs);
-        log({ level: 'warn', message: `onEvent failed, retrying: ${failure}`, fields: { ...fields, attempt, retryInMs: delay } });
+        log({
+          level: 'warn',
+          message: `onEvent failed, retrying: ${failure}`,
+          fields: { ...fields, attempt, retryInMs: delay },
+        });
         await sleep(delay);
       }
     } catch (storeError) {
       // The attempt or its outcome could not be saved, so the delivery stays pending and
       // `recover()` will offer it again; better twice than never.
-      log({ level: 'error', message: `webhook store failed while saving an attempt or outcome; the delivery stays pending until recover(): ${describe(storeError)}`, fields: { ...fields, attempt } });
+      log({
+        level: 'error',
+        message: `webhook store failed while saving an attempt or outcome; the delivery stays pending until recover(): ${describe(storeError)}`,
+        fields: { ...fields, attempt },
+      });
     }
   }
 
@@ -143,11 +159,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const previous = entityTails.get(entityKey) ?? Promise.resolve();
     const run = previous.then(() => processDelivery(pending));
     // processDelivery reports its own failures; this only keeps a throwing logger from breaking the chain.
-    const tail = run.catch(() => undefined).finally(() => {
-      inFlight.delete(eventId);
-      finishedDuringRecover?.add(eventId);
-      if (entityTails.get(entityKey) === tail) entityTails.delete(entityKey);
-    });
+    const tail = run
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight.delete(eventId);
+        finishedDuringRecover?.add(eventId);
+        if (entityTails.get(entityKey) === tail) entityTails.delete(entityKey);
+      });
     entityTails.set(entityKey, tail);
     return true;
   }
@@ -185,7 +203,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       try {
         outcome = await store.record(delivery);
       } catch (error) {
-        log({ level: 'error', message: `webhook store unavailable, answered 503 so the platform retries: ${describe(error)}`, fields: { eventId: delivery.event.id } });
+        log({
+          level: 'error',
+          message: `webhook store unavailable, answered 503 so the platform retries: ${describe(error)}`,
+          fields: { eventId: delivery.event.id },
+        });
         reply(res, 503, 'store unavailable, retry later', { 'Retry-After': '30' });
         return;
       }
@@ -194,7 +216,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       if (outcome === 'stored') {
         schedule({ delivery, attempts: 0 });
       } else {
-        log({ level: 'info', message: `webhook delivery skipped as ${outcome}`, fields: { eventId: delivery.event.id, entityId: delivery.event.entityId, sequence: delivery.event.entityEventSequence } });
+        log({
+          level: 'info',
+          message: `webhook delivery skipped as ${outcome}`,
+          fields: {
+            eventId: delivery.event.id,
+            entityId: delivery.event.entityId,
+            sequence: delivery.event.entityEventSequence,
+          },
+        });
       }
     } catch (error) {
       log({ level: 'error', message: `webhook handler failed: ${describe(error)}` });
@@ -228,7 +258,12 @@ function readBody(req: RequestWithBody, maxBytes: number): Promise<string> {
   if (typeof req.body === 'string') return Promise.resolve(req.body);
   if (Buffer.isBuffer(req.body)) return Promise.resolve(req.body.toString('utf8'));
   if (req.readableEnded) {
-    return Promise.reject(new PlatformError('invalid_argument', 'the request body was already consumed by a body parser: mount the webhook handler before express.json(), or use express.text({ type: "*/*" })'));
+    return Promise.reject(
+      new PlatformError(
+        'invalid_argument',
+        'the request body was already consumed by a body parser: mount the webhook handler before express.json(), or use express.text({ type: "*/*" })',
+      ),
+    );
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -274,6 +309,7 @@ function describe(error: unknown): string {
 }
 
 function atLeastOne(value: number, what: string): number {
-  if (!Number.isFinite(value) || value < 1) throw new PlatformError('invalid_argument', `${what} must be 1 or more, got ${value}`);
+  if (!Number.isFinite(value) || value < 1)
+    throw new PlatformError('invalid_argument', `${what} must be 1 or more, got ${value}`);
   return value;
 }

@@ -26,7 +26,10 @@ export interface VerifyWebhookOptions {
 export const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 
 /** The key each algorithm needs, as node:crypto describes keys. */
-const KEY_REQUIREMENTS: Record<string, { type: 'secret' | 'asymmetric'; keyTypes?: readonly string[]; curve?: string }> = {
+const KEY_REQUIREMENTS: Record<
+  string,
+  { type: 'secret' | 'asymmetric'; keyTypes?: readonly string[]; curve?: string }
+> = {
   HS256: { type: 'secret' },
   HS384: { type: 'secret' },
   HS512: { type: 'secret' },
@@ -48,12 +51,19 @@ const KEY_REQUIREMENTS: Record<string, { type: 'secret' | 'asymmetric'; keyTypes
  * `WebhookVerificationError` for a delivery that must not be trusted or read,
  * and `PlatformError('invalid_argument')` for unusable key/algorithm settings.
  */
-export async function verifyWebhook(jwt: string, key: WebhookKey, options: VerifyWebhookOptions): Promise<WebhookDelivery> {
+export async function verifyWebhook(
+  jwt: string,
+  key: WebhookKey,
+  options: VerifyWebhookOptions,
+): Promise<WebhookDelivery> {
   return createWebhookVerifier(key, options)(jwt);
 }
 
 /** Checks key and algorithms once and returns a verifier; used by the handler to fail at start-up, not per request. */
-export function createWebhookVerifier(key: WebhookKey, options: VerifyWebhookOptions): (jwt: string) => Promise<WebhookDelivery> {
+export function createWebhookVerifier(
+  key: WebhookKey,
+  options: VerifyWebhookOptions,
+): (jwt: string) => Promise<WebhookDelivery> {
   const keyObject = toVerificationKey(key);
   const algorithms = checkAlgorithms(options.algorithms, keyObject);
   const toleranceSec = options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
@@ -64,7 +74,10 @@ export function createWebhookVerifier(key: WebhookKey, options: VerifyWebhookOpt
     const token = readCompactJwt(jwt);
     const alg = readAlgorithm(token);
     if (!algorithms.includes(alg)) {
-      throw new WebhookVerificationError('algorithm_not_allowed', `the delivery is signed with ${JSON.stringify(alg)} but this endpoint accepts only ${algorithms.join(', ')}: rejected as untrusted`);
+      throw new WebhookVerificationError(
+        'algorithm_not_allowed',
+        `the delivery is signed with ${JSON.stringify(alg)} but this endpoint accepts only ${algorithms.join(', ')}: rejected as untrusted`,
+      );
     }
     let claims: Record<string, unknown>;
     try {
@@ -78,7 +91,10 @@ export function createWebhookVerifier(key: WebhookKey, options: VerifyWebhookOpt
     }
     const iat = claims.iat;
     if (typeof iat === 'number' && iat > Date.now() / 1000 + toleranceSec) {
-      throw new WebhookVerificationError('invalid_claims', 'the delivery\'s iat is in the future: check this server\'s clock, or raise clockToleranceSec');
+      throw new WebhookVerificationError(
+        'invalid_claims',
+        "the delivery's iat is in the future: check this server's clock, or raise clockToleranceSec",
+      );
     }
     return decodeWebhookPayload(claims);
   };
@@ -89,7 +105,10 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 function readCompactJwt(body: unknown): string {
   const token = typeof body === 'string' ? body.trim() : '';
   if (!COMPACT_JWS.test(token)) {
-    throw new WebhookVerificationError('malformed_jwt', 'the delivery body is not a JWT (expected three base64url parts separated by dots)');
+    throw new WebhookVerificationError(
+      'malformed_jwt',
+      'the delivery body is not a JWT (expected three base64url parts separated by dots)',
+    );
   }
   return token;
 }
@@ -99,7 +118,7 @@ function readAlgorithm(token: string): string {
   try {
     ({ alg } = decodeProtectedHeader(token));
   } catch {
-    throw new WebhookVerificationError('malformed_jwt', 'the delivery\'s JWT header is not base64url-encoded JSON');
+    throw new WebhookVerificationError('malformed_jwt', "the delivery's JWT header is not base64url-encoded JSON");
   }
   if (typeof alg !== 'string') {
     throw new WebhookVerificationError('malformed_jwt', 'the delivery\'s JWT header has no "alg"');
@@ -111,21 +130,39 @@ function fromJoseError(error: unknown): WebhookVerificationError {
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
   switch (code) {
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-      return new WebhookVerificationError('invalid_signature', 'the delivery\'s signature does not match the platform key: rejected as forged');
+      return new WebhookVerificationError(
+        'invalid_signature',
+        "the delivery's signature does not match the platform key: rejected as forged",
+      );
     case 'ERR_JWT_EXPIRED':
-      return new WebhookVerificationError('expired', 'the delivery\'s JWT has expired (exp is in the past): if this repeats for fresh deliveries, check this server\'s clock');
+      return new WebhookVerificationError(
+        'expired',
+        "the delivery's JWT has expired (exp is in the past): if this repeats for fresh deliveries, check this server's clock",
+      );
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
-      return new WebhookVerificationError('algorithm_not_allowed', 'the delivery is signed with an algorithm this endpoint does not accept');
+      return new WebhookVerificationError(
+        'algorithm_not_allowed',
+        'the delivery is signed with an algorithm this endpoint does not accept',
+      );
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
       const claim = (error as Error & { claim?: unknown }).claim;
-      return new WebhookVerificationError('invalid_claims', `the delivery's JWT claim ${JSON.stringify(claim)} is missing or invalid`);
+      return new WebhookVerificationError(
+        'invalid_claims',
+        `the delivery's JWT claim ${JSON.stringify(claim)} is missing or invalid`,
+      );
     }
     case 'ERR_JWS_INVALID':
     case 'ERR_JWT_INVALID':
-      return new WebhookVerificationError('malformed_jwt', 'the delivery\'s JWT is malformed (its payload is not a JSON object or its header is invalid)');
+      return new WebhookVerificationError(
+        'malformed_jwt',
+        "the delivery's JWT is malformed (its payload is not a JSON object or its header is invalid)",
+      );
     default:
       // E.g. a key that fits none of the token's parameters: never trust what could not be checked.
-      return new WebhookVerificationError('invalid_signature', 'the delivery\'s signature could not be verified with the configured key');
+      return new WebhookVerificationError(
+        'invalid_signature',
+        "the delivery's signature could not be verified with the configured key",
+      );
   }
 }
 
@@ -153,30 +190,50 @@ function toVerificationKey(key: WebhookKey): KeyObject {
 }
 
 function isCryptoKey(key: unknown): key is webcrypto.CryptoKey {
-  return typeof key === 'object' && key !== null && (key as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'CryptoKey';
+  return (
+    typeof key === 'object' &&
+    key !== null &&
+    (key as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'CryptoKey'
+  );
 }
 
 function checkAlgorithms(algorithms: readonly string[], key: KeyObject): readonly string[] {
   if (!Array.isArray(algorithms) || algorithms.length === 0) {
-    throw new PlatformError('invalid_argument', 'algorithms must name the algorithm(s) the platform signs with, e.g. ["RS256"]: they are never taken from the token itself');
+    throw new PlatformError(
+      'invalid_argument',
+      'algorithms must name the algorithm(s) the platform signs with, e.g. ["RS256"]: they are never taken from the token itself',
+    );
   }
   for (const alg of algorithms) {
     if (typeof alg === 'string' && alg.toLowerCase() === 'none') {
-      throw new PlatformError('invalid_argument', 'algorithms must not include "none": unsigned deliveries can be forged by anyone');
+      throw new PlatformError(
+        'invalid_argument',
+        'algorithms must not include "none": unsigned deliveries can be forged by anyone',
+      );
     }
     const requirement = KEY_REQUIREMENTS[alg];
     if (requirement === undefined) {
-      throw new PlatformError('invalid_argument', `algorithm ${JSON.stringify(alg)} is not supported: use one of ${Object.keys(KEY_REQUIREMENTS).join(', ')}`);
+      throw new PlatformError(
+        'invalid_argument',
+        `algorithm ${JSON.stringify(alg)} is not supported: use one of ${Object.keys(KEY_REQUIREMENTS).join(', ')}`,
+      );
     }
     if (requirement.type === 'secret' && key.type !== 'secret') {
-      throw new PlatformError('invalid_argument', `${alg} cannot be used with a public key: anyone holding the public key could sign deliveries with it as an HMAC secret; pin the platform's asymmetric algorithm (e.g. RS256)`);
+      throw new PlatformError(
+        'invalid_argument',
+        `${alg} cannot be used with a public key: anyone holding the public key could sign deliveries with it as an HMAC secret; pin the platform's asymmetric algorithm (e.g. RS256)`,
+      );
     }
     if (requirement.type === 'asymmetric') {
-      const fits = key.type !== 'secret'
-        && requirement.keyTypes?.includes(key.asymmetricKeyType ?? '') === true
-        && (requirement.curve === undefined || key.asymmetricKeyDetails?.namedCurve === requirement.curve);
+      const fits =
+        key.type !== 'secret' &&
+        requirement.keyTypes?.includes(key.asymmetricKeyType ?? '') === true &&
+        (requirement.curve === undefined || key.asymmetricKeyDetails?.namedCurve === requirement.curve);
       if (!fits) {
-        throw new PlatformError('invalid_argument', `${alg} does not fit the given key (${describeKey(key)}): pass the key that matches the platform's algorithm`);
+        throw new PlatformError(
+          'invalid_argument',
+          `${alg} does not fit the given key (${describeKey(key)}): pass the key that matches the platform's algorithm`,
+        );
       }
     }
   }

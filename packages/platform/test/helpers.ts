@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import type { PlatformLogEntry, PlatformLogger } from '../src/index.js';
 
 /** Serves a request listener on an ephemeral 127.0.0.1 port. */
-export async function serve(listener: RequestListener): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+export async function serve(
+  listener: RequestListener,
+): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;

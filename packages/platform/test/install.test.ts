@@ -25,26 +25,36 @@ describe('buildInstallUrl', () => {
   });
 
   it('leaves state out when none is given', () => {
-    const url = buildInstallUrl({ installUrl: 'https://i.example.com', appId: 'a', redirectUri: 'https://app.example.com/cb' });
+    const url = buildInstallUrl({
+      installUrl: 'https://i.example.com',
+      appId: 'a',
+      redirectUri: 'https://app.example.com/cb',
+    });
     expect(new URL(url).searchParams.has('state')).toBe(false);
   });
 
   it('refuses a redirectUri that is not HTTPS, with a clear error', () => {
-    const attempt = () => buildInstallUrl({ installUrl: 'https://i.example.com', appId: 'a', redirectUri: 'http://app.example.com/cb' });
+    const attempt = () =>
+      buildInstallUrl({ installUrl: 'https://i.example.com', appId: 'a', redirectUri: 'http://app.example.com/cb' });
     expect(attempt).toThrow(PlatformError);
     expect(attempt).toThrow(/redirectUri .* must use https/);
   });
 
   it('refuses a relative redirectUri and an empty appId', () => {
-    expect(() => buildInstallUrl({ installUrl: 'https://i.example.com', appId: 'a', redirectUri: '/cb' })).toThrow(/not an absolute URL/);
-    expect(() => buildInstallUrl({ installUrl: 'https://i.example.com', appId: '', redirectUri: 'https://a.example.com' })).toThrow(/appId/);
+    expect(() => buildInstallUrl({ installUrl: 'https://i.example.com', appId: 'a', redirectUri: '/cb' })).toThrow(
+      /not an absolute URL/,
+    );
+    expect(() =>
+      buildInstallUrl({ installUrl: 'https://i.example.com', appId: '', redirectUri: 'https://a.example.com' }),
+    ).toThrow(/appId/);
   });
 });
 
 describe('parseInstallRedirect', () => {
   it('returns code, instanceId and state', () => {
-    expect(parseInstallRedirect('https://app.example.com/cb?code=c1&instanceId=i1&state=s1', { expectedState: 's1' }))
-      .toEqual({ code: 'c1', instanceId: 'i1', state: 's1' });
+    expect(
+      parseInstallRedirect('https://app.example.com/cb?code=c1&instanceId=i1&state=s1', { expectedState: 's1' }),
+    ).toEqual({ code: 'c1', instanceId: 'i1', state: 's1' });
   });
 
   it('accepts a path with query, as express gives it', () => {
@@ -65,10 +75,12 @@ describe('parseInstallRedirect', () => {
   });
 
   it('rejects a state mismatch and a missing state when one is expected', () => {
-    expect(() => parseInstallRedirect('https://a.example.com/cb?instanceId=i&state=evil', { expectedState: 'good' }))
-      .toThrow(expect.objectContaining({ code: 'state_mismatch' }));
-    expect(() => parseInstallRedirect('https://a.example.com/cb?instanceId=i', { expectedState: 'good' }))
-      .toThrow(expect.objectContaining({ code: 'state_mismatch' }));
+    expect(() =>
+      parseInstallRedirect('https://a.example.com/cb?instanceId=i&state=evil', { expectedState: 'good' }),
+    ).toThrow(expect.objectContaining({ code: 'state_mismatch' }));
+    expect(() => parseInstallRedirect('https://a.example.com/cb?instanceId=i', { expectedState: 'good' })).toThrow(
+      expect.objectContaining({ code: 'state_mismatch' }),
+    );
   });
 });
 
@@ -81,7 +93,12 @@ describe('install → token → wallets against the fake platform', () => {
 
   it('installs, gets a token for the new instance and queries its wallets', async () => {
     const state = 'anti-forgery-123';
-    const installUrl = buildInstallUrl({ installUrl: fake.url, appId: fake.appId, redirectUri: 'https://app.example.com/installed?from=test', state });
+    const installUrl = buildInstallUrl({
+      installUrl: fake.url,
+      appId: fake.appId,
+      redirectUri: 'https://app.example.com/installed?from=test',
+      state,
+    });
     const redirect = await fetch(installUrl, { redirect: 'manual' });
     expect(redirect.status).toBe(302);
     const location = redirect.headers.get('location');

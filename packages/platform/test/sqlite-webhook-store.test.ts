@@ -8,7 +8,15 @@ function delivery(id: string, entityId: string, sequence: number, instanceId = '
     instanceId,
     eventType: 'svc.v1.gift_card_updated',
     identity: undefined,
-    event: { id, entityFqdn: 'svc.v1.gift_card', slug: 'updated', entityId, eventTime: '2024-01-01T00:00:00Z', entityEventSequence: sequence, entity: { n: sequence } },
+    event: {
+      id,
+      entityFqdn: 'svc.v1.gift_card',
+      slug: 'updated',
+      entityId,
+      eventTime: '2024-01-01T00:00:00Z',
+      entityEventSequence: sequence,
+      entity: { n: sequence },
+    },
   };
 }
 
@@ -75,6 +83,8 @@ describe('SQLite webhook store', () => {
   });
 
   it('fails with a clear error when the file cannot be opened', () => {
-    expect(() => openSqliteWebhookStore(join(dir.dir, 'missing-dir', 'hooks.db'))).toThrow(/cannot open the webhook store/);
+    expect(() => openSqliteWebhookStore(join(dir.dir, 'missing-dir', 'hooks.db'))).toThrow(
+      /cannot open the webhook store/,
+    );
   });
 });

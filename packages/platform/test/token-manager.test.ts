@@ -44,7 +44,14 @@ describe('TokenManager', () => {
     const first = await tokens.getToken(instanceId);
     const second = await tokens.getToken(instanceId);
     expect(second).toBe(first);
-    expect(bodies).toEqual([{ grant_type: 'client_credentials', client_id: fake.appId, client_secret: fake.clientSecret, instance_id: instanceId }]);
+    expect(bodies).toEqual([
+      {
+        grant_type: 'client_credentials',
+        client_id: fake.appId,
+        client_secret: fake.clientSecret,
+        instance_id: instanceId,
+      },
+    ]);
 
     const other = fake.addInstallation();
     const otherToken = await tokens.getToken(other);
@@ -180,7 +187,9 @@ describe('TokenManager', () => {
   });
 
   it('rejects an insecure base URL', () => {
-    expect(() => new TokenManager({ baseUrl: 'http://api.example.com', clientId: 'a', clientSecret: 's' })).toThrow(/must use https/);
+    expect(() => new TokenManager({ baseUrl: 'http://api.example.com', clientId: 'a', clientSecret: 's' })).toThrow(
+      /must use https/,
+    );
   });
 });
 

@@ -33,7 +33,11 @@ describe('inferTriggerSchema', () => {
         vip: { type: 'boolean' },
         items: {
           type: 'array',
-          items: { type: 'object', properties: { sku: { type: 'string' }, price: { type: 'string', format: 'number' } }, required: ['sku', 'price'] },
+          items: {
+            type: 'object',
+            properties: { sku: { type: 'string' }, price: { type: 'string', format: 'number' } },
+            required: ['sku', 'price'],
+          },
         },
         note: {},
       },
@@ -52,7 +56,10 @@ describe('inferTriggerSchema', () => {
 
 describe('lintTriggerSchema', () => {
   it('reports a schema with no email field at the root path', () => {
-    const violations = lintTriggerSchema({ type: 'object', properties: { amount: { type: 'string', format: 'number' } } });
+    const violations = lintTriggerSchema({
+      type: 'object',
+      properties: { amount: { type: 'string', format: 'number' } },
+    });
     expect(violations).toHaveLength(1);
     expect(violations[0]?.path).toBe('$');
     expect(violations[0]?.message).toMatch(/format": "email"/);
@@ -84,14 +91,26 @@ describe('lintTriggerSchema', () => {
   });
 
   it('finds an email field nested in arrays', () => {
-    const schema = { type: 'object', properties: { people: { type: 'array', items: { type: 'object', properties: { mail: { type: 'string', format: 'email' } } } } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        people: { type: 'array', items: { type: 'object', properties: { mail: { type: 'string', format: 'email' } } } },
+      },
+    };
     expect(lintTriggerSchema(schema)).toEqual([]);
   });
 });
 
 describe('validateTriggerPayload', () => {
   const schema = inferTriggerSchema(sample);
-  const valid = { customer: { email: 'bob@example.com', name: 'Bob' }, amount: '7.25', orderNumber: '2002', vip: false, items: [], note: 'x' };
+  const valid = {
+    customer: { email: 'bob@example.com', name: 'Bob' },
+    amount: '7.25',
+    orderNumber: '2002',
+    vip: false,
+    items: [],
+    note: 'x',
+  };
 
   it('accepts a payload that matches', () => {
     expect(validateTriggerPayload(schema, valid)).toEqual([]);
@@ -115,16 +134,26 @@ describe('validateTriggerPayload', () => {
   it('accepts numeric strings in the number format, and rejects the rest', () => {
     const amountOnly = { type: 'object', properties: { n: { type: 'string', format: 'number' } } };
     for (const ok of ['0', '-3', '12.50', '1e3']) expect(validateTriggerPayload(amountOnly, { n: ok })).toEqual([]);
-    for (const bad of ['', '1,5', 'NaN', '0x10', ' 1']) expect(validateTriggerPayload(amountOnly, { n: bad })).not.toEqual([]);
+    for (const bad of ['', '1,5', 'NaN', '0x10', ' 1'])
+      expect(validateTriggerPayload(amountOnly, { n: bad })).not.toEqual([]);
   });
 
   it('supports 2020-12 schemas', () => {
-    const schema2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { e: { type: 'string', format: 'email' }, pair: { type: 'array', prefixItems: [{ type: 'string' }] } } };
+    const schema2020 = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        e: { type: 'string', format: 'email' },
+        pair: { type: 'array', prefixItems: [{ type: 'string' }] },
+      },
+    };
     expect(validateTriggerPayload(schema2020, { e: 'x', pair: [1] }).map((v) => v.path)).toEqual(['$.e', '$.pair[0]']);
   });
 
   it('throws invalid_trigger_schema for a schema that does not compile', () => {
-    expect(() => validateTriggerPayload({ type: 'nonsense' }, {})).toThrow(expect.objectContaining({ code: 'invalid_trigger_schema' }));
+    expect(() => validateTriggerPayload({ type: 'nonsense' }, {})).toThrow(
+      expect.objectContaining({ code: 'invalid_trigger_schema' }),
+    );
   });
 });
 
@@ -147,11 +176,22 @@ describe('lintTriggerSchema: subschemas beyond properties and items', () => {
       else: { properties: { surcharge: { type: ['number'] } } },
       dependentSchemas: { coupon: { properties: { couponValue: { type: 'number' } } } },
     };
-    expect(lintTriggerSchema(schema).map((v) => v.path)).toEqual(['$.total', '$.again', '$.tags[*]', '$.kind', '$.discount', '$.surcharge', '$.couponValue']);
+    expect(lintTriggerSchema(schema).map((v) => v.path)).toEqual([
+      '$.total',
+      '$.again',
+      '$.tags[*]',
+      '$.kind',
+      '$.discount',
+      '$.surcharge',
+      '$.couponValue',
+    ]);
   });
 
   it('requires the email field on every branch of anyOf / oneOf, or in both then and else', () => {
-    const branch = (withEmail: boolean) => ({ type: 'object', properties: { ...(withEmail ? email : {}), id: { type: 'string' } } });
+    const branch = (withEmail: boolean) => ({
+      type: 'object',
+      properties: { ...(withEmail ? email : {}), id: { type: 'string' } },
+    });
     const noEmail = (schema: JsonSchema) => lintTriggerSchema(schema).filter((v) => v.path === '$');
     expect(noEmail({ anyOf: [branch(true), branch(false)] })[0]?.message).toMatch(/only in some branches/);
     expect(noEmail({ oneOf: [branch(false), branch(true)] })).toHaveLength(1);
@@ -161,13 +201,20 @@ describe('lintTriggerSchema: subschemas beyond properties and items', () => {
     expect(noEmail({ if: branch(false), then: branch(true), else: branch(true) })).toEqual([]);
     expect(noEmail({ allOf: [branch(false), branch(true)] })).toEqual([]);
     expect(noEmail({ anyOf: [branch(true), branch(false)], properties: email })).toEqual([]);
-    expect(noEmail({ $defs: { e: { type: 'string', format: 'email' } }, properties: { mail: { $ref: '#/$defs/e' } } })).toEqual([]);
+    expect(
+      noEmail({ $defs: { e: { type: 'string', format: 'email' } }, properties: { mail: { $ref: '#/$defs/e' } } }),
+    ).toEqual([]);
   });
 
   it('lints a recursive schema ($ref back to an ancestor) without looping', () => {
-    const tree: JsonSchema = { type: 'object', properties: { ...email, size: { type: 'number' }, children: { type: 'array', items: { $ref: '#' } } } };
+    const tree: JsonSchema = {
+      type: 'object',
+      properties: { ...email, size: { type: 'number' }, children: { type: 'array', items: { $ref: '#' } } },
+    };
     expect(lintTriggerSchema(tree).map((v) => v.path)).toEqual(['$.size']);
-    expect(validateTriggerPayload(tree, { email: 'a@example.com', size: 1, children: [{ size: 'one' }] }).map((v) => v.path)).toEqual(['$.children[0].size']);
+    expect(
+      validateTriggerPayload(tree, { email: 'a@example.com', size: 1, children: [{ size: 'one' }] }).map((v) => v.path),
+    ).toEqual(['$.children[0].size']);
   });
 });
 
@@ -203,8 +250,11 @@ describe('deep, cyclic and repeated trigger schemas', () => {
 
   it('a schema whose $refs expand exponentially is refused, not walked for ever', () => {
     const $defs: Record<string, unknown> = { d30: { type: 'string' } };
-    for (let i = 0; i < 30; i++) $defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
-    expect(refusal(() => lintTriggerSchema({ $defs, properties: { a: { $ref: '#/$defs/d0' } } }))).toMatchObject({ code: 'invalid_trigger_schema' });
+    for (let i = 0; i < 30; i++)
+      $defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    expect(refusal(() => lintTriggerSchema({ $defs, properties: { a: { $ref: '#/$defs/d0' } } }))).toMatchObject({
+      code: 'invalid_trigger_schema',
+    });
   });
 
   it('a schema nested as deep as the lint allows still passes', () => {
@@ -213,7 +263,12 @@ describe('deep, cyclic and repeated trigger schemas', () => {
   });
 
   it('accepts a schema with $id on every fresh copy, as apps that parse it per report do', () => {
-    const text = JSON.stringify({ $id: 'https://example.com/schemas/order.json', type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] });
+    const text = JSON.stringify({
+      $id: 'https://example.com/schemas/order.json',
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' } },
+      required: ['email'],
+    });
     for (let i = 0; i < 3; i++) {
       expect(validateTriggerPayload(JSON.parse(text) as JsonSchema, { email: 'a@example.com' })).toEqual([]);
       expect(validateTriggerPayload(JSON.parse(text) as JsonSchema, {}).map((v) => v.path)).toEqual(['$.email']);
@@ -236,11 +291,16 @@ describe('validateTriggerPayload memory', () => {
       gc();
       return process.memoryUsage().heapUsed / 1e6;
     };
-    const text = JSON.stringify({ type: 'object', properties: { email: { type: 'string', format: 'email' }, amount: { type: 'string', format: 'number' } }, required: ['email', 'amount'] });
+    const text = JSON.stringify({
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' }, amount: { type: 'string', format: 'number' } },
+      required: ['email', 'amount'],
+    });
     validateTriggerPayload(JSON.parse(text) as JsonSchema, {});
     const before = heapMb();
     // Compiling each copy kept ~12 KB per call (about 24 MB here); cached by content it keeps nothing.
-    for (let i = 0; i < 2000; i++) validateTriggerPayload(JSON.parse(text) as JsonSchema, { email: 'a@example.com', amount: String(i) });
+    for (let i = 0; i < 2000; i++)
+      validateTriggerPayload(JSON.parse(text) as JsonSchema, { email: 'a@example.com', amount: String(i) });
     expect(heapMb() - before).toBeLessThan(4);
   });
 });

@@ -31,7 +31,11 @@ describe('trigger lint → report against the fake', () => {
       schema,
     });
     expect(result).toEqual({ accepted: true, status: 200 });
-    expect(fake.triggerReports.at(-1)).toEqual({ accountId: fake.accountId, triggerKey: 'order-paid', payload: { email: 'bob@example.com', amount: '25.00', orderId: 'B-2' } });
+    expect(fake.triggerReports.at(-1)).toEqual({
+      accountId: fake.accountId,
+      triggerKey: 'order-paid',
+      payload: { email: 'bob@example.com', amount: '25.00', orderId: 'B-2' },
+    });
   });
 
   it('sends exactly the documented headers: svc-account-id and Authorization without Bearer', async () => {
@@ -42,7 +46,14 @@ describe('trigger lint → report against the fake', () => {
       body = JSON.parse(String(init.body));
       return fetch(input, init);
     };
-    await reportTriggerEvent({ baseUrl: fake.url, accountId: fake.accountId, apiKey: fake.apiKey, triggerKey: 'order-paid', payload: { email: 'c@example.com', amount: '1', orderId: 'C' }, fetch: recording });
+    await reportTriggerEvent({
+      baseUrl: fake.url,
+      accountId: fake.accountId,
+      apiKey: fake.apiKey,
+      triggerKey: 'order-paid',
+      payload: { email: 'c@example.com', amount: '1', orderId: 'C' },
+      fetch: recording,
+    });
     expect(headers.get('svc-account-id')).toBe(fake.accountId);
     expect(headers.get('authorization')).toBe(fake.apiKey);
     expect(headers.get('content-type')).toBe('application/json');
@@ -51,10 +62,16 @@ describe('trigger lint → report against the fake', () => {
 
   it('validates locally and sends nothing when the payload breaks the schema', async () => {
     const before = fake.triggerReports.length;
-    const error = await rejectionOf(reportTriggerEvent({
-      baseUrl: fake.url, accountId: fake.accountId, apiKey: fake.apiKey, triggerKey: 'order-paid',
-      payload: { email: 'nope', amount: 25, orderId: 'X' }, schema,
-    }));
+    const error = await rejectionOf(
+      reportTriggerEvent({
+        baseUrl: fake.url,
+        accountId: fake.accountId,
+        apiKey: fake.apiKey,
+        triggerKey: 'order-paid',
+        payload: { email: 'nope', amount: 25, orderId: 'X' },
+        schema,
+      }),
+    );
     expect(error).toBeInstanceOf(PlatformError);
     expect(error).toMatchObject({ code: 'invalid_trigger_payload' });
     expect((error as Error).message).toMatch(/\$\.email/);
@@ -63,22 +80,43 @@ describe('trigger lint → report against the fake', () => {
   });
 
   it('the platform rejecting the payload is an http_error with the status', async () => {
-    const error = await rejectionOf(reportTriggerEvent({
-      baseUrl: fake.url, accountId: fake.accountId, apiKey: fake.apiKey, triggerKey: 'order-paid',
-      payload: { email: 'ok@example.com', amount: 3, orderId: 'X' },
-    }));
+    const error = await rejectionOf(
+      reportTriggerEvent({
+        baseUrl: fake.url,
+        accountId: fake.accountId,
+        apiKey: fake.apiKey,
+        triggerKey: 'order-paid',
+        payload: { email: 'ok@example.com', amount: 3, orderId: 'X' },
+      }),
+    );
     expect(error).toMatchObject({ code: 'http_error', status: 400 });
   });
 
   it('a wrong API key or a "Bearer" prefix is refused with 401', async () => {
     for (const apiKey of ['wrong-key', `Bearer ${fake.apiKey}`]) {
-      const error = await rejectionOf(reportTriggerEvent({ baseUrl: fake.url, accountId: fake.accountId, apiKey, triggerKey: 'order-paid', payload: { email: 'a@example.com', amount: '1', orderId: 'A' } }));
+      const error = await rejectionOf(
+        reportTriggerEvent({
+          baseUrl: fake.url,
+          accountId: fake.accountId,
+          apiKey,
+          triggerKey: 'order-paid',
+          payload: { email: 'a@example.com', amount: '1', orderId: 'A' },
+        }),
+      );
       expect(error).toMatchObject({ code: 'http_error', status: 401 });
     }
   });
 
   it('an unknown trigger key is a 404 http_error', async () => {
-    const error = await rejectionOf(reportTriggerEvent({ baseUrl: fake.url, accountId: fake.accountId, apiKey: fake.apiKey, triggerKey: 'nope', payload: { email: 'a@example.com' } }));
+    const error = await rejectionOf(
+      reportTriggerEvent({
+        baseUrl: fake.url,
+        accountId: fake.accountId,
+        apiKey: fake.apiKey,
+        triggerKey: 'nope',
+        payload: { email: 'a@example.com' },
+      }),
+    );
     expect(error).toMatchObject({ code: 'http_error', status: 404 });
   });
 
@@ -88,13 +126,26 @@ describe('trigger lint → report against the fake', () => {
       calls++;
       return new Response('busy', { status: 503 });
     };
-    const error = await rejectionOf(reportTriggerEvent({ baseUrl: fake.url, accountId: 'a', apiKey: 'k', triggerKey: 't', payload: { email: 'a@example.com' }, fetch: failing }));
+    const error = await rejectionOf(
+      reportTriggerEvent({
+        baseUrl: fake.url,
+        accountId: 'a',
+        apiKey: 'k',
+        triggerKey: 't',
+        payload: { email: 'a@example.com' },
+        fetch: failing,
+      }),
+    );
     expect(error).toMatchObject({ code: 'http_error', status: 503 });
     expect(calls).toBe(1);
   });
 
   it('requires both credentials', async () => {
-    await expect(reportTriggerEvent({ baseUrl: fake.url, accountId: '', apiKey: 'k', triggerKey: 't', payload: {} })).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(reportTriggerEvent({ baseUrl: fake.url, accountId: 'a', apiKey: '', triggerKey: 't', payload: {} })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(
+      reportTriggerEvent({ baseUrl: fake.url, accountId: '', apiKey: 'k', triggerKey: 't', payload: {} }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(
+      reportTriggerEvent({ baseUrl: fake.url, accountId: 'a', apiKey: '', triggerKey: 't', payload: {} }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });

@@ -68,16 +68,23 @@ describe('webhook handler: crashes', () => {
     expect(readFileSync(attemptsLog, 'utf8').trim().split('\n').map(Number)).toEqual([1, 2, 3]);
     const store = openStore('poison.db');
     expect(await store.pending()).toEqual([]);
-    expect(await store.list('failed')).toMatchObject([{ delivery: { event: { id: sent.eventId } }, attempts: 3, lastError: expect.stringMatching(/3 attempts started/) }]);
+    expect(await store.list('failed')).toMatchObject([
+      {
+        delivery: { event: { id: sent.eventId } },
+        attempts: 3,
+        lastError: expect.stringMatching(/3 attempts started/),
+      },
+    ]);
   });
-
 });
 
 /**
  * Starts the crash fixture; resolves with its URL once it listens, or with the signal it died of
  * if it dies first (during its start-up recover()).
  */
-async function startCrashFixture(args: string[]): Promise<{ url?: string; signal?: NodeJS.Signals | null; exited: Promise<NodeJS.Signals | null>; kill: () => void }> {
+async function startCrashFixture(
+  args: string[],
+): Promise<{ url?: string; signal?: NodeJS.Signals | null; exited: Promise<NodeJS.Signals | null>; kill: () => void }> {
   const fixture = fileURLToPath(new URL('./fixtures/crash-after-ack.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', fixture, ...args], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),

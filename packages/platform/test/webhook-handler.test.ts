@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { createWebhookHandler, openSqliteWebhookStore, startFakePlatform, verifyWebhook, type WebhookDelivery, type WebhookStore } from '../src/index.js';
+import {
+  createWebhookHandler,
+  openSqliteWebhookStore,
+  startFakePlatform,
+  verifyWebhook,
+  type WebhookStore,
+} from '../src/index.js';
 import { serve } from './helpers.js';
 import { webhookTestbed } from './webhook-testbed.js';
 
@@ -12,7 +18,11 @@ describe('webhook handler: delivery → processing', () => {
   it('verifies, answers 200, processes in the background and routes by instanceId', async () => {
     const { url, handler, seen } = await endpoint();
     const first = await bed.fake.sendWebhook(url, { instanceId: 'merchant-a', entityId: 'g1' });
-    const second = await bed.fake.sendWebhook(url, { instanceId: 'merchant-b', entityId: 'g2', eventType: 'svc.v1.gift_card_disabled' });
+    const second = await bed.fake.sendWebhook(url, {
+      instanceId: 'merchant-b',
+      entityId: 'g2',
+      eventType: 'svc.v1.gift_card_disabled',
+    });
     expect([first.status, second.status]).toEqual([200, 200]);
     await handler.drain();
     expect(seen.map((d) => [d.instanceId, d.event.id, d.event.slug])).toEqual([
@@ -32,7 +42,13 @@ describe('webhook handler: delivery → processing', () => {
   it('works mounted in express, with or without a text body parser', async () => {
     const store = openStore();
     const seen: string[] = [];
-    const handler = createWebhookHandler({ key: bed.fake.publicKeyPem, algorithms: [bed.fake.webhookAlgorithm], store, onEvent: (d) => void seen.push(d.event.id), logger: () => undefined });
+    const handler = createWebhookHandler({
+      key: bed.fake.publicKeyPem,
+      algorithms: [bed.fake.webhookAlgorithm],
+      store,
+      onEvent: (d) => void seen.push(d.event.id),
+      logger: () => undefined,
+    });
     const app = express();
     app.post('/raw', handler);
     app.post('/text', express.text({ type: '*/*' }), handler);
@@ -59,7 +75,12 @@ describe('webhook handler: idempotency and ordering', () => {
     const { url, handler, seen } = await endpoint();
     const sent = await bed.fake.sendWebhook(url, { instanceId: 'i', entityId: 'g1' });
     const replay = await bed.fake.postWebhook(url, sent.jwt);
-    const resigned = await bed.fake.sendWebhook(url, { instanceId: 'i', entityId: 'g1', id: sent.eventId, sequence: 9 });
+    const resigned = await bed.fake.sendWebhook(url, {
+      instanceId: 'i',
+      entityId: 'g1',
+      id: sent.eventId,
+      sequence: 9,
+    });
     expect([sent.status, replay.status, resigned.status]).toEqual([200, 200, 200]);
     await handler.drain();
     expect(seen.map((d) => d.event.id)).toEqual([sent.eventId]);
@@ -107,10 +128,18 @@ describe('webhook handler: rejected deliveries', () => {
     cleanups.push(() => attacker.close());
     const forged = await attacker.sendWebhook(url, { instanceId: 'victim' });
     const expired = await bed.fake.sendWebhook(url, { instanceId: 'i', expiresInSec: -3600 });
-    const none = await bed.fake.postWebhook(url, `${Buffer.from('{"alg":"none"}').toString('base64url')}.${(await bed.fake.signWebhook({ instanceId: 'i' })).jwt.split('.')[1]}.`);
-    const malformed = await bed.fake.postWebhook(url, await bed.fake.signClaims({ data: '{"instanceId": "i", "eventType": ' }));
+    const none = await bed.fake.postWebhook(
+      url,
+      `${Buffer.from('{"alg":"none"}').toString('base64url')}.${(await bed.fake.signWebhook({ instanceId: 'i' })).jwt.split('.')[1]}.`,
+    );
+    const malformed = await bed.fake.postWebhook(
+      url,
+      await bed.fake.signClaims({ data: '{"instanceId": "i", "eventType": ' }),
+    );
     const garbage = await bed.fake.postWebhook(url, 'not a jwt');
-    expect([forged.status, expired.status, none.status, malformed.status, garbage.status]).toEqual([401, 401, 401, 400, 400]);
+    expect([forged.status, expired.status, none.status, malformed.status, garbage.status]).toEqual([
+      401, 401, 401, 400, 400,
+    ]);
     expect(forged.body).toBe('invalid_signature');
     await handler.drain();
     expect(seen).toEqual([]);
@@ -208,7 +237,9 @@ describe('webhook handler: faults', () => {
     expect(sent.status).toBe(200);
     await handler.drain();
     expect(calls).toBe(3);
-    expect(await store.list('failed')).toMatchObject([{ attempts: 3, lastError: 'always broken', delivery: { event: { id: sent.eventId } } }]);
+    expect(await store.list('failed')).toMatchObject([
+      { attempts: 3, lastError: 'always broken', delivery: { event: { id: sent.eventId } } },
+    ]);
     expect(await store.pending()).toEqual([]);
     expect(logs.entries.some((e) => e.level === 'error' && /marked failed/.test(e.message))).toBe(true);
   });

@@ -28,16 +28,38 @@ async function expectRejected(jwt: string, code: WebhookErrorCode, field?: strin
 }
 
 /** Signs a delivery with the fake key, nesting the given raw strings as the platform does. */
-function nested(parts: { data?: string; identity?: string | undefined; event?: Record<string, unknown>; eventData?: string }) {
-  const event = parts.event ?? { id: 'e1', entityFqdn: 'svc.v1.gift_card', slug: 'updated', entityId: 'g1', eventTime: '2024-05-01T10:00:00Z', entityEventSequence: 3 };
-  const delivery: Record<string, unknown> = { instanceId: 'inst-1', eventType: 'svc.v1.gift_card_updated', data: parts.eventData ?? JSON.stringify(event) };
+function nested(parts: {
+  data?: string;
+  identity?: string | undefined;
+  event?: Record<string, unknown>;
+  eventData?: string;
+}) {
+  const event = parts.event ?? {
+    id: 'e1',
+    entityFqdn: 'svc.v1.gift_card',
+    slug: 'updated',
+    entityId: 'g1',
+    eventTime: '2024-05-01T10:00:00Z',
+    entityEventSequence: 3,
+  };
+  const delivery: Record<string, unknown> = {
+    instanceId: 'inst-1',
+    eventType: 'svc.v1.gift_card_updated',
+    data: parts.eventData ?? JSON.stringify(event),
+  };
   if (parts.identity !== undefined) delivery.identity = parts.identity;
   return fake.signClaims({ data: parts.data ?? JSON.stringify(delivery) });
 }
 
 describe('verifyWebhook: valid deliveries', () => {
   it('verifies and decodes every nested level into typed fields', async () => {
-    const { jwt, eventId } = await fake.signWebhook({ instanceId: 'inst-9', eventType: 'svc.v1.gift_card_updated', entityId: 'g-7', sequence: 4, entity: { balance: '10.00' } });
+    const { jwt, eventId } = await fake.signWebhook({
+      instanceId: 'inst-9',
+      eventType: 'svc.v1.gift_card_updated',
+      entityId: 'g-7',
+      sequence: 4,
+      entity: { balance: '10.00' },
+    });
     const delivery = await verifyWebhook(jwt, fake.publicKeyPem, options());
     expect(delivery).toEqual({
       instanceId: 'inst-9',
@@ -63,7 +85,9 @@ describe('verifyWebhook: valid deliveries', () => {
   });
 
   it('leaves identity and entity undefined when absent, and reads a sequence sent as a string', async () => {
-    const jwt = await nested({ event: { id: 'e2', entityFqdn: 'f', slug: 's', entityId: 'x', eventTime: 't', entityEventSequence: '42' } });
+    const jwt = await nested({
+      event: { id: 'e2', entityFqdn: 'f', slug: 's', entityId: 'x', eventTime: 't', entityEventSequence: '42' },
+    });
     const delivery = await verifyWebhook(jwt, fake.publicKeyPem, options());
     expect(delivery.identity).toBeUndefined();
     expect(delivery.event.entity).toBeUndefined();
@@ -86,7 +110,9 @@ describe('verifyWebhook: attacks', () => {
   it('rejects a tampered payload under a genuine signature', async () => {
     const { jwt } = await fake.signWebhook({ instanceId: 'real' });
     const [header, , signature] = jwt.split('.');
-    const forgedClaims = base64url.encode(JSON.stringify({ data: '{}', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 }));
+    const forgedClaims = base64url.encode(
+      JSON.stringify({ data: '{}', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 }),
+    );
     await expectRejected(`${header}.${forgedClaims}.${signature}`, 'invalid_signature');
   });
 
@@ -101,8 +127,14 @@ describe('verifyWebhook: attacks', () => {
   it('rejects HS256 signed with the public key as the HMAC secret', async () => {
     const now = Math.floor(Date.now() / 1000);
     const { jwt: genuine } = await fake.signWebhook({ instanceId: 'i' });
-    const claims = JSON.parse(Buffer.from(genuine.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
-    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now).setExpirationTime(now + 60)
+    const claims = JSON.parse(Buffer.from(genuine.split('.')[1] ?? '', 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
       .sign(new TextEncoder().encode(fake.publicKeyPem));
     await expectRejected(forged, 'algorithm_not_allowed');
   });
@@ -120,10 +152,30 @@ describe('verifyWebhook: attacks', () => {
   it('verifies HS256 only with a secret key, and then refuses asymmetric algorithms', async () => {
     const secret = createSecretKey(Buffer.from('a shared secret of enough length!!'));
     const now = Math.floor(Date.now() / 1000);
-    const jwt = await new SignJWT({ data: JSON.stringify({ instanceId: 'i', eventType: 't', data: JSON.stringify({ id: '1', entityFqdn: 'f', slug: 's', entityId: 'e', eventTime: 't', entityEventSequence: 1 }) }) })
-      .setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now).setExpirationTime(now + 60).sign(secret);
-    await expect(verifyWebhook(jwt, new Uint8Array(secret.export()), { algorithms: ['HS256'] })).resolves.toMatchObject({ instanceId: 'i' });
-    await expect(verifyWebhook(jwt, secret, { algorithms: ['RS256'] })).rejects.toMatchObject({ code: 'invalid_argument' });
+    const jwt = await new SignJWT({
+      data: JSON.stringify({
+        instanceId: 'i',
+        eventType: 't',
+        data: JSON.stringify({
+          id: '1',
+          entityFqdn: 'f',
+          slug: 's',
+          entityId: 'e',
+          eventTime: 't',
+          entityEventSequence: 1,
+        }),
+      }),
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(secret);
+    await expect(verifyWebhook(jwt, new Uint8Array(secret.export()), { algorithms: ['HS256'] })).resolves.toMatchObject(
+      { instanceId: 'i' },
+    );
+    await expect(verifyWebhook(jwt, secret, { algorithms: ['RS256'] })).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
   });
 });
 
@@ -136,8 +188,12 @@ describe('verifyWebhook: time claims', () => {
 
   it('honours clockToleranceSec', async () => {
     const { jwt } = await fake.signWebhook({ instanceId: 'i', expiresInSec: -10 });
-    await expect(verifyWebhook(jwt, fake.publicKeyPem, { ...options(), clockToleranceSec: 60 })).resolves.toMatchObject({ instanceId: 'i' });
-    await expect(verifyWebhook(jwt, fake.publicKeyPem, { ...options(), clockToleranceSec: 0 })).rejects.toMatchObject({ code: 'expired' });
+    await expect(verifyWebhook(jwt, fake.publicKeyPem, { ...options(), clockToleranceSec: 60 })).resolves.toMatchObject(
+      { instanceId: 'i' },
+    );
+    await expect(verifyWebhook(jwt, fake.publicKeyPem, { ...options(), clockToleranceSec: 0 })).rejects.toMatchObject({
+      code: 'expired',
+    });
   });
 
   it('rejects an iat in the future', async () => {
@@ -149,16 +205,22 @@ describe('verifyWebhook: time claims', () => {
     const { privateKey, publicKey } = await generateKeyPair('ES256');
     const pem = await exportSPKI(publicKey);
     const noExp = await new SignJWT({ data: '{}' }).setProtectedHeader({ alg: 'ES256' }).setIssuedAt().sign(privateKey);
-    const noIat = await new SignJWT({ data: '{}' }).setProtectedHeader({ alg: 'ES256' }).setExpirationTime('1m').sign(privateKey);
+    const noIat = await new SignJWT({ data: '{}' })
+      .setProtectedHeader({ alg: 'ES256' })
+      .setExpirationTime('1m')
+      .sign(privateKey);
     for (const jwt of [noExp, noIat]) {
-      await expect(verifyWebhook(jwt, pem, { algorithms: ['ES256'] })).rejects.toMatchObject({ code: 'invalid_claims' });
+      await expect(verifyWebhook(jwt, pem, { algorithms: ['ES256'] })).rejects.toMatchObject({
+        code: 'invalid_claims',
+      });
     }
   });
 });
 
 describe('verifyWebhook: malformed bodies and nested JSON', () => {
   it('rejects a body that is not a JWT', async () => {
-    for (const body of ['', 'hello', 'a.b', '{"data":"x"}', 'e30.e30.e30.e30']) await expectRejected(body, 'malformed_jwt');
+    for (const body of ['', 'hello', 'a.b', '{"data":"x"}', 'e30.e30.e30.e30'])
+      await expectRejected(body, 'malformed_jwt');
     await expectRejected('!!!.e30.sig', 'malformed_jwt');
     await expectRejected('bm90LWpzb24.e30.c2ln', 'malformed_jwt');
   });
@@ -167,7 +229,15 @@ describe('verifyWebhook: malformed bodies and nested JSON', () => {
     await expectRejected(await nested({ data: 'not json' }), 'malformed_json', 'decoded.data');
     await expectRejected(await nested({ identity: '{oops' }), 'malformed_json', 'delivery.identity');
     await expectRejected(await nested({ eventData: '{"id":' }), 'malformed_json', 'delivery.data');
-    const event = { id: 'e', entityFqdn: 'f', slug: 's', entityId: 'x', eventTime: 't', entityEventSequence: 1, entityAsJson: '{"balance":' };
+    const event = {
+      id: 'e',
+      entityFqdn: 'f',
+      slug: 's',
+      entityId: 'x',
+      eventTime: 't',
+      entityEventSequence: 1,
+      entityAsJson: '{"balance":',
+    };
     const error = await expectRejected(await nested({ event }), 'malformed_json', 'event.entityAsJson');
     expect(error.httpStatus).toBe(400);
   });
@@ -176,9 +246,21 @@ describe('verifyWebhook: malformed bodies and nested JSON', () => {
     const base = { id: 'e', entityFqdn: 'f', slug: 's', entityId: 'x', eventTime: 't', entityEventSequence: 1 };
     const { entityId: _dropped, ...withoutEntityId } = base;
     await expectRejected(await nested({ event: withoutEntityId }), 'missing_field', 'event.entityId');
-    await expectRejected(await nested({ event: { ...base, entityEventSequence: 'later' } }), 'invalid_field', 'event.entityEventSequence');
-    await expectRejected(await nested({ event: { ...base, entityEventSequence: -1 } }), 'invalid_field', 'event.entityEventSequence');
-    await expectRejected(await nested({ data: JSON.stringify({ eventType: 't', data: '{}' }) }), 'missing_field', 'delivery.instanceId');
+    await expectRejected(
+      await nested({ event: { ...base, entityEventSequence: 'later' } }),
+      'invalid_field',
+      'event.entityEventSequence',
+    );
+    await expectRejected(
+      await nested({ event: { ...base, entityEventSequence: -1 } }),
+      'invalid_field',
+      'event.entityEventSequence',
+    );
+    await expectRejected(
+      await nested({ data: JSON.stringify({ eventType: 't', data: '{}' }) }),
+      'missing_field',
+      'delivery.instanceId',
+    );
     await expectRejected(await nested({ identity: '"APP"' }), 'invalid_field', 'delivery.identity');
     await expectRejected(await fake.signClaims({ other: 1 }), 'missing_field', 'decoded.data');
     await expectRejected(await nested({ data: '[1,2]' }), 'invalid_field', 'delivery');

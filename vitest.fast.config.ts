@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The fast tier (`npm run test:fast`, well under a minute): tests of pure functions and small
+ * modules that need no model, no index build and no server. `npm test` runs these and everything
+ * else. A new test that needs none of those belongs in this list.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'test/bench/*.test.ts',
+      'test/config.test.ts',
+      'test/corpus/queries.test.ts',
+      'test/corpus/structure.test.ts',
+      'test/deploy/kubernetes.test.ts',
+      'test/index/lexical-index.test.ts',
+      'test/index/tokenize.test.ts',
+      'test/indexer/chunk.test.ts',
+      'test/mcp/access.test.ts',
+      'test/mcp/client-config.test.ts',
+      'test/mcp/oauth-settings.test.ts',
+      'test/mcp/pages.test.ts',
+      'test/mcp/render.test.ts',
+      'test/mcp/server-options.test.ts',
+      'test/mcp/sessions.test.ts',
+      'test/search/fuse.test.ts',
+      'test/search/query.test.ts',
+      'test/search/typos.test.ts',
+      'test/search/window.test.ts',
+      'packages/platform/test/install.test.ts',
+      'packages/platform/test/token-manager.test.ts',
+      'packages/platform/test/trigger-schema.test.ts',
+      'packages/platform/test/triggers.test.ts',
+      'packages/platform/test/webhook-verify.test.ts',
+    ],
+    pool: 'forks',
+  },
+});
