@@ -1,94 +1,43 @@
-import type { Embedder } from '../embedding/types.js';
-import type { StoredDocument } from '../index/format.js';
-import {
-  LexicalIndex,
-  type CompactLexical,
-  type LexicalData,
-  type LexicalHits,
-  type LexicalParams,
-} from '../index/lexical-index.js';
-import type { FusionSettings, Manifest } from '../index/manifest.js';
+import type { LexicalHits } from '../index/lexical-index.js';
+import { LexicalIndex } from '../index/lexical-index.js';
+import type { FusionSettings } from '../index/manifest.js';
 import { stem } from '../index/tokenize.js';
-import type { VectorIndex, VectorMatrix } from '../index/vector-index.js';
+import type { VectorIndex } from '../index/vector-index.js';
 import { answeringSection } from './best-section.js';
+import { addLexicalCandidates, addVectorCandidates, MAX_LEXICAL_CANDIDATES } from './candidate-slots.js';
 import { Candidates, DocumentRanker, fuseReciprocalRank, fuseSections, type DocumentHit } from './fuse.js';
 import { expandQuery, parseQuery, type ParsedQuery } from './query.js';
 import { relevanceFor } from './relevance.js';
+import { confidence } from './result-window.js';
 import { rewriteQuery } from './rewrite.js';
+import { checkSearchInput } from './search-input.js';
+import type {
+  DetailedSearch,
+  Embed,
+  EngineOptions,
+  RankedResult,
+  Retrieval,
+  SearchParts,
+  StageTimings,
+} from './searcher-types.js';
 import { TypoCorrector } from './typos.js';
-import type { SearchOptions, SearchResult, WindowSection } from './types.js';
+import type { SearchOptions } from './types.js';
 import { windowAround } from './window.js';
 
 /** Query → retrieve (BM25F + vectors) → fuse → rank documents → window → label. */
 
-export const DEFAULT_RESULT_LIMIT = 5;
-/** Lexical candidates beyond this many (by score) cannot reach the top results; skip their cosine. */
-const MAX_LEXICAL_CANDIDATES = 2000;
-
-export class SearchInputError extends Error {}
-
-export type Retrieval = 'hybrid' | 'lexical' | 'vector';
-
-export interface EngineOptions {
-  /** An embedder already loaded (tests, benchmarks, reload); otherwise the manifest's model is loaded. */
-  embedder?: Embedder;
-  /** The model the caller expects; a different one in the manifest is an error. */
-  model?: string;
-  allowRemoteModels?: boolean;
-  /** Benchmarks compare approximate and exact vector search. */
-  vectorSearch?: 'hnsw' | 'exact';
-  retrieval?: Retrieval;
-  /** Overrides of the manifest's fusion and BM25F settings (benchmarks, tuning). */
-  fusion?: Partial<FusionSettings>;
-  lexical?: Partial<LexicalParams>;
-  /** Query rewrites: compounds, abbreviations, question filler (on unless a benchmark ablates them). */
-  rewrites?: boolean;
-  /** Misspelt query terms matched to the nearest index term (on unless a benchmark ablates it). */
-  typoTolerance?: boolean;
-}
-
-export interface StageTimings {
-  embedMs: number;
-  lexicalMs: number;
-  vectorMs: number;
-  fuseMs: number;
-  windowMs: number;
-}
-
-export interface DetailedSearch<R = SearchResult> {
-  results: R[];
-  timings: StageTimings;
-  /** Terms the query was expanded with. */
-  expansions: { word: string; term: string; similarity: number }[];
-  /** Query terms the index lacks, and the index term each was taken for. */
-  corrections: { term: string; correction: string }[];
-  /** Each result's confidence (what its label is a band of), for calibration. */
-  confidences: number[];
-}
-
-/** A result before its window's headings and text are filled in: what a search worker sends back. */
-export interface RankedResult extends Omit<SearchResult, 'sections'> {
-  doc: number;
-  window: Omit<WindowSection, 'headings' | 'text'>[];
-}
-
-/** What a window needs of the index: every document, and every section's headings and text. */
-export interface WindowSource {
-  readonly documents: readonly Pick<StoredDocument, 'firstSection'>[];
-  readonly sections: readonly { headings: string[]; text: string }[];
-}
-
-export function withSections(ranked: RankedResult, index: WindowSource): SearchResult {
-  const { doc, window, ...rest } = ranked;
-  const first = index.documents[doc]!.firstSection;
-  return {
-    ...rest,
-    sections: window.map((w) => {
-      const s = index.sections[first + w.position]!;
-      return { position: w.position, headings: s.headings, text: s.text, isBest: w.isBest, match: w.match };
-    }),
-  };
-}
+export { checkSearchInput, DEFAULT_RESULT_LIMIT, SearchInputError } from './search-input.js';
+export {
+  embedsQueryOnly,
+  type DetailedSearch,
+  type Embed,
+  type EngineOptions,
+  type RankedResult,
+  type Retrieval,
+  type SearchParts,
+  type StageTimings,
+} from './searcher-types.js';
+export { confidence, withSections, type WindowSource } from './result-window.js';
 
 interface PreparedQuery {
   parsed: ParsedQuery;
@@ -110,36 +59,6 @@ const NO_HITS: LexicalHits = {
   matched: new Int32Array(0),
   ownTermShare: [],
 };
-
-/** Everything a search needs of an index, in the form a worker thread can be handed (big arrays shared). */
-export interface SearchParts {
-  manifest: Manifest;
-  documents: readonly StoredDocument[];
-  /** Each section's heading path (a window's best section is chosen on it). */
-  headings: readonly (readonly string[])[];
-  sectionDoc: Int32Array;
-  vectors: VectorMatrix;
-  expansion: { terms: string[]; vectors: VectorMatrix };
-  lexical: LexicalData | CompactLexical;
-}
-
-/** The trimmed term and the limit, or a SearchInputError saying what to pass instead. */
-export function checkSearchInput(term: string, options: SearchOptions): { text: string; limit: number } {
-  const text = term.trim();
-  if (text === '') throw new SearchInputError('the search term is empty: pass some words or identifiers to look for');
-  const limit = options.limit ?? DEFAULT_RESULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new SearchInputError(`limit must be a positive whole number, got ${limit}`);
-  return { text, limit };
-}
-
-/** Whether a search embeds exactly its own text and nothing else (no query expansion): what a pool can embed up front. */
-export function embedsQueryOnly(fusion: FusionSettings, options: EngineOptions): boolean {
-  const retrieval = options.retrieval ?? 'hybrid';
-  return retrieval !== 'lexical' && !(retrieval === 'hybrid' && fusion.expansionTerms > 0);
-}
-
-export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
 /**
  * The search itself, over `SearchParts`: what the in-process engine and each pool worker run.
@@ -267,85 +186,78 @@ export class Searcher {
     limit: number,
     t2: number,
   ): { results: RankedResult[]; timings: Omit<StageTimings, 'embedMs' | 'lexicalMs'> } {
-    const { sectionDoc } = this.parts;
-    const { sectionBits, docBits, slotOf } = this;
     const c = this.candidates;
     c.clear();
-    // A page's breadth, and each window section's match, count every section that matched, not
-    // only the candidates kept below.
+    const ownMatched = this.markMatches(hits);
+    addLexicalCandidates(c, this.slotOf, hits);
+    // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
+    // results: pages matched only through expansions or vector neighbours would be noise labelled
+    // as answers (a made-up word used to return five "Somewhat relevant" pages).
+    const answered = this.retrieval !== 'hybrid' || this.fusion.vectorOnlyResults || ownMatched;
+    if (answered && vector !== undefined)
+      addVectorCandidates(
+        c,
+        this.slotOf,
+        this.vectors.search(vector, this.fusion.vectorCandidates),
+        this.parts.vectors,
+        vector,
+      );
+    const t3 = performance.now();
+    let results: RankedResult[] = [];
+    let t4 = t3;
+    if (answered) {
+      const ranked = this.rankDocuments(hits, limit);
+      t4 = performance.now();
+      results = ranked.map((hit) => this.toResult(hit, confidence(hit, ranked[0]!.score), hits.ownTermShare));
+    }
+    const t5 = performance.now();
+    this.clearScratch(hits);
+    return { results, timings: { vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 } };
+  }
+
+  /**
+   * Records the own query terms each matching section and document has. A page's breadth, and
+   * each window section's match, count every section that matched, not only the candidates kept.
+   * Whether any of the query's own terms matched at all.
+   */
+  private markMatches(hits: LexicalHits): boolean {
+    const { sectionDoc } = this.parts;
     let ownMatched = false;
     for (let i = 0; i < hits.sections.length; i++) {
       const bits = hits.matched[i]!;
       if (bits === 0) continue;
       ownMatched = true;
       const section = hits.sections[i]!;
-      sectionBits[section] = bits;
-      docBits[sectionDoc[section]!]! |= bits;
+      this.sectionBits[section] = bits;
+      this.docBits[sectionDoc[section]!]! |= bits;
     }
-    const n = hits.sections.length;
-    if (n <= MAX_LEXICAL_CANDIDATES) {
-      for (let i = 0; i < n; i++)
-        slotOf[hits.sections[i]!] =
-          c.add(hits.sections[i]!, hits.scores[i]!, hits.coverage[i]!, 0, hits.matched[i]!) + 1;
-    } else {
-      const kept = Array.from({ length: n }, (_, i) => i)
-        .sort((a, b) => hits.scores[b]! - hits.scores[a]!)
-        .slice(0, MAX_LEXICAL_CANDIDATES);
-      for (const i of kept)
-        slotOf[hits.sections[i]!] =
-          c.add(hits.sections[i]!, hits.scores[i]!, hits.coverage[i]!, 0, hits.matched[i]!) + 1;
-    }
-    // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
-    // results: pages matched only through expansions or vector neighbours would be noise labelled
-    // as answers (a made-up word used to return five "Somewhat relevant" pages).
-    const answered = this.retrieval !== 'hybrid' || this.fusion.vectorOnlyResults || ownMatched;
-    if (answered) this.vectorStage(vector);
-    const t3 = performance.now();
-    let results: RankedResult[] = [];
-    let t4 = t3;
-    if (answered) {
-      const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
-      if (this.fusion.method === 'rrf' && this.retrieval === 'hybrid') fuseReciprocalRank(c);
-      else fuseSections(c, weight);
-      const ranked = this.ranker.rank(c, (s) => sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
-        weight: this.fusion.documentBreadthWeight,
-        termShare: hits.ownTermShare,
-        matchedByDoc: (doc) => docBits[doc]!,
-      });
-      t4 = performance.now();
-      results = ranked.map((hit) => this.toResult(hit, confidence(hit, ranked[0]!.score), hits.ownTermShare));
-    }
-    const t5 = performance.now();
-    for (let i = 0; i < c.count; i++) slotOf[c.section[i]!] = 0;
-    for (let i = 0; i < n; i++) {
-      sectionBits[hits.sections[i]!] = 0;
-      docBits[sectionDoc[hits.sections[i]!]!] = 0;
-    }
-    c.clear();
-    return { results, timings: { vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 } };
+    return ownMatched;
   }
 
-  /** Adds each candidate's cosine, and the vector side's own nearest sections. */
-  private vectorStage(queryVector: Float32Array | undefined): void {
-    if (queryVector === undefined) return;
+  /** Fuses the candidates' lexical and vector scores, and ranks their documents. */
+  private rankDocuments(hits: LexicalHits, limit: number): DocumentHit[] {
+    const { sectionDoc } = this.parts;
     const c = this.candidates;
-    const near = this.vectors.search(queryVector, this.fusion.vectorCandidates);
-    const lexicalCount = c.count;
-    const hasCosine = new Uint8Array(lexicalCount);
-    for (let i = 0; i < near.ids.length; i++) {
-      const section = near.ids[i]!;
-      const slot = this.slotOf[section]! - 1;
-      if (slot >= 0) {
-        c.cosine[slot] = near.scores[i]!;
-        hasCosine[slot] = 1;
-      } else {
-        this.slotOf[section] = c.add(section, 0, 0, near.scores[i]!, 0) + 1;
-      }
+    const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
+    if (this.fusion.method === 'rrf' && this.retrieval === 'hybrid') fuseReciprocalRank(c);
+    else fuseSections(c, weight);
+    return this.ranker.rank(c, (s) => sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
+      weight: this.fusion.documentBreadthWeight,
+      termShare: hits.ownTermShare,
+      matchedByDoc: (doc) => this.docBits[doc]!,
+    });
+  }
+
+  /** Clears the slots and match bits this query set, so the next query starts from zeros. */
+  private clearScratch(hits: LexicalHits): void {
+    const { sectionDoc } = this.parts;
+    const c = this.candidates;
+    for (let i = 0; i < c.count; i++) this.slotOf[c.section[i]!] = 0;
+    for (let i = 0; i < hits.sections.length; i++) {
+      this.sectionBits[hits.sections[i]!] = 0;
+      this.docBits[sectionDoc[hits.sections[i]!]!] = 0;
     }
-    // Lexical candidates the vector search did not return still get their true cosine.
-    const { dims, data } = this.parts.vectors;
-    for (let i = 0; i < lexicalCount; i++)
-      if (hasCosine[i] === 0) c.cosine[i] = dot(data, c.section[i]! * dims, queryVector, dims);
+    c.clear();
   }
 
   private toResult(hit: DocumentHit, confidence: number, termShare: readonly number[]): RankedResult {
@@ -384,31 +296,4 @@ export class Searcher {
       window,
     };
   }
-}
-
-/** Dot product of a row of `data` (from `base`) with `query`: the cosine, as the vectors are unit length. */
-function dot(data: Float32Array, base: number, query: Float32Array, dims: number): number {
-  let sum = 0;
-  let d = 0;
-  // Unrolled, but summed in the same order as a plain loop: the same double result, bit for bit.
-  for (; d + 4 <= dims; d += 4) {
-    sum += data[base + d]! * query[d]!;
-    sum += data[base + d + 1]! * query[d + 1]!;
-    sum += data[base + d + 2]! * query[d + 2]!;
-    sum += data[base + d + 3]! * query[d + 3]!;
-  }
-  for (; d < dims; d++) sum += data[base + d]! * query[d]!;
-  return sum;
-}
-
-/**
- * How sure we are that a result answers the query, in [0, 1]: how much of the query its best
- * section matches (IDF-weighted, expansions at their weight), damped steeply for results scoring
- * below the top one (on the labelled sets a result at 90 % of the top score is relevant a quarter
- * of the time). Matches found by the vector side alone count as half-covered at best.
- */
-export function confidence(hit: DocumentHit, topScore: number): number {
-  const coverage = Math.max(hit.best.coverage, 0.5 * hit.best.vectorNorm * (hit.best.lexical > 0 ? 1 : 0.6));
-  const rank = topScore > 0 ? Math.min(1, hit.score / topScore) : 0;
-  return coverage * rank ** 4;
 }

@@ -1,0 +1,73 @@
+import type { Embedder } from '../embedding/types.js';
+import type { StoredDocument } from '../index/format.js';
+import type { CompactLexical, LexicalData, LexicalParams } from '../index/lexical-index.js';
+import type { FusionSettings, Manifest } from '../index/manifest.js';
+import type { VectorMatrix } from '../index/vector-index.js';
+import type { SearchResult, WindowSection } from './types.js';
+
+/** What a searcher is given (options, index parts, an embed function) and what it hands back. */
+
+export type Retrieval = 'hybrid' | 'lexical' | 'vector';
+
+export interface EngineOptions {
+  /** An embedder already loaded (tests, benchmarks, reload); otherwise the manifest's model is loaded. */
+  embedder?: Embedder;
+  /** The model the caller expects; a different one in the manifest is an error. */
+  model?: string;
+  allowRemoteModels?: boolean;
+  /** Benchmarks compare approximate and exact vector search. */
+  vectorSearch?: 'hnsw' | 'exact';
+  retrieval?: Retrieval;
+  /** Overrides of the manifest's fusion and BM25F settings (benchmarks, tuning). */
+  fusion?: Partial<FusionSettings>;
+  lexical?: Partial<LexicalParams>;
+  /** Query rewrites: compounds, abbreviations, question filler (on unless a benchmark ablates them). */
+  rewrites?: boolean;
+  /** Misspelt query terms matched to the nearest index term (on unless a benchmark ablates it). */
+  typoTolerance?: boolean;
+}
+
+export interface StageTimings {
+  embedMs: number;
+  lexicalMs: number;
+  vectorMs: number;
+  fuseMs: number;
+  windowMs: number;
+}
+
+export interface DetailedSearch<R = SearchResult> {
+  results: R[];
+  timings: StageTimings;
+  /** Terms the query was expanded with. */
+  expansions: { word: string; term: string; similarity: number }[];
+  /** Query terms the index lacks, and the index term each was taken for. */
+  corrections: { term: string; correction: string }[];
+  /** Each result's confidence (what its label is a band of), for calibration. */
+  confidences: number[];
+}
+
+/** A result before its window's headings and text are filled in: what a search worker sends back. */
+export interface RankedResult extends Omit<SearchResult, 'sections'> {
+  doc: number;
+  window: Omit<WindowSection, 'headings' | 'text'>[];
+}
+
+/** Everything a search needs of an index, in the form a worker thread can be handed (big arrays shared). */
+export interface SearchParts {
+  manifest: Manifest;
+  documents: readonly StoredDocument[];
+  /** Each section's heading path (a window's best section is chosen on it). */
+  headings: readonly (readonly string[])[];
+  sectionDoc: Int32Array;
+  vectors: VectorMatrix;
+  expansion: { terms: string[]; vectors: VectorMatrix };
+  lexical: LexicalData | CompactLexical;
+}
+
+export type Embed = (texts: string[]) => Promise<Float32Array[]>;
+
+/** Whether a search embeds exactly its own text and nothing else (no query expansion): what a pool can embed up front. */
+export function embedsQueryOnly(fusion: FusionSettings, options: EngineOptions): boolean {
+  const retrieval = options.retrieval ?? 'hybrid';
+  return retrieval !== 'lexical' && !(retrieval === 'hybrid' && fusion.expansionTerms > 0);
+}
