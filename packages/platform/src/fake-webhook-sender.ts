@@ -78,32 +78,7 @@ export async function createFakeWebhookSender(
   }
 
   async function signWebhook(event: FakeWebhookEvent): Promise<{ jwt: string; eventId: string }> {
-    const eventType = event.eventType ?? DEFAULT_EVENT_TYPE;
-    const cut = eventType.lastIndexOf('_');
-    const slug = event.slug ?? (cut >= 0 ? eventType.slice(cut + 1) : eventType);
-    const entityFqdn = event.entityFqdn ?? (cut >= 0 ? eventType.slice(0, cut) : eventType);
-    const entityId = event.entityId ?? randomUUID();
-    const eventId = event.id ?? randomUUID();
-    const entity = event.entity === undefined ? sampleGiftCard(entityId) : event.entity;
-    const identity = event.identity === undefined ? { identityType: 'APP', appId } : event.identity;
-
-    const domainEvent: Record<string, unknown> = {
-      id: eventId,
-      entityFqdn,
-      slug,
-      entityId,
-      eventTime: event.eventTime ?? new Date().toISOString(),
-      entityEventSequence: event.sequence ?? 1,
-    };
-    if (event.entityJson !== undefined) domainEvent.entityAsJson = event.entityJson;
-    else if (entity !== null) domainEvent.entityAsJson = JSON.stringify(entity);
-    const delivery: Record<string, unknown> = {
-      instanceId: event.instanceId,
-      eventType,
-      data: JSON.stringify(domainEvent),
-    };
-    if (identity !== null) delivery.identity = JSON.stringify(identity);
-
+    const { delivery, eventId } = deliveryFor(event, appId);
     const timing = {
       ...(event.issuedAt === undefined ? {} : { issuedAt: event.issuedAt }),
       ...(event.expiresInSec === undefined ? {} : { expiresInSec: event.expiresInSec }),
@@ -125,6 +100,36 @@ export async function createFakeWebhookSender(
     signClaims,
     post,
   };
+}
+
+/** The delivery's claims for `event`: the documented envelope with the domain event as JSON, defaults filled in. */
+function deliveryFor(event: FakeWebhookEvent, appId: string): { delivery: Record<string, unknown>; eventId: string } {
+  const eventType = event.eventType ?? DEFAULT_EVENT_TYPE;
+  const cut = eventType.lastIndexOf('_');
+  const slug = event.slug ?? (cut >= 0 ? eventType.slice(cut + 1) : eventType);
+  const entityFqdn = event.entityFqdn ?? (cut >= 0 ? eventType.slice(0, cut) : eventType);
+  const entityId = event.entityId ?? randomUUID();
+  const eventId = event.id ?? randomUUID();
+  const entity = event.entity === undefined ? sampleGiftCard(entityId) : event.entity;
+  const identity = event.identity === undefined ? { identityType: 'APP', appId } : event.identity;
+
+  const domainEvent: Record<string, unknown> = {
+    id: eventId,
+    entityFqdn,
+    slug,
+    entityId,
+    eventTime: event.eventTime ?? new Date().toISOString(),
+    entityEventSequence: event.sequence ?? 1,
+  };
+  if (event.entityJson !== undefined) domainEvent.entityAsJson = event.entityJson;
+  else if (entity !== null) domainEvent.entityAsJson = JSON.stringify(entity);
+  const delivery: Record<string, unknown> = {
+    instanceId: event.instanceId,
+    eventType,
+    data: JSON.stringify(domainEvent),
+  };
+  if (identity !== null) delivery.identity = JSON.stringify(identity);
+  return { delivery, eventId };
 }
 
 /** What a "Test webhook" delivery carries: sample data, not a real entity. */

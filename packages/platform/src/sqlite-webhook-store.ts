@@ -67,6 +67,73 @@ interface DeliveryRow {
  * recovered delivery is processed.
  */
 export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
+  const db = openDatabase(filename);
+  const {
+    findEvent,
+    lastSequence,
+    insertDelivery,
+    raiseSequence,
+    byStatus,
+    startAttempt,
+    finishAttempt,
+    requeueFailed,
+  } = prepareStatements(db);
+
+  const record = db.transaction((delivery: WebhookDelivery): RecordOutcome => {
+    const { event, instanceId } = delivery;
+    if (findEvent.get(event.id) !== undefined) return 'duplicate';
+    const last = lastSequence.get(instanceId, event.entityFqdn, event.entityId);
+    if (last !== undefined && event.entityEventSequence <= last.last_sequence) return 'stale';
+    insertDelivery.run({
+      eventId: event.id,
+      instanceId,
+      eventType: delivery.eventType,
+      entityFqdn: event.entityFqdn,
+      entityId: event.entityId,
+      sequence: event.entityEventSequence,
+      json: JSON.stringify(delivery),
+      now: Date.now(),
+    });
+    raiseSequence.run(instanceId, event.entityFqdn, event.entityId, event.entityEventSequence);
+    return 'stored';
+  });
+
+  // better-sqlite3 is synchronous; the async wrappers only fit the WebhookStore interface.
+  return {
+    // IMMEDIATE takes the write lock up front, so two processes cannot both pass the duplicate check.
+    record: async (delivery) => record.immediate(delivery),
+    pending: async () =>
+      byStatus
+        .all('pending')
+        .map(({ delivery_json, attempts }) => ({ delivery: JSON.parse(delivery_json) as WebhookDelivery, attempts })),
+    startAttempt: async (eventId) => startAttempt.get(Date.now(), eventId)?.attempts,
+    markAttemptFailed: async (eventId, error) => {
+      finishAttempt.run('pending', error, Date.now(), eventId);
+    },
+    markProcessed: async (eventId) => {
+      finishAttempt.run('processed', null, Date.now(), eventId);
+    },
+    markFailed: async (eventId, error) => {
+      finishAttempt.run('failed', error, Date.now(), eventId);
+    },
+    list: async (status) => byStatus.all(status).map(toStored),
+    requeue: async (eventId) => requeueFailed.run(Date.now(), eventId).changes > 0,
+    close: () => db.close(),
+  };
+}
+
+function toStored(row: DeliveryRow): StoredDelivery {
+  return {
+    delivery: JSON.parse(row.delivery_json) as WebhookDelivery,
+    attempts: row.attempts,
+    status: row.status,
+    lastError: row.last_error ?? undefined,
+    receivedAt: row.received_at,
+  };
+}
+
+/** Opens the file with durable settings and the current schema, or a PlatformError saying why it cannot. */
+function openDatabase(filename: string): Database.Database {
   const Driver = loadDriver();
   let db: Database.Database;
   try {
@@ -89,7 +156,11 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
       `cannot open the webhook store ${JSON.stringify(filename)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  return db;
+}
 
+/** The store's SQL, prepared once per open database. */
+function prepareStatements(db: Database.Database) {
   const findEvent = db.prepare<[string], { found: number }>(
     'SELECT 1 AS found FROM webhook_deliveries WHERE event_id = ?',
   );
@@ -116,55 +187,15 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
   const requeueFailed = db.prepare<[number, string]>(
     "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, updated_at = ? WHERE event_id = ? AND status = 'failed'",
   );
-
-  const record = db.transaction((delivery: WebhookDelivery): RecordOutcome => {
-    const { event, instanceId } = delivery;
-    if (findEvent.get(event.id) !== undefined) return 'duplicate';
-    const last = lastSequence.get(instanceId, event.entityFqdn, event.entityId);
-    if (last !== undefined && event.entityEventSequence <= last.last_sequence) return 'stale';
-    insertDelivery.run({
-      eventId: event.id,
-      instanceId,
-      eventType: delivery.eventType,
-      entityFqdn: event.entityFqdn,
-      entityId: event.entityId,
-      sequence: event.entityEventSequence,
-      json: JSON.stringify(delivery),
-      now: Date.now(),
-    });
-    raiseSequence.run(instanceId, event.entityFqdn, event.entityId, event.entityEventSequence);
-    return 'stored';
-  });
-
-  const toStored = (row: DeliveryRow): StoredDelivery => ({
-    delivery: JSON.parse(row.delivery_json) as WebhookDelivery,
-    attempts: row.attempts,
-    status: row.status,
-    lastError: row.last_error ?? undefined,
-    receivedAt: row.received_at,
-  });
-
-  // better-sqlite3 is synchronous; the async wrappers only fit the WebhookStore interface.
   return {
-    // IMMEDIATE takes the write lock up front, so two processes cannot both pass the duplicate check.
-    record: async (delivery) => record.immediate(delivery),
-    pending: async () =>
-      byStatus
-        .all('pending')
-        .map(({ delivery_json, attempts }) => ({ delivery: JSON.parse(delivery_json) as WebhookDelivery, attempts })),
-    startAttempt: async (eventId) => startAttempt.get(Date.now(), eventId)?.attempts,
-    markAttemptFailed: async (eventId, error) => {
-      finishAttempt.run('pending', error, Date.now(), eventId);
-    },
-    markProcessed: async (eventId) => {
-      finishAttempt.run('processed', null, Date.now(), eventId);
-    },
-    markFailed: async (eventId, error) => {
-      finishAttempt.run('failed', error, Date.now(), eventId);
-    },
-    list: async (status) => byStatus.all(status).map(toStored),
-    requeue: async (eventId) => requeueFailed.run(Date.now(), eventId).changes > 0,
-    close: () => db.close(),
+    findEvent,
+    lastSequence,
+    insertDelivery,
+    raiseSequence,
+    byStatus,
+    startAttempt,
+    finishAttempt,
+    requeueFailed,
   };
 }
 
