@@ -70,27 +70,32 @@ export function lookupModelBytes(graph: LookupGraph): Uint8Array {
           rawData: littleEndianBytes(new BigInt64Array([-1n])),
         },
       ],
-      node: [
-        {
-          name: 'lookup',
-          opType: 'Gather',
-          input: ['embeddings', 'input_ids'],
-          output: ['token_vectors'],
-          attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
-        },
-        {
-          name: 'mask_to_float',
-          opType: 'Cast',
-          input: ['attention_mask'],
-          output: ['mask_float'],
-          attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: onnx.TensorProto.DataType.FLOAT }],
-        },
-        { name: 'mask_expand', opType: 'Unsqueeze', input: ['mask_float', 'mask_axes'], output: ['mask_3d'] },
-        { name: 'apply_mask', opType: 'Mul', input: ['token_vectors', 'mask_3d'], output: ['last_hidden_state'] },
-      ],
+      node: lookupNodes(),
     },
   });
   return onnx.ModelProto.encode(model).finish();
+}
+
+/** table[input_ids] × attention_mask, broadcast over the vector dimension. */
+function lookupNodes() {
+  return [
+    {
+      name: 'lookup',
+      opType: 'Gather',
+      input: ['embeddings', 'input_ids'],
+      output: ['token_vectors'],
+      attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+    },
+    {
+      name: 'mask_to_float',
+      opType: 'Cast',
+      input: ['attention_mask'],
+      output: ['mask_float'],
+      attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: onnx.TensorProto.DataType.FLOAT }],
+    },
+    { name: 'mask_expand', opType: 'Unsqueeze', input: ['mask_float', 'mask_axes'], output: ['mask_3d'] },
+    { name: 'apply_mask', opType: 'Mul', input: ['token_vectors', 'mask_3d'], output: ['last_hidden_state'] },
+  ];
 }
 
 /** ONNX raw_data is little-endian; typed arrays use the host's order, so swap on big-endian hosts. */
