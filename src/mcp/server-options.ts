@@ -195,28 +195,7 @@ export function serverOptionsFromEnv(
 ): ServerOptions {
   const { authTokenFile, ...overrides } = overridesWithFile;
   const fromEnv: ServerOptionsInput = {};
-  const text = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const whole = (name: string): number | undefined => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    if (!/^\d+$/.test(value)) throw new ServerOptionsError(`${name} must be a whole number, got "${value}"`);
-    return Number(value);
-  };
-  const flag = (name: string): boolean | undefined => {
-    const value = text(name)?.toLowerCase();
-    if (value === undefined) return undefined;
-    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-    if (['0', 'false', 'no', 'off'].includes(value)) return false;
-    throw new ServerOptionsError(`${name} must be 1 or 0 (true/false), got "${value}"`);
-  };
-  const list = (name: string): string[] | undefined =>
-    text(name)
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  const { text, whole, flag, list } = envReaders(env);
 
   fromEnv.host = text(SERVER_ENV.host);
   fromEnv.port = whole(SERVER_ENV.port);
@@ -249,4 +228,31 @@ export function serverOptionsFromEnv(
     if (value !== undefined) merged[key] = value;
   }
   return parseServerOptions(merged as ServerOptionsInput);
+}
+
+/** Readers of one variable each: trimmed text (blank is unset), a whole number, a 1/0 flag, a comma list. */
+function envReaders(env: NodeJS.ProcessEnv) {
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const whole = (name: string): number | undefined => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new ServerOptionsError(`${name} must be a whole number, got "${value}"`);
+    return Number(value);
+  };
+  const flag = (name: string): boolean | undefined => {
+    const value = text(name)?.toLowerCase();
+    if (value === undefined) return undefined;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    if (['0', 'false', 'no', 'off'].includes(value)) return false;
+    throw new ServerOptionsError(`${name} must be 1 or 0 (true/false), got "${value}"`);
+  };
+  const list = (name: string): string[] | undefined =>
+    text(name)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return { text, whole, flag, list };
 }
