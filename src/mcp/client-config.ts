@@ -63,6 +63,27 @@ export function clientConfigs(url: string, options: ClientConfigOptions = {}): C
       format: 'json',
       text: json({ mcpServers: { [name]: { serverUrl: url, ...headers } } }),
     },
+    ...opencodeConfigs(name, url, headers),
+    {
+      client: 'Gemini CLI',
+      file: '~/.gemini/settings.json or .gemini/settings.json',
+      format: 'json',
+      text: json({ mcpServers: { [name]: { httpUrl: url, ...headers } } }),
+    },
+    {
+      client: 'OpenAI Codex',
+      file: '~/.codex/config.toml',
+      format: 'toml',
+      // Codex reads the token from an environment variable rather than the file.
+      text: `[mcp_servers.${name}]\nurl = "${url}"${options.auth ? '\nbearer_token_env_var = "SVC_DOCS_AUTH_TOKEN"' : ''}`,
+    },
+    claudeDesktopConfig(name, url, options.auth ? authorization : undefined),
+  ];
+}
+
+/** opencode's entries, for its current (2) and previous (1.x) config shapes. */
+function opencodeConfigs(name: string, url: string, headers: { headers?: Record<string, string> }): ClientConfig[] {
+  return [
     {
       client: 'opencode',
       file: 'opencode.json (project) or ~/.config/opencode/opencode.json',
@@ -82,40 +103,31 @@ export function clientConfigs(url: string, options: ClientConfigOptions = {}): C
         mcp: { [name]: { type: 'remote', url, enabled: true, ...headers } },
       }),
     },
-    {
-      client: 'Gemini CLI',
-      file: '~/.gemini/settings.json or .gemini/settings.json',
-      format: 'json',
-      text: json({ mcpServers: { [name]: { httpUrl: url, ...headers } } }),
-    },
-    {
-      client: 'OpenAI Codex',
-      file: '~/.codex/config.toml',
-      format: 'toml',
-      // Codex reads the token from an environment variable rather than the file.
-      text: `[mcp_servers.${name}]\nurl = "${url}"${options.auth ? '\nbearer_token_env_var = "SVC_DOCS_AUTH_TOKEN"' : ''}`,
-    },
-    {
-      client: 'Claude Desktop (through the mcp-remote stdio bridge)',
-      file: 'claude_desktop_config.json',
-      format: 'json',
-      text: json({
-        mcpServers: {
-          [name]: {
-            command: 'npx',
-            // mcp-remote refuses plain http to hosts other than localhost unless told otherwise.
-            args: [
-              '-y',
-              'mcp-remote',
-              url,
-              ...(isLoopback(url) ? [] : ['--allow-http']),
-              ...(options.auth ? ['--header', `Authorization: ${authorization}`] : []),
-            ],
-          },
-        },
-      }),
-    },
   ];
+}
+
+/** Claude Desktop speaks stdio only: the mcp-remote bridge, with the header when `authorization` is given. */
+function claudeDesktopConfig(name: string, url: string, authorization: string | undefined): ClientConfig {
+  return {
+    client: 'Claude Desktop (through the mcp-remote stdio bridge)',
+    file: 'claude_desktop_config.json',
+    format: 'json',
+    text: json({
+      mcpServers: {
+        [name]: {
+          command: 'npx',
+          // mcp-remote refuses plain http to hosts other than localhost unless told otherwise.
+          args: [
+            '-y',
+            'mcp-remote',
+            url,
+            ...(isLoopback(url) ? [] : ['--allow-http']),
+            ...(authorization !== undefined ? ['--header', `Authorization: ${authorization}`] : []),
+          ],
+        },
+      },
+    }),
+  };
 }
 
 function isLoopback(url: string): boolean {
