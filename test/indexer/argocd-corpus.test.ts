@@ -21,7 +21,9 @@ function markdownFiles(dir: string): string[] {
 
 // Outside CI a checkout without ../shared skips these; CI always has it, so there a missing folder fails.
 if (process.env.CI === 'true' && !existsSync(SHARED)) {
-  throw new Error(`${SHARED} is missing: CI clones ../shared beside the checkout, and the Argo CD corpus tests need it`);
+  throw new Error(
+    `${SHARED} is missing: CI clones ../shared beside the checkout, and the Argo CD corpus tests need it`,
+  );
 }
 
 describe.skipIf(!existsSync(SHARED))('the Argo CD corpus', () => {

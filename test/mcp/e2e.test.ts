@@ -103,7 +103,9 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         />>>>> BEST MATCH \| section 42 \| Long Reference > Topic 40 <<<<<\n## Topic 40\n\nDetails for topic number 40\. The zanzibar setting lives here\./,
       );
       expect(text).toContain('----- section 27 -----\n## Topic 25');
-      expect(text).toContain("Content: sections 27-57 of the page's 61; the rest of the page: svc-docs://platform/long.md");
+      expect(text).toContain(
+        "Content: sections 27-57 of the page's 61; the rest of the page: svc-docs://platform/long.md",
+      );
       const firstResult = text.split('===== Result ')[1] ?? '';
       expect(firstResult).toMatch(/^1 =====/);
       expect(firstResult.match(/^(-----|>>>>>) /gm)).toHaveLength(31);
