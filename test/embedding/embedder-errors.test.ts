@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { env } from '@huggingface/transformers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BUILDER_VERSION, DEFAULT_MODEL_ID, DEFAULT_SETTINGS } from '../../src/embedding/default-model.js';
+import { DEFAULT_MODEL_ID } from '../../src/embedding/default-model.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
-import { buildTinyModel, scratchDir } from './tiny-model.js';
+import { buildModelWithBrokenTokenizer, buildTinyModel, scratchDir } from './tiny-model.js';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -103,22 +102,7 @@ describe('loadEmbedder errors', () => {
       // accepts it (nothing to rebuild), so the loader's own error is what the user sees.
       const cache = join(root, 'cache');
       const dir = join(cache, 'models', DEFAULT_MODEL_ID);
-      mkdirSync(dir, { recursive: true });
-      buildTinyModel(dir);
-      writeFileSync(join(dir, 'tokenizer.json'), 'not json');
-      const provenance = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8'));
-      const files = Object.fromEntries(
-        Object.keys(provenance.files).map((path) => [
-          path,
-          createHash('sha256')
-            .update(readFileSync(join(dir, path)))
-            .digest('hex'),
-        ]),
-      );
-      writeFileSync(
-        join(dir, 'provenance.json'),
-        JSON.stringify({ ...provenance, builderVersion: BUILDER_VERSION, settings: DEFAULT_SETTINGS, files }),
-      );
+      buildModelWithBrokenTokenizer(dir);
       process.env.SVC_DOCS_CACHE_DIR = cache;
 
       await expect(loadEmbedder()).rejects.toThrow(

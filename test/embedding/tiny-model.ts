@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import {
+  BUILDER_VERSION,
   buildStaticModel,
+  DEFAULT_SETTINGS,
   type StaticModelSettings,
   type StaticModelSource,
 } from '../../src/embedding/default-model.js';
@@ -91,4 +94,29 @@ export function scratchDir(prefix: string): string {
 export function buildTinyModel(dir: string, settings: StaticModelSettings = TINY_SETTINGS): string {
   buildStaticModel(tinySource(), dir, settings);
   return dir;
+}
+
+/**
+ * A tiny default-model folder at `dir` whose tokenizer.json is not JSON, with provenance.json
+ * re-signed to match: it passes the checksum check and fails only when Transformers.js loads it.
+ */
+export function buildModelWithBrokenTokenizer(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  buildTinyModel(dir);
+  writeFileSync(join(dir, 'tokenizer.json'), 'not json');
+  const provenance = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8')) as {
+    files: Record<string, string>;
+  };
+  const files = Object.fromEntries(
+    Object.keys(provenance.files).map((path) => [
+      path,
+      createHash('sha256')
+        .update(readFileSync(join(dir, path)))
+        .digest('hex'),
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'provenance.json'),
+    JSON.stringify({ ...provenance, builderVersion: BUILDER_VERSION, settings: DEFAULT_SETTINGS, files }),
+  );
 }

@@ -3,11 +3,11 @@ import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writ
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { BUILDER_VERSION, DEFAULT_MODEL_ID, DEFAULT_SETTINGS } from '../../src/embedding/default-model.js';
+import { DEFAULT_MODEL_ID } from '../../src/embedding/default-model.js';
 import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
 import { openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/search/live-engine.js';
-import { buildTinyModel } from '../embedding/tiny-model.js';
+import { buildModelWithBrokenTokenizer, buildTinyModel } from '../embedding/tiny-model.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { resignPostings, resignSections } from '../index/resign.js';
 import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js';
@@ -237,24 +237,7 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
     // rebuilds it (a damaged default model is rebuilt on its own: test/embedding/model-folder.test.ts).
     const cache = tempDir('cache');
     const dir = join(cache, 'models', DEFAULT_MODEL_ID);
-    mkdirSync(dir, { recursive: true });
-    buildTinyModel(dir);
-    writeFileSync(join(dir, 'tokenizer.json'), 'not json');
-    const provenance = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8')) as {
-      files: Record<string, string>;
-    };
-    const files = Object.fromEntries(
-      Object.keys(provenance.files).map((path) => [
-        path,
-        createHash('sha256')
-          .update(readFileSync(join(dir, path)))
-          .digest('hex'),
-      ]),
-    );
-    writeFileSync(
-      join(dir, 'provenance.json'),
-      JSON.stringify({ ...provenance, builderVersion: BUILDER_VERSION, settings: DEFAULT_SETTINGS, files }),
-    );
+    buildModelWithBrokenTokenizer(dir);
     await expectRefusal(
       good,
       new RegExp(
