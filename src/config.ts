@@ -1,13 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_ENV } from './mcp/server-options.js';
-import { projectRoot } from './paths.js';
+import { SERVER_ENV, type ServerOptions, serverOptionsFromEnv } from './mcp/server-options.js';
+import { projectRoot } from './project-root.js';
 
 /**
  * The one configuration path: flags and SVC_DOCS_* variables are read here and in the HTTP
  * server's option schema (src/mcp/server-options.ts, which this module's ENV table includes), once,
  * at the edge (the CLI), and passed down as objects. A flag wins over its variable, which wins over
- * the default. The README's configuration table lists every entry of ENV.
+ * the default. The README's configuration table lists every entry of ENV. The cache folder is the
+ * one setting modules below the edge ask for themselves, through cacheDir() here (re-exported by
+ * paths.ts), never by reading the variable.
  */
 
 /** A setting that cannot be used: one line naming the variable and what it takes. */
@@ -58,6 +60,38 @@ export function defaultIndexDir(): string {
   return join(projectRoot(), 'index-data');
 }
 
+/**
+ * Generated, reusable artefacts (built models, the vector cache) live here, outside git. Read on
+ * each call rather than once at startup: the embedder and the indexer ask for it deep down, where
+ * no settings object reaches, and a caller may point it elsewhere for what it starts next.
+ */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env[ENV.cacheDir]?.trim() || join(projectRoot(), '.cache');
+}
+
+/** Errors print their stack trace too. Read on its own because a bad setting's error must obey it. */
+export function debugRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  return truthy(env[ENV.debug]);
+}
+
+/** A bearer token is configured: the printed client configurations then carry a placeholder header. */
+export function authTokenSet(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[ENV.authToken] !== undefined;
+}
+
+/** A comma-separated flag or variable as its trimmed, non-empty entries; undefined when not given. */
+export function commaList(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Commander's collector for a repeatable flag (`--corpus a --corpus b`). */
+export function repeatedFlag(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 function truthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
@@ -71,12 +105,43 @@ export interface CommonFlags {
   vectorCache?: string;
 }
 
+/** The `serve` command's flags; each wins over its SVC_DOCS_* variable. */
+export interface ServeFlags {
+  port?: number;
+  host?: string;
+  authToken?: string;
+  authTokenFile?: string;
+  oauthIssuer?: string;
+  oauthJwksUrl?: string;
+  oauthJwksFile?: string;
+  oauthResource?: string;
+  oauthScope?: string;
+  allowedHosts?: string;
+  allowedOrigins?: string;
+  build?: boolean;
+  watch?: boolean;
+}
+
+/** The HTTP server's options (SERVER_ENV, validated by its schema), with the flags given winning. */
+export function serverSettings(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  return serverOptionsFromEnv(env, {
+    port: flags.port,
+    host: flags.host,
+    authToken: flags.authToken,
+    authTokenFile: flags.authTokenFile,
+    oauthIssuer: flags.oauthIssuer,
+    oauthJwksUrl: flags.oauthJwksUrl,
+    oauthJwksFile: flags.oauthJwksFile,
+    oauthResource: flags.oauthResource,
+    oauthScope: flags.oauthScope,
+    allowedHosts: commaList(flags.allowedHosts),
+    allowedOrigins: commaList(flags.allowedOrigins),
+  });
+}
+
 export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): CommonSettings {
   const parseTimeoutSeconds = positiveNumber(env, ENV.parseTimeout);
-  const envCorpus = env[ENV.corpus]
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const envCorpus = commaList(env[ENV.corpus]);
   return {
     corpusDirs:
       flags.corpus && flags.corpus.length > 0
@@ -95,7 +160,7 @@ export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = pro
     searchThreads: wholeNumber(env, ENV.searchThreads) ?? availableParallelism(),
     corpusGiven:
       (flags.corpus !== undefined && flags.corpus.length > 0) || (envCorpus !== undefined && envCorpus.length > 0),
-    debug: truthy(env[ENV.debug]),
+    debug: debugRequested(env),
   };
 }
 

@@ -1,22 +1,8 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The package root, found from this file whether it runs from src/ (tsx) or dist/src/ (compiled). */
-export function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir)
-      throw new Error(
-        'svc-docs: cannot find the package root (no package.json above ' + fileURLToPath(import.meta.url) + ')',
-      );
-    dir = parent;
-  }
-}
-
-/** Generated, reusable artefacts (built models, the vector cache) live here, outside git. */
-export function cacheDir(): string {
-  return process.env.SVC_DOCS_CACHE_DIR ?? join(projectRoot(), '.cache');
-}
+/**
+ * Where svc-docs' folders are: the package root, and the cache of generated, reusable artefacts
+ * (built models, the vector cache), outside git. The cache folder is a setting (SVC_DOCS_CACHE_DIR),
+ * so it is parsed with every other setting in config.ts; this module keeps the one import path the
+ * embedder, the indexer and the benchmarks use.
+ */
+export { cacheDir } from './config.js';
+export { projectRoot } from './project-root.js';
