@@ -1,0 +1,65 @@
+import { type BuildOptions, type BuildSummary, buildIndex } from '../indexer/build.js';
+import { progressReporter } from './cli-progress.js';
+import type { CommonSettings } from './config.js';
+
+/**
+ * The CLI's index builds: `svc-docs index` with a progress bar and a full report, and the quiet
+ * build `serve` runs first when its index is missing or stale. Both build what the settings say.
+ */
+
+const MAX_LISTED_CHANGES = 20;
+
+function changeList({ added, changed, removed }: BuildSummary['changes']): string {
+  const lines = [...added.map((d) => `  + ${d}`), ...changed.map((d) => `  ~ ${d}`), ...removed.map((d) => `  - ${d}`)];
+  const shown = lines.slice(0, MAX_LISTED_CHANGES);
+  if (lines.length > shown.length) shown.push(`  … and ${lines.length - shown.length} more`);
+  return shown.map((l) => `\n${l}`).join('');
+}
+
+export function describeBuild(summary: BuildSummary): string[] {
+  const { added, changed, removed } = summary.changes;
+  if (summary.unchanged)
+    return [
+      `the index is up to date (${summary.documents} documents, ${summary.sections} sections; checked in ${summary.seconds.toFixed(1)} s): ${summary.buildDir}`,
+    ];
+  return [
+    `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, ${summary.documents - summary.documentsParsed} unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
+    `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
+    `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` +
+      changeList(summary.changes),
+    `index written to ${summary.buildDir}`,
+  ];
+}
+
+function buildOptions(settings: CommonSettings): BuildOptions {
+  return {
+    corpusDirs: settings.corpusDirs,
+    outDir: settings.indexDir,
+    model: settings.model,
+    allowRemoteModels: settings.allowRemoteModels,
+    vectorCacheDir: settings.vectorCacheDir,
+    limits: settings.fileLimits,
+  };
+}
+
+/** `svc-docs index`: progress on stderr, the report on stdout. */
+export async function buildWithProgress(settings: CommonSettings): Promise<void> {
+  const progress = progressReporter(process.stderr);
+  try {
+    const summary = await buildIndex({
+      ...buildOptions(settings),
+      onProgress: progress.update,
+      log: (line) => progress.log(line),
+    });
+    progress.stop();
+    for (const line of describeBuild(summary)) console.log(line);
+  } finally {
+    progress.stop();
+  }
+}
+
+/** A build before serving: its log and one summary line on stderr, so stdout stays the server's. */
+export async function buildQuietly(settings: CommonSettings): Promise<void> {
+  const summary = await buildIndex({ ...buildOptions(settings), log: (line) => console.error(line) });
+  console.error(describeBuild(summary)[0]);
+}
