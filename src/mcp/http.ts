@@ -1,10 +1,10 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SearchEngine } from '../search/types.js';
-import { createApp, MCP_ALIAS, MCP_PATH } from './app.js';
+import { type App, createApp, MCP_ALIAS, MCP_PATH } from './app.js';
 import type { PageIndex } from './pages.js';
 import { writeLine } from './request-log.js';
-import { parseServerOptions, type ServerOptionsInput } from './server-options.js';
+import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from './server-options.js';
 
 /**
  * The listening server: binds, enforces the slow-client timeouts, reports where it listens, and
@@ -84,60 +84,71 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     pages,
     log,
   });
+  const server = withSlowClientTimeouts(app, timeouts);
+  await listen(server, settings.host, settings.port);
 
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${displayHost(settings.host)}:${port}${MCP_PATH}`;
+  (log ?? writeLine)(JSON.stringify(listeningEvent(settings, url)));
+  return { url, port, sessionCount: () => sessions.size, close: closeOnce(server, sessions, stateless) };
+}
+
+function withSlowClientTimeouts(app: App['app'], timeouts: SlowClientTimeouts): Server {
   // Node enforces both timeouts only when it checks its connections, every 30 s by default: a
   // stalled client could then hold its socket up to 40 s instead of 10. Check every second.
   const server = createServer({ connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) }, app);
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
+  return server;
+}
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, `${settings.host}:${settings.port}`));
+/** Resolves once the server listens; a bind failure rejects with what to change. */
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, `${host}:${port}`));
     server.once('error', onError);
-    server.listen(settings.port, settings.host, () => {
+    server.listen(port, host, () => {
       server.off('error', onError);
       resolve();
     });
   });
+}
 
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${displayHost(settings.host)}:${port}${MCP_PATH}`;
+/** The startup log entry: where clients connect, and a warning when anyone can without credentials. */
+function listeningEvent(settings: ServerOptions, url: string): Record<string, unknown> {
   const auth = [
     settings.authToken !== undefined ? 'token' : undefined,
     settings.oauthIssuer !== undefined ? 'oauth' : undefined,
   ].filter((a) => a !== undefined);
   const safe = isLoopback(settings.host) || auth.length > 0;
-  (log ?? writeLine)(
-    JSON.stringify({
-      time: new Date().toISOString(),
-      level: safe ? 'info' : 'warn',
-      event: 'listening',
-      url,
-      auth: auth.length > 0,
-      authModes: auth,
-      allowedHosts: settings.allowedHosts,
-      ...(safe
-        ? {}
-        : {
-            warning:
-              'reachable from other machines without authentication: set SVC_DOCS_AUTH_TOKEN or SVC_DOCS_OAUTH_ISSUER',
-          }),
-    }),
-  );
-  let closing: Promise<void> | undefined;
   return {
+    time: new Date().toISOString(),
+    level: safe ? 'info' : 'warn',
+    event: 'listening',
     url,
-    port,
-    sessionCount: () => sessions.size,
-    close: () => {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        await Promise.all([sessions.closeAll(), stateless.close()]);
-        // Keep-alive sockets and any stream a client still holds would delay close() indefinitely.
-        server.closeAllConnections();
-        await stopped;
-      })();
-      return closing;
-    },
+    auth: auth.length > 0,
+    authModes: auth,
+    allowedHosts: settings.allowedHosts,
+    ...(safe
+      ? {}
+      : {
+          warning:
+            'reachable from other machines without authentication: set SVC_DOCS_AUTH_TOKEN or SVC_DOCS_OAUTH_ISSUER',
+        }),
+  };
+}
+
+/** Ends every session, then stops listening; later calls share the first call's promise. */
+function closeOnce(server: Server, sessions: App['sessions'], stateless: App['stateless']): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([sessions.closeAll(), stateless.close()]);
+      // Keep-alive sockets and any stream a client still holds would delay close() indefinitely.
+      server.closeAllConnections();
+      await stopped;
+    })();
+    return closing;
   };
 }
