@@ -23,6 +23,8 @@ export default defineConfig({
       'test/mcp/render.test.ts',
       'test/mcp/server-options.test.ts',
       'test/mcp/sessions.test.ts',
+      'test/package/source-shape.test.ts',
+      'test/paths.test.ts',
       'test/search/fuse.test.ts',
       'test/search/query.test.ts',
       'test/search/typos.test.ts',
