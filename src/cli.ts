@@ -15,8 +15,6 @@ import { clientConfigs } from './mcp/client-config.js';
 import { renderSearch } from './mcp/render.js';
 import { openEngine } from './search/engine.js';
 
-export { describeBuild } from './cli-build.js';
-
 /**
  * The command line: the one place that wires the indexer and the server together. A user's
  * mistake prints one line and exits non-zero; no stack traces. Each command is registered by a
