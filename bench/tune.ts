@@ -5,6 +5,7 @@ import { buildIndex, type BuildOptions } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
+import { DEFAULT_FIT, type FitOptions } from '../src/mcp/fit-budget.js';
 import type { EngineOptions } from '../src/search/engine.js';
 import { bm25FloorSystem, engineSystem, evaluateAnswers, type AnswerReport, type AnswerSystem } from './answers.js';
 import { pairedByQuery, type PairedTest } from './paired.js';
@@ -13,7 +14,8 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
 /**
  * The tuning tool: `npx tsx bench/tune.ts '<json list of variants>' ['<json BuildOptions overrides>']`.
  * A variant is a JSON object of EngineOptions, or the string "bm25 floor" (plain BM25, ±15
- * sections). The first variant is the baseline. Every variant is run on the tuning half of every
+ * sections); its key "render", if any, overrides the response fitter's defaults (DEFAULT_FIT in
+ * src/mcp/fit-budget.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
  * labelled set and nothing else (bench/queries.ts): per corpus it prints Hit@1, Hit@5 (answer
  * shown within the response budget; without it in brackets), nDCG@10, paraphrase nDCG@10 and
  * median characters of the response text, and each later variant's paired difference from the
@@ -23,12 +25,21 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
 
 export const FLOOR_VARIANT = 'bm25 floor';
 const variantsSchema = z.array(z.union([z.literal(FLOOR_VARIANT), z.record(z.string(), z.unknown())])).min(1);
-type Variant = typeof FLOOR_VARIANT | EngineOptions;
+type Variant = typeof FLOOR_VARIANT | (EngineOptions & { render?: Partial<Omit<FitOptions, 'budgetChars'>> });
 
 export class TuneUsageError extends Error {}
 
 async function systemFor(variant: Variant, indexDir: string, embedder: Embedder): Promise<AnswerSystem> {
-  return variant === FLOOR_VARIANT ? bm25FloorSystem(indexDir) : engineSystem('variant', indexDir, embedder, variant);
+  if (variant === FLOOR_VARIANT) return bm25FloorSystem(indexDir);
+  const { render: _render, ...options } = variant;
+  return engineSystem('variant', indexDir, embedder, options);
+}
+
+const shippedFit = { ...DEFAULT_FIT };
+
+/** The renderer's fit settings for one variant: the shipped ones with the variant's overrides. */
+function useFit(variant: Variant): void {
+  Object.assign(DEFAULT_FIT, shippedFit, variant === FLOOR_VARIANT ? {} : (variant.render ?? {}));
 }
 
 const f = (x: number) => x.toFixed(3);
@@ -80,6 +91,7 @@ async function main(): Promise<void> {
   const baselines: AnswerReport[] = [];
   for (const [v, variant] of variants.entries()) {
     console.log(`#${v} ${v === 0 ? '(baseline) ' : ''}${JSON.stringify(variant)}`);
+    useFit(variant);
     for (const [i, set] of sets.entries()) {
       const system = await systemFor(variant, dirs[i]!, embedder);
       const report = await evaluateAnswers(set.queries, system);

@@ -17,12 +17,18 @@ import { pageUri } from './page-uri.js';
  */
 export const DEFAULT_RESPONSE_BUDGET_CHARS = 12_000;
 export type RenderOptions = FitOptions;
+/** The most separate excerpts one result can show (the fitter's `maxExcerpts` is capped at this). */
+export const MAX_EXCERPTS_SHOWN = 2;
 
 const sectionSchema = z.object({
   position: z.number().int().min(0).describe('0-based position of the section in its page'),
   headings: z.array(z.string()).describe('Heading path from the page title down to this section'),
   text: z.string().describe('Markdown of the section, its own heading line included (clipped when very long)'),
   isBest: z.boolean().describe('True for the section that matched best'),
+  excerpt: z
+    .boolean()
+    .optional()
+    .describe('True for a section shown apart from the window: another part of the page that matches the query'),
 });
 
 export const searchDocsOutputSchema = z.object({
@@ -40,8 +46,10 @@ export const searchDocsOutputSchema = z.object({
       sections: z
         .array(sectionSchema)
         .min(1)
-        .max(2 * WINDOW_RADIUS + 1)
-        .describe('Consecutive sections around the best match'),
+        .max(2 * WINDOW_RADIUS + 1 + MAX_EXCERPTS_SHOWN)
+        .describe(
+          'Consecutive sections around the best match, then any separate excerpts (excerpt: true) from elsewhere in the page',
+        ),
     }),
   ),
   omittedResults: z.number().int().min(0).describe('Weaker results left out'),
@@ -85,7 +93,35 @@ function sectionBlock(section: WindowSection, maxChars: number): string {
   return `${marker}\n${clipSection(section.text, maxChars)}`;
 }
 
-function resultHeader(result: SearchResult, rank: number, shown: { first: number; last: number } | undefined): string {
+/** A section shown apart from the window: its heading path, and which sections between were left out. */
+function excerptBlock(section: WindowSection, left: { from: number; to: number }, maxChars: number): string {
+  const heading = section.headings.length > 0 ? ` | ${oneLine(section.headings.join(' > '))}` : '';
+  const gap = `section${left.from === left.to ? '' : 's'} ${range(left.from + 1, left.to + 1)} not shown`;
+  return `----- separate excerpt: section ${section.position + 1}${heading} (${gap}) -----\n${clipSection(section.text, maxChars)}`;
+}
+
+/** The sections between an excerpt and the nearest shown section before or after it. */
+function leftOut(section: WindowSection, shown: readonly number[]): { from: number; to: number } {
+  const before = Math.max(-1, ...shown.filter((p) => p < section.position));
+  const after = Math.min(Number.MAX_SAFE_INTEGER, ...shown.filter((p) => p > section.position));
+  return before >= 0 && section.position - before > 1
+    ? { from: before + 1, to: section.position - 1 }
+    : { from: section.position + 1, to: after - 1 };
+}
+
+function excerptNote(excerpts: readonly { position: number }[]): string {
+  if (excerpts.length === 0) return '';
+  const list = excerpts.map((e) => e.position + 1).join(' and ');
+  return `, and separately section${excerpts.length === 1 ? '' : 's'} ${list}`;
+}
+
+interface Shown {
+  first: number;
+  last: number;
+  excerpts: readonly { position: number }[];
+}
+
+function resultHeader(result: SearchResult, rank: number, shown: Shown | undefined): string {
   const uri = pageUri(result.source, result.path);
   const lines = [`===== Result ${rank} =====`];
   if (result.title) lines.push(`Title: ${oneLine(result.title)}`);
@@ -94,7 +130,7 @@ function resultHeader(result: SearchResult, rank: number, shown: { first: number
     const total = result.documentSections;
     const whole = shown.first === 0 && shown.last === total - 1;
     lines.push(
-      `Content: section${shown.first === shown.last ? '' : 's'} ${range(shown.first + 1, shown.last + 1)} of the page's ${total}` +
+      `Content: section${shown.first === shown.last ? '' : 's'} ${range(shown.first + 1, shown.last + 1)}${excerptNote(shown.excerpts)} of the page's ${total}` +
         (whole ? ' (the whole page)' : `; the rest of the page: ${uri}`),
     );
   }
@@ -107,8 +143,13 @@ function measureFor(term: string, budgetChars: number): FitMeasure {
   return {
     overhead: headerLine(term, 9, 9).length + 2,
     // The Content line is measured with wide numbers; the real one is never longer.
-    result: (result, rank) => resultHeader(result, rank + 1, { first: 9998, last: 9999 }).length + 4,
+    result: (result, rank) => resultHeader(result, rank + 1, { first: 9998, last: 9999, excerpts: [] }).length + 4,
     section: (section) => sectionBlock(section, maxSection).length + 2,
+    // The block, and what it adds to the Content line (measured as the longer, plural form).
+    excerpt: (section) =>
+      excerptBlock(section, { from: 9997, to: 9998 }, maxSection).length +
+      2 +
+      excerptNote([{ position: 9998 }, { position: 9999 }]).length,
   };
 }
 
@@ -147,12 +188,21 @@ function toStructured(
       relevance: { label: f.result.relevance.label, stars: f.result.relevance.stars },
       score: f.result.score,
       pageSections: f.result.documentSections,
-      sections: f.result.sections.slice(f.from, f.to + 1).map((s) => ({
-        position: s.position,
-        headings: [...s.headings],
-        text: clipSection(s.text, maxSection),
-        isBest: s.isBest,
-      })),
+      sections: [
+        ...f.result.sections.slice(f.from, f.to + 1).map((s) => ({
+          position: s.position,
+          headings: [...s.headings],
+          text: clipSection(s.text, maxSection),
+          isBest: s.isBest,
+        })),
+        ...f.excerpts.map((s) => ({
+          position: s.position,
+          headings: [...s.headings],
+          text: clipSection(s.text, maxSection),
+          isBest: false,
+          excerpt: true,
+        })),
+      ],
     })),
     omittedResults,
   };
@@ -166,17 +216,27 @@ export function renderSearch(
 ): { text: string; structured: SearchDocsOutput } {
   const budgetChars = options.budgetChars ?? DEFAULT_RESPONSE_BUDGET_CHARS;
   const maxSection = Math.max(MIN_SECTION_CHARS, Math.floor(budgetChars * SECTION_SHARE));
+  const fit = { ...DEFAULT_FIT, ...options, budgetChars };
   const { fitted, omittedResults } = fitToBudget(
     results,
-    { ...DEFAULT_FIT, ...options, budgetChars },
+    { ...fit, maxExcerpts: Math.min(fit.maxExcerpts, MAX_EXCERPTS_SHOWN) },
     measureFor(term, budgetChars),
   );
   const structured = toStructured(term, fitted, omittedResults, maxSection);
   if (fitted.length === 0) return { text: noResultsText(term), structured };
   const blocks = fitted.map((f, i) => {
     const shown = f.result.sections.slice(f.from, f.to + 1);
-    const header = resultHeader(f.result, i + 1, { first: shown[0]!.position, last: shown.at(-1)!.position });
-    return `${header}\n\n${shown.map((s) => sectionBlock(s, maxSection)).join('\n\n')}`;
+    const header = resultHeader(f.result, i + 1, {
+      first: shown[0]!.position,
+      last: shown.at(-1)!.position,
+      excerpts: f.excerpts,
+    });
+    const positions = [...shown, ...f.excerpts].map((s) => s.position);
+    const blocks = [
+      ...shown.map((s) => sectionBlock(s, maxSection)),
+      ...f.excerpts.map((s) => excerptBlock(s, leftOut(s, positions), maxSection)),
+    ];
+    return `${header}\n\n${blocks.join('\n\n')}`;
   });
   return { text: `${headerLine(term, fitted.length, omittedResults)}\n\n${blocks.join('\n\n')}`, structured };
 }

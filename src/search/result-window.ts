@@ -1,7 +1,10 @@
 import type { StoredDocument } from '../index/format.js';
+import { answeringSection, type SectionFacts } from './best-section.js';
+import { strongestOtherSections, type ExcerptFacts, type ExcerptSettings } from './excerpts.js';
 import type { DocumentHit } from './fuse.js';
 import type { RankedResult } from './searcher-types.js';
 import type { SearchResult } from './types.js';
+import { windowAround } from './window.js';
 
 /** A ranked result's confidence, and its window filled in with headings and text from the index. */
 
@@ -12,15 +15,35 @@ export interface WindowSource {
 }
 
 export function withSections(ranked: RankedResult, index: WindowSource): SearchResult {
-  const { doc, window, ...rest } = ranked;
+  const { doc, window, excerpts, ...rest } = ranked;
   const first = index.documents[doc]!.firstSection;
-  return {
-    ...rest,
-    sections: window.map((w) => {
-      const s = index.sections[first + w.position]!;
-      return { position: w.position, headings: s.headings, text: s.text, isBest: w.isBest, match: w.match };
-    }),
+  const fill = (w: RankedResult['window'][number]) => {
+    const s = index.sections[first + w.position]!;
+    return { position: w.position, headings: s.headings, text: s.text, isBest: w.isBest, match: w.match };
   };
+  const result: SearchResult = { ...rest, sections: window.map(fill) };
+  if (excerpts !== undefined && excerpts.length > 0) result.excerpts = excerpts.map(fill);
+  return result;
+}
+
+/**
+ * A ranked page's window: up to 15 sections each side of the section that answers (`ranked` is the
+ * best-scoring one: best-section.ts), with how much of the query each matches, and the page's
+ * other strongly matching sections for excerpts (excerpts.ts). `facts` holds every section of the
+ * page, in order.
+ */
+export function windowOf(
+  facts: readonly (SectionFacts & ExcerptFacts)[],
+  ranked: number,
+  excerpts: ExcerptSettings,
+): Pick<RankedResult, 'window' | 'excerpts'> {
+  const best = answeringSection(facts, ranked);
+  const { from, to } = windowAround(best, facts.length);
+  const window: RankedResult['window'] = [];
+  for (let p = from; p <= to; p++) window.push({ position: p, isBest: p === best, match: facts[p]!.match });
+  const others = strongestOtherSections(facts, best, excerpts.count, excerpts.tie);
+  if (others.length === 0) return { window };
+  return { window, excerpts: others.map((p) => ({ position: p, isBest: false, match: facts[p]!.match })) };
 }
 
 /**

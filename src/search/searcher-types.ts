@@ -3,6 +3,7 @@ import type { StoredDocument } from '../index/format.js';
 import type { CompactLexical, LexicalData, LexicalParams } from '../index/lexical-index.js';
 import type { FusionSettings, Manifest } from '../index/manifest.js';
 import type { VectorMatrix } from '../index/vector-index.js';
+import type { ExcerptTie } from './excerpts.js';
 import type { SearchResult, WindowSection } from './types.js';
 
 /** What a searcher is given (options, index parts, an embed function) and what it hands back. */
@@ -25,6 +26,10 @@ export interface EngineOptions {
   rewrites?: boolean;
   /** Misspelt query terms matched to the nearest index term (on unless a benchmark ablates it). */
   typoTolerance?: boolean;
+  /** How many of a page's other strongly matching sections each result carries for excerpts (src/search/excerpts.ts); 0 for none. */
+  excerptCandidates?: number;
+  /** Among excerpt candidates matching as much of the query: the earlier section first (shipped), or the higher-scoring. */
+  excerptTie?: ExcerptTie;
 }
 
 export interface StageTimings {
@@ -47,9 +52,11 @@ export interface DetailedSearch<R = SearchResult> {
 }
 
 /** A result before its window's headings and text are filled in: what a search worker sends back. */
-export interface RankedResult extends Omit<SearchResult, 'sections'> {
+export interface RankedResult extends Omit<SearchResult, 'sections' | 'excerpts'> {
   doc: number;
   window: Omit<WindowSection, 'headings' | 'text'>[];
+  /** Positions of excerpt sections, as `window` (see SearchResult.excerpts). */
+  excerpts?: Omit<WindowSection, 'headings' | 'text'>[];
 }
 
 /** Everything a search needs of an index, in the form a worker thread can be handed (big arrays shared). */

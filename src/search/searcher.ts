@@ -3,12 +3,12 @@ import { LexicalIndex } from '../index/lexical-index.js';
 import type { FusionSettings } from '../index/manifest.js';
 import { stem } from '../index/tokenize.js';
 import type { VectorIndex } from '../index/vector-index.js';
-import { answeringSection } from './best-section.js';
+import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js';
 import { addLexicalCandidates, addVectorCandidates, MAX_LEXICAL_CANDIDATES } from './candidate-slots.js';
 import { Candidates, DocumentRanker, fuseReciprocalRank, fuseSections, type DocumentHit } from './fuse.js';
 import { expandQuery, parseQuery, type ParsedQuery } from './query.js';
 import { relevanceFor } from './relevance.js';
-import { confidence } from './result-window.js';
+import { confidence, windowOf } from './result-window.js';
 import { rewriteQuery } from './rewrite.js';
 import { checkSearchInput } from './search-input.js';
 import type {
@@ -22,7 +22,6 @@ import type {
 } from './searcher-types.js';
 import { TypoCorrector } from './typos.js';
 import type { SearchOptions } from './types.js';
-import { windowAround } from './window.js';
 
 /** Query → retrieve (BM25F + vectors) → fuse → rank documents → window → label. */
 
@@ -73,6 +72,7 @@ export class Searcher {
   private readonly retrieval: Retrieval;
   private readonly rewrites: boolean;
   private readonly typoTolerance: boolean;
+  private readonly excerpts: ExcerptSettings;
   private readonly typos: TypoCorrector;
   private readonly candidates = new Candidates(MAX_LEXICAL_CANDIDATES + 128);
   private readonly ranker: DocumentRanker;
@@ -94,6 +94,10 @@ export class Searcher {
     this.retrieval = options.retrieval ?? 'hybrid';
     this.rewrites = options.rewrites ?? true;
     this.typoTolerance = options.typoTolerance ?? true;
+    this.excerpts = {
+      count: options.excerptCandidates ?? DEFAULT_EXCERPT_CANDIDATES,
+      tie: options.excerptTie ?? 'first',
+    };
     this.typos = new TypoCorrector(
       () => this.lexical.vocabulary(),
       (t) => this.lexical.documentFrequency(t),
@@ -280,10 +284,6 @@ export class Searcher {
         match: share(this.sectionBits[section]!),
       };
     }
-    const best = answeringSection(facts, hit.best.section - doc.firstSection);
-    const { from, to } = windowAround(best, doc.sectionCount);
-    const window = [];
-    for (let p = from; p <= to; p++) window.push({ position: p, isBest: p === best, match: facts[p]!.match });
     return {
       doc: hit.doc,
       title: doc.title,
@@ -293,7 +293,7 @@ export class Searcher {
       score: hit.score,
       confidence,
       documentSections: doc.sectionCount,
-      window,
+      ...windowOf(facts, hit.best.section - doc.firstSection, this.excerpts),
     };
   }
 }

@@ -45,6 +45,12 @@ export interface SearchResult {
   documentSections: number;
   /** Consecutive sections of one document, at most 15 on each side of the best match. */
   sections: WindowSection[];
+  /**
+   * The page's other sections that match most of the query (strongest first, the best one left
+   * out; they may lie inside the window or beyond it): what a response that cannot show the whole
+   * window may show as separate excerpts. Absent or empty when none matches.
+   */
+  excerpts?: WindowSection[];
 }
 
 export interface SearchOptions {

@@ -168,6 +168,39 @@ describe('what fits the budget', () => {
     expect(text).toContain('1 weaker result was left out');
   });
 
+  it("shows a strongly matching section beyond the window's reach as a separate excerpt, not non-matching neighbours", () => {
+    // Best at 25 of a 31-section window; section 5 states the answer too (the page's introduction),
+    // twenty sections away, and a section beyond the window (position 40) matches less.
+    const r = result('a', 31, 25, { textChars: 400, match: { 25: 1 } });
+    const intro = { ...r.sections[5]!, match: 0.8 };
+    const far = { ...result('a', 1, 0, { first: 40, textChars: 400 }).sections[0]!, isBest: false, match: 0.4 };
+    const withExcerpts = { ...r, documentSections: 50, excerpts: [intro, far] };
+    const budgetChars = 2_600;
+    const { text, structured } = renderSearch('q', [withExcerpts], { budgetChars });
+    const shown = structured.results[0]!.sections;
+    expect(shown.filter((s) => s.excerpt).map((s) => s.position)).toEqual([5]);
+    expect(shown.find((s) => s.excerpt)!.text).toContain('## Part 5');
+    expect(text).toMatch(
+      /----- separate excerpt: section 6 \| a guide > Part 5 \(sections 7-\d+ not shown\) -----\n## Part 5/,
+    );
+    expect(text).toMatch(/Content: sections \d+-\d+, and separately section 6 of the page's 50/);
+    expect(text.length).toBeLessThanOrEqual(budgetChars);
+    expect(searchDocsOutputSchema.parse(structured)).toEqual(structured);
+    // Without excerpts the same budget shows only the window around the best section.
+    const plain = renderSearch('q', [withExcerpts], { budgetChars, maxExcerpts: 0 }).structured.results[0]!.sections;
+    expect(plain.map((s) => s.position)).not.toContain(5);
+    expect(plain.some((s) => s.excerpt)).toBe(false);
+  });
+
+  it('shows an excerpt from beyond the window, and none when the whole window fits', () => {
+    const r = result('a', 11, 5, { textChars: 400, documentSections: 60 });
+    const far = { ...result('a', 1, 0, { first: 40, textChars: 400 }).sections[0]!, isBest: false, match: 0.9 };
+    const [narrow] = renderSearch('q', [{ ...r, excerpts: [far] }], { budgetChars: 1_800 }).structured.results;
+    expect(narrow!.sections.filter((s) => s.excerpt).map((s) => s.position)).toEqual([40]);
+    const [whole] = shownPositions('q', [{ ...r, excerpts: [far] }], 100_000);
+    expect(whole).toEqual(Array.from({ length: 11 }, (_, i) => i));
+  });
+
   it('for any results and budget: the top best section is shown, windows stay contiguous around their best, and the text fits unless one section alone is over', () => {
     const arbResult = fc
       .record({
@@ -176,14 +209,27 @@ describe('what fits the budget', () => {
         first: fc.integer({ min: 0, max: 50 }),
         chars: fc.integer({ min: 1, max: 3_000 }),
         matches: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 31 }),
+        far: fc.array(fc.record({ at: fc.integer({ min: 0, max: 120 }), match: fc.double({ min: 0, max: 1 }) }), {
+          maxLength: 3,
+        }),
       })
-      .map(({ count, bestFrac, first, chars, matches }) =>
-        result('d', count, Math.min(count - 1, Math.floor(bestFrac * count)), {
+      .map(({ count, bestFrac, first, chars, matches, far }) => {
+        const r = result('d', count, Math.min(count - 1, Math.floor(bestFrac * count)), {
           first,
           textChars: chars,
           match: { ...matches },
-        }),
-      );
+        });
+        // Excerpt candidates anywhere in the page but the best section, inside the window or beyond it.
+        const best = r.sections.find((s) => s.isBest)!.position;
+        const excerpts = far
+          .filter((e, i) => e.at !== best && far.findIndex((o) => o.at === e.at) === i)
+          .map((e) => ({
+            ...result('d', 1, 0, { first: e.at, textChars: chars }).sections[0]!,
+            isBest: false,
+            match: e.match,
+          }));
+        return { ...r, documentSections: Math.max(r.documentSections, 121), excerpts };
+      });
     fc.assert(
       fc.property(
         fc.array(arbResult, { minLength: 1, maxLength: 6 }),
@@ -197,8 +243,12 @@ describe('what fits the budget', () => {
           expect(shown[0]!.sections.find((s) => s.isBest)?.position).toBe(topBest.position);
           for (const r of shown) {
             expect(r.sections.filter((s) => s.isBest)).toHaveLength(1);
-            const positions = r.sections.map((s) => s.position);
+            const positions = r.sections.filter((s) => !s.excerpt).map((s) => s.position);
             expect(positions).toEqual(positions.map((_, k) => positions[0]! + k));
+            for (const e of r.sections.filter((s) => s.excerpt)) {
+              expect(e.isBest).toBe(false);
+              expect(e.position < positions[0]! - 1 || e.position > positions.at(-1)! + 1).toBe(true);
+            }
           }
           const oneSectionLeft = shown.length === 1 && shown[0]!.sections.length === 1;
           if (!oneSectionLeft) expect(rendered.text.length).toBeLessThanOrEqual(budgetChars);
