@@ -154,7 +154,7 @@ export function renderSummary(r: BenchResults): string {
       '',
       ...tableHead(['step', 'ms']),
     );
-    lines.push(`| Node start-up and imports (engine, HTTP, MCP SDK, Transformers.js) | ${p.importsMs.toFixed(0)} |`);
+    lines.push(`| Node start-up and imports (engine, HTTP, MCP SDK) | ${p.importsMs.toFixed(0)} |`);
     lines.push(`| load the model | ${p.modelMs.toFixed(0)} |`);
     if (p.modelChecksumMs !== undefined)
       lines.push(

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { cacheDir } from '../paths.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
+import { cachedDigest } from './digest-cache.js';
+import { finiteUnit, loadLookupEmbedder, NO_TOKEN_LIMIT } from './lookup-embedder.js';
 import type { Embedder } from './types.js';
 
 export interface LoadEmbedderOptions {
@@ -14,15 +16,17 @@ export interface LoadEmbedderOptions {
   /** Texts per forward pass. */
   batchSize?: number;
   log?: (line: string) => void;
+  /**
+   * 'auto' (default): a static lookup model is embedded without Transformers.js (same vectors,
+   * a fraction of the memory and load time); 'transformers': always its pipeline.
+   */
+  runtime?: 'auto' | 'transformers';
 }
 
 const DEFAULT_BATCH_SIZE = 32;
 
 /** The files Transformers.js needs in a model folder for feature extraction with dtype fp32. */
 const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'];
-
-/** Tokenizers without a real limit say so with a huge model_max_length (Hugging Face uses 1e30). */
-const NO_LIMIT = 1_000_000;
 
 /** Where the model comes from; `dir` is its folder (for a Hub model, where Transformers.js caches it). */
 interface ModelSource {
@@ -43,6 +47,39 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
   const started = Date.now();
   const source = await resolveSource(options, log);
+  if (source.kind !== 'hub') {
+    const missing = REQUIRED_FILES.filter((file) => !existsSync(join(source.dir, file)));
+    if (missing.length > 0) throw new Error(loadError(source, `${missing.join(', ')} missing`));
+    const lookup = options.runtime === 'transformers' ? undefined : loadLookup(source);
+    if (lookup !== undefined) {
+      log(
+        `loaded model ${source.modelId} (${lookup.dimensions} dimensions, a static lookup model: no inference runtime needed) in ${Date.now() - started} ms`,
+      );
+      return lookup;
+    }
+  }
+  const embedder = await loadPipelineEmbedder(source, batchSize);
+  log(
+    `loaded model ${source.modelId} (${embedder.dimensions} dimensions, ${embedder.maxTokens === undefined ? 'no token limit' : `${embedder.maxTokens} tokens per text`}) in ${Date.now() - started} ms`,
+  );
+  return embedder;
+}
+
+/** A static model's folder, embedded without Transformers.js (lookup-embedder.ts); undefined for other models. */
+function loadLookup(source: ModelSource): Embedder | undefined {
+  try {
+    return loadLookupEmbedder(source.dir, source.modelId, folderChecksum(source.dir));
+  } catch (error) {
+    throw new Error(loadError(source, brokenJson(source) ?? reason(error)));
+  }
+}
+
+/**
+ * Any other model runs in Transformers.js's feature-extraction pipeline (ONNX Runtime). It is
+ * imported here, on first use, so a server on the static model never loads it.
+ */
+async function loadPipelineEmbedder(source: ModelSource, batchSize: number): Promise<PipelineEmbedder> {
+  const { env, pipeline } = await import('@huggingface/transformers');
   const hfCache = join(cacheDir(), 'hf');
   // Global Transformers.js settings: local files only unless this load is a permitted download,
   // and downloads go to the project's cache, not into node_modules.
@@ -50,11 +87,6 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
   env.allowRemoteModels = source.kind === 'hub';
   env.localModelPath = hfCache;
   env.cacheDir = hfCache;
-
-  if (source.kind !== 'hub') {
-    const missing = REQUIRED_FILES.filter((file) => !existsSync(join(source.dir, file)));
-    if (missing.length > 0) throw new Error(loadError(source, `${missing.join(', ')} missing`));
-  }
   let extractor: FeatureExtractionPipeline;
   try {
     extractor = await pipeline('feature-extraction', source.kind === 'hub' ? source.modelId : source.dir, {
@@ -67,11 +99,8 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
   }
   try {
     const maxTokens = limitTokens(extractor);
-    const embedder = new PipelineEmbedder(extractor, source.modelId, folderChecksum(source.dir), batchSize);
+    const embedder = new PipelineEmbedder(extractor, source.modelId, folderChecksum(source.dir), batchSize, maxTokens);
     await embedder.probe();
-    log(
-      `loaded model ${source.modelId} (${embedder.dimensions} dimensions, ${maxTokens === undefined ? 'no token limit' : `${maxTokens} tokens per text`}) in ${Date.now() - started} ms`,
-    );
     return embedder;
   } catch (error) {
     await extractor.dispose();
@@ -145,7 +174,7 @@ function reason(error: unknown): string {
 function limitTokens(extractor: FeatureExtractionPipeline): number | undefined {
   const tokenizer = extractor.tokenizer;
   const configured: unknown = tokenizer.model_max_length;
-  if (typeof configured === 'number' && configured > 0 && configured < NO_LIMIT) return configured;
+  if (typeof configured === 'number' && configured > 0 && configured < NO_TOKEN_LIMIT) return configured;
   const positions = (extractor.model.config as unknown as Record<string, unknown>).max_position_embeddings;
   if (typeof positions !== 'number') return undefined;
   // Transformers.js reads the limit from here on every call and offers no setter.
@@ -159,15 +188,18 @@ function limitTokens(extractor: FeatureExtractionPipeline): number | undefined {
  * and hashing them would cost seconds. Hidden files and partial downloads are skipped too.
  */
 export function folderChecksum(dir: string): string {
-  const hash = createHash('sha256');
-  for (const path of modelFiles(dir)) {
-    hash
-      .update(path)
-      .update('\0')
-      .update(readFileSync(join(dir, path)))
-      .update('\0');
-  }
-  return hash.digest('hex');
+  const files = modelFiles(dir);
+  return cachedDigest(dir, 'folder', files, () => {
+    const hash = createHash('sha256');
+    for (const path of files) {
+      hash
+        .update(path)
+        .update('\0')
+        .update(readFileSync(join(dir, path)))
+        .update('\0');
+    }
+    return hash.digest('hex');
+  });
 }
 
 function modelFiles(dir: string, prefix = ''): string[] {
@@ -190,6 +222,7 @@ class PipelineEmbedder implements Embedder {
     readonly modelId: string,
     readonly checksum: string,
     private readonly batchSize: number,
+    readonly maxTokens: number | undefined,
   ) {}
 
   /** One forward pass at load time: gives the vector length and fails early on a broken model. */
@@ -227,15 +260,4 @@ class PipelineEmbedder implements Embedder {
   async dispose(): Promise<void> {
     await this.extractor.dispose();
   }
-}
-
-/**
- * A zero pooled vector (nothing but zero rows) normalises to NaN; the callers need a unit vector,
- * so such a text gets the same fixed direction every time, equally far from every topic.
- */
-function finiteUnit(vector: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of vector) norm += x * x;
-  if (Number.isFinite(norm) && norm > 0) return vector;
-  return vector.fill(1 / Math.sqrt(vector.length));
 }

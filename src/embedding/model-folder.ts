@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cachedDigest } from './digest-cache.js';
 
 /**
  * A generated model folder that is either complete or absent: it is built in a temporary sibling
@@ -52,7 +53,8 @@ export function folderProblem(dir: string, isCurrent: (provenance: Provenance) =
   for (const [path, sum] of Object.entries(files as Record<string, string>)) {
     const full = join(dir, path);
     if (!existsSync(full)) return `${path} is missing`;
-    if (sha256File(full) !== sum) return `${path} does not match its checksum`;
+    if (cachedDigest(dir, `sha256 ${path}`, [path], () => sha256File(full)) !== sum)
+      return `${path} does not match its checksum`;
   }
   return undefined;
 }

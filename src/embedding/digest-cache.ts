@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Digests of a model folder's files, remembered in a hidden file inside it and trusted while
+ * every file they cover keeps its stat signature (size, inode, mtime and ctime in nanoseconds).
+ * Hashing the default model's 60 MB twice cost more than the rest of a cold start. Any write to a
+ * file changes its ctime, which no tool can set back, so a changed file is always hashed again.
+ * A folder that cannot be written (a read-only image layer) just hashes every time.
+ */
+export const DIGEST_CACHE_FILE = '.svc-docs-digests.json';
+
+interface CacheEntry {
+  signature: string;
+  digest: string;
+}
+
+/** `compute()`, or the digest it gave last time for the same `key` while `files` are unchanged. */
+export function cachedDigest(folder: string, key: string, files: readonly string[], compute: () => string): string {
+  const signature = signatureOf(folder, files);
+  const cache = readCache(folder);
+  const hit = cache[key];
+  if (signature !== undefined && hit?.signature === signature) return hit.digest;
+  const digest = compute();
+  if (signature !== undefined) writeCache(folder, { ...readCache(folder), [key]: { signature, digest } });
+  return digest;
+}
+
+/** The files' relative paths and stat signatures; undefined when one cannot be read. */
+function signatureOf(folder: string, files: readonly string[]): string | undefined {
+  try {
+    return files
+      .map((path) => {
+        const s = statSync(join(folder, path), { bigint: true });
+        return `${path}\0${s.size}\0${s.ino}\0${s.mtimeNs}\0${s.ctimeNs}`;
+      })
+      .join('\n');
+  } catch {
+    return undefined;
+  }
+}
+
+function readCache(folder: string): Record<string, CacheEntry | undefined> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(folder, DIGEST_CACHE_FILE), 'utf8'));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, CacheEntry>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Written to a temporary name and renamed, so a concurrent reader sees the old cache or the new one. */
+function writeCache(folder: string, cache: Record<string, CacheEntry | undefined>): void {
+  const tmp = join(folder, `${DIGEST_CACHE_FILE}.tmp.${process.pid}.${randomBytes(4).toString('hex')}`);
+  try {
+    writeFileSync(tmp, JSON.stringify(cache));
+    renameSync(tmp, join(folder, DIGEST_CACHE_FILE));
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}

@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readLookupTable } from './lookup-table.js';
+import type { Embedder } from './types.js';
+import { UnigramTokenizer } from './unigram-tokenizer.js';
+
+/** Tokenizers without a real limit say so with a huge model_max_length (Hugging Face uses 1e30). */
+export const NO_TOKEN_LIMIT = 1_000_000;
+
+/**
+ * A static model (its ONNX graph is a table lookup) embedded without ONNX Runtime or
+ * Transformers.js: token ids from `UnigramTokenizer`, rows from the table, then Transformers.js's
+ * own arithmetic for mean pooling and L2 normalisation, so the vectors are bit for bit the ones
+ * its feature-extraction pipeline returns. Loads in a fraction of a second and holds little more
+ * than the table; undefined for any folder that is not such a model.
+ */
+export function loadLookupEmbedder(dir: string, modelId: string, checksum: string): Embedder | undefined {
+  const onnxPath = join(dir, 'onnx', 'model.onnx');
+  if (!existsSync(onnxPath)) return undefined;
+  const config = readJson(join(dir, 'config.json'));
+  const tokenizerConfig = readJson(join(dir, 'tokenizer_config.json'));
+  const tokenizerJson = readJson(join(dir, 'tokenizer.json'));
+  const tokenizer = UnigramTokenizer.fromJson(tokenizerJson, tokenizerConfig, tokenLimit(tokenizerConfig, config));
+  if (tokenizer === undefined) return undefined;
+  const lookup = readLookupTable(onnxPath);
+  if (lookup === undefined) return undefined;
+  return new LookupEmbedder(tokenizer, lookup.table, lookup.rows, lookup.dimensions, modelId, checksum);
+}
+
+/** Transformers.js truncates to model_max_length, or (embedder.ts) the model's position count when unlimited. */
+function tokenLimit(tokenizerConfig: unknown, config: unknown): number {
+  const configured = field(tokenizerConfig, 'model_max_length');
+  if (typeof configured === 'number' && configured > 0 && configured < NO_TOKEN_LIMIT) return configured;
+  const positions = field(config, 'max_position_embeddings');
+  return typeof positions === 'number' ? positions : Number.POSITIVE_INFINITY;
+}
+
+class LookupEmbedder implements Embedder {
+  constructor(
+    private readonly tokenizer: UnigramTokenizer,
+    private readonly table: Float32Array,
+    private readonly rows: number,
+    readonly dimensions: number,
+    readonly modelId: string,
+    readonly checksum: string,
+  ) {}
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((text) => this.embedOne(text));
+  }
+
+  /**
+   * Transformers.js `mean_pooling` (a double sum over the tokens, divided by their count, stored
+   * as float32), then `Tensor.normalize` (the squared norm summed into a float32, its `** 0.5`
+   * as float32, each value divided by it into float32).
+   */
+  private embedOne(text: string): Float32Array {
+    const ids = this.tokenizer.encode(text);
+    const dims = this.dimensions;
+    const sums = new Float64Array(dims);
+    for (const id of ids) {
+      if (id < 0 || id >= this.rows) throw new Error(`token id ${id} is outside the model's ${this.rows} rows`);
+      const row = id * dims;
+      for (let k = 0; k < dims; k++) sums[k]! += this.table[row + k]!;
+    }
+    const vector = new Float32Array(dims);
+    for (let k = 0; k < dims; k++) vector[k] = sums[k]! / ids.length;
+    let squared = 0;
+    for (let k = 0; k < dims; k++) squared = Math.fround(squared + vector[k]! ** 2);
+    const norm = Math.fround(squared ** 0.5);
+    for (let k = 0; k < dims; k++) vector[k] = vector[k]! / norm;
+    return finiteUnit(vector);
+  }
+
+  async dispose(): Promise<void> {}
+}
+
+/**
+ * A zero pooled vector (nothing but zero rows) normalises to NaN; the callers need a unit vector,
+ * so such a text gets the same fixed direction every time, equally far from every topic.
+ */
+export function finiteUnit(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  if (Number.isFinite(norm) && norm > 0) return vector;
+  return vector.fill(1 / Math.sqrt(vector.length));
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}

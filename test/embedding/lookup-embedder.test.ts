@@ -1,0 +1,131 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as tokenizers from '@huggingface/tokenizers';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultModelDir, ensureDefaultModel } from '../../src/embedding/default-model.js';
+import { loadEmbedder } from '../../src/embedding/embedder.js';
+import { loadLookupEmbedder } from '../../src/embedding/lookup-embedder.js';
+import type { Embedder } from '../../src/embedding/types.js';
+import { UnigramTokenizer } from '../../src/embedding/unigram-tokenizer.js';
+import { projectRoot } from '../../src/paths.js';
+import { buildTinyBert } from './tiny-bert.js';
+import { scratchDir } from './tiny-model.js';
+
+/**
+ * The static default model is embedded without Transformers.js (src/embedding/lookup-embedder.ts).
+ * Its vectors must be the pipeline's, bit for bit: the index may be built by one and searched by
+ * the other. Checked on real documentation (the bundled corpus, and the Argo CD and Vitest docs
+ * beside the checkout when present) and on random text full of the tokenizer's edge cases.
+ */
+
+const SHARED = join(projectRoot(), '..', 'shared', 'corpora');
+
+/** Paragraphs of every Markdown file under `dir`: the kinds of text the indexer embeds. */
+function paragraphs(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\n{2,}/))
+    .filter((p) => p.trim() !== '');
+}
+
+/** Text the tokenizer treats specially: special-token strings, unknown characters, accents, CJK, controls. */
+const EDGE_CASES = [
+  '',
+  '   ',
+  '[CLS]foo[SEP]bar [UNK] [PAD]',
+  'initializes a session; a 2 step release; a bcrypt hash',
+  '☃☃☃ ☃ x ☃y',
+  'Ünïcödé ÀÉÎ café naïve ﬁle ǆ',
+  '中文字符 测试 日本語',
+  '😀😀 emoji🎉test',
+  `${'a'.repeat(41)} ${'b9'.repeat(30)} c`,
+  'x\u0000y\u200bz\ufffd\t\r\n',
+];
+
+/** Any Unicode code points, and plain ASCII. */
+const anyText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.string({ unit: 'binary-ascii', maxLength: 30 }),
+);
+const pieces = fc.constantFrom(
+  ...['[CLS]', '[SEP]', '[UNK]', '[PAD]', 'a', 's', ' ', '☃', 'é', '中', '😀', 'entity', 'events', '.', '`', '\u0301'],
+);
+const mixedText = fc.array(fc.oneof(pieces, fc.string({ maxLength: 6 }), anyText), { maxLength: 12 });
+
+describe('the static model without Transformers.js', () => {
+  let dir: string;
+  let lookup: Embedder;
+  let pipeline: Embedder;
+
+  beforeAll(async () => {
+    dir = await ensureDefaultModel();
+    lookup = await loadEmbedder();
+    pipeline = await loadEmbedder({ runtime: 'transformers' });
+  }, 300_000);
+
+  afterAll(async () => {
+    await lookup?.dispose();
+    await pipeline?.dispose();
+  });
+
+  it('is what loadEmbedder gives for the default model, with the same id and checksum', () => {
+    expect(dir).toBe(defaultModelDir());
+    expect(lookup.constructor.name).toBe('LookupEmbedder');
+    expect(pipeline.constructor.name).toBe('PipelineEmbedder');
+    expect(lookup.modelId).toBe(pipeline.modelId);
+    expect(lookup.checksum).toBe(pipeline.checksum);
+    expect(lookup.dimensions).toBe(pipeline.dimensions);
+  });
+
+  it('gives the token ids of @huggingface/tokenizers on real docs and random text', () => {
+    const json = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')) as object;
+    const config = JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as object;
+    const reference = new (tokenizers as unknown as { Tokenizer: new (j: object, c: object) => Reference }).Tokenizer(
+      json,
+      config,
+    );
+    const ours = UnigramTokenizer.fromJson(json, config, 2048)!;
+    const same = (text: string): void => {
+      expect(ours.encode(text), text.slice(0, 80)).toEqual(reference.encode(text).ids.slice(0, 2048));
+    };
+    for (const text of [...EDGE_CASES, ...paragraphs(SHARED), ...paragraphs(join(projectRoot(), 'corpus'))]) same(text);
+    fc.assert(
+      fc.property(mixedText, (parts) => same(parts.join(''))),
+      { numRuns: 2000, seed: 20261123 },
+    );
+  }, 300_000);
+
+  it('gives the pipeline vectors bit for bit', async () => {
+    const texts = [...EDGE_CASES, ...paragraphs(join(projectRoot(), 'corpus')), ...paragraphs(join(SHARED, 'vitest'))];
+    const ours = await lookup.embed(texts);
+    const theirs = await pipeline.embed(texts);
+    const differing = texts.filter((_, i) => !ours[i]!.every((x, k) => Object.is(x, theirs[i]![k])));
+    expect(differing).toEqual([]);
+  }, 300_000);
+
+  it('cuts long texts where the pipeline does (model_max_length tokens)', async () => {
+    const long = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? 'sync' : 'wave')).join(' ');
+    const [a] = await lookup.embed([`${long} webhook`]);
+    const [b] = await pipeline.embed([`${long} webhook`]);
+    expect([...a!]).toEqual([...b!]);
+    const [shorter] = await lookup.embed([long]);
+    expect([...a!]).toEqual([...shorter!]);
+  });
+
+  it('leaves any other model to Transformers.js', async () => {
+    const bert = buildTinyBert(scratchDir('lookup-bert'));
+    expect(loadLookupEmbedder(bert, bert, 'checksum')).toBeUndefined();
+    const embedder = await loadEmbedder({ model: bert });
+    try {
+      expect(embedder.constructor.name).toBe('PipelineEmbedder');
+    } finally {
+      await embedder.dispose();
+    }
+  });
+});
+
+interface Reference {
+  encode(text: string): { ids: number[] };
+}
