@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * BM25F over three fields of a section: the document title, the section's heading path, and the
  * body. Written by hand because scoring needs what the BM25 libraries on npm don't expose
@@ -12,16 +10,12 @@ export const LEXICAL_FIELDS = ['title', 'headings', 'body'] as const;
 export type LexicalField = (typeof LEXICAL_FIELDS)[number];
 export type FieldTokens = Record<LexicalField, string[]>;
 
-export const lexicalParamsSchema = z.object({
-  k1: z.number().positive(),
-  weights: z.object({
-    title: z.number().nonnegative(),
-    headings: z.number().nonnegative(),
-    body: z.number().nonnegative(),
-  }),
-  b: z.object({ title: z.number().min(0).max(1), headings: z.number().min(0).max(1), body: z.number().min(0).max(1) }),
-});
-export type LexicalParams = z.infer<typeof lexicalParamsSchema>;
+/** BM25F settings; their schema (manifest.ts) stays out of this module, which search workers import. */
+export interface LexicalParams {
+  k1: number;
+  weights: Record<LexicalField, number>;
+  b: Record<LexicalField, number>;
+}
 
 export const DEFAULT_LEXICAL_PARAMS: LexicalParams = {
   k1: 1.2,

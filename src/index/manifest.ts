@@ -1,11 +1,26 @@
 import { z } from 'zod';
-import { hnswParamsSchema } from './vector-index.js';
-import { lexicalParamsSchema } from './lexical-index.js';
+import type { LexicalParams } from './lexical-index.js';
+import type { HnswParams } from './vector-index.js';
 
 /** index-data's manifest: what was built, from what, with which settings, and each file's checksum. */
 
 /** 2: sections.bin and postings.bin replaced sections.json and lexical.json. */
 export const INDEX_FORMAT_VERSION = 2;
+
+const fieldNumbers = (value: z.ZodNumber) => z.object({ title: value, headings: value, body: value });
+
+export const lexicalParamsSchema = z.object({
+  k1: z.number().positive(),
+  weights: fieldNumbers(z.number().nonnegative()),
+  b: fieldNumbers(z.number().min(0).max(1)),
+}) satisfies z.ZodType<LexicalParams>;
+
+export const hnswParamsSchema = z.object({
+  m: z.number().int().min(2).max(128),
+  efConstruction: z.number().int().min(8),
+  efSearch: z.number().int().min(8),
+  seed: z.number().int(),
+}) satisfies z.ZodType<HnswParams>;
 
 export const fusionSettingsSchema = z.object({
   /**

@@ -1,5 +1,4 @@
 import hnswlib from 'hnswlib-node';
-import { z } from 'zod';
 
 /**
  * Nearest-neighbour search over unit-length section vectors, behind one small face so tests and
@@ -16,13 +15,13 @@ export interface VectorIndex {
   search(query: Float32Array, k: number): VectorHits;
 }
 
-export const hnswParamsSchema = z.object({
-  m: z.number().int().min(2).max(128),
-  efConstruction: z.number().int().min(8),
-  efSearch: z.number().int().min(8),
-  seed: z.number().int(),
-});
-export type HnswParams = z.infer<typeof hnswParamsSchema>;
+/** HNSW settings; their schema (manifest.ts) stays out of this module, which search workers import. */
+export interface HnswParams {
+  m: number;
+  efConstruction: number;
+  efSearch: number;
+  seed: number;
+}
 
 export const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 200, efSearch: 128, seed: 100 };
 
