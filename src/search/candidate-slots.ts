@@ -7,6 +7,15 @@ import type { Candidates } from './fuse.js';
  * slot + 1 (0 for none), so the vector side can find a section the lexical side already added.
  */
 
+/** The lexical stage's answer when it does not run (vector-only retrieval). */
+export const NO_HITS: LexicalHits = {
+  sections: new Int32Array(0),
+  scores: new Float64Array(0),
+  coverage: new Float64Array(0),
+  matched: new Int32Array(0),
+  ownTermShare: [],
+};
+
 /** Lexical candidates beyond this many (by score) cannot reach the top results; skip their cosine. */
 export const MAX_LEXICAL_CANDIDATES = 2000;
 

@@ -13,6 +13,8 @@ export interface ParsedQuery {
   terms: Map<string, number>;
   /** Plain words (lower case) whose neighbours may expand the query. */
   words: string[];
+  /** Six terms or more: a question rather than a few keywords (its filler is discounted). */
+  question: boolean;
 }
 
 const MAX_EXPANDED_WORDS = 12;
@@ -41,15 +43,16 @@ const WORD = /^\p{L}{3,30}$/u;
 export function parseQuery(text: string, discountFiller = true): ParsedQuery {
   const terms = new Map<string, number>();
   const tokens = tokenize(text);
-  const question = discountFiller && tokens.length >= QUESTION_TERMS;
-  for (const t of tokens) terms.set(t, question && FILLER_TERMS.has(t) ? FILLER_WEIGHT : 1);
+  const question = tokens.length >= QUESTION_TERMS;
+  const discount = discountFiller && question;
+  for (const t of tokens) terms.set(t, discount && FILLER_TERMS.has(t) ? FILLER_WEIGHT : 1);
   const words: string[] = [];
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (WORD.test(raw) && !STOP_WORDS.has(raw) && !(question && FILLER_TERMS.has(stem(raw))) && !words.includes(raw))
+    if (WORD.test(raw) && !STOP_WORDS.has(raw) && !(discount && FILLER_TERMS.has(stem(raw))) && !words.includes(raw))
       words.push(raw);
     if (words.length >= MAX_EXPANDED_WORDS) break;
   }
-  return { terms, words };
+  return { terms, words, question };
 }
 
 export interface ExpansionSettings {

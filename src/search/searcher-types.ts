@@ -30,6 +30,10 @@ export interface EngineOptions {
   excerptCandidates?: number;
   /** Among excerpt candidates matching as much of the query: the earlier section first (shipped), or the higher-scoring. */
   excerptTie?: ExcerptTie;
+  /** In a question, a section gains this × its parent section's fused score (src/search/parent-credit.ts); 0: off. */
+  parentCredit?: number;
+  /** Which queries parent credit applies to: questions of six terms or more (shipped), or all. */
+  parentCreditQueries?: 'questions' | 'all';
 }
 
 export interface StageTimings {

@@ -4,9 +4,10 @@ import type { FusionSettings } from '../index/manifest.js';
 import { stem } from '../index/tokenize.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js';
-import { addLexicalCandidates, addVectorCandidates, MAX_LEXICAL_CANDIDATES } from './candidate-slots.js';
+import { addLexicalCandidates, addVectorCandidates, MAX_LEXICAL_CANDIDATES, NO_HITS } from './candidate-slots.js';
 import { Candidates, DocumentRanker, fuseReciprocalRank, fuseSections, type DocumentHit } from './fuse.js';
 import { expandQuery, parseQuery, type ParsedQuery } from './query.js';
+import { creditParents, type ParentCredit, parentCreditFor } from './parent-credit.js';
 import { relevanceFor } from './relevance.js';
 import { confidence, windowOf } from './result-window.js';
 import { rewriteQuery } from './rewrite.js';
@@ -51,14 +52,6 @@ interface LexicalStage {
   corrections: DetailedSearch['corrections'];
 }
 
-const NO_HITS: LexicalHits = {
-  sections: new Int32Array(0),
-  scores: new Float64Array(0),
-  coverage: new Float64Array(0),
-  matched: new Int32Array(0),
-  ownTermShare: [],
-};
-
 /**
  * The search itself, over `SearchParts`: what the in-process engine and each pool worker run.
  * Candidates, per-section bits and document tops live in scratch arrays reused across queries:
@@ -73,6 +66,7 @@ export class Searcher {
   private readonly rewrites: boolean;
   private readonly typoTolerance: boolean;
   private readonly excerpts: ExcerptSettings;
+  private readonly parentCredit: ParentCredit;
   private readonly typos: TypoCorrector;
   private readonly candidates = new Candidates(MAX_LEXICAL_CANDIDATES + 128);
   private readonly ranker: DocumentRanker;
@@ -98,6 +92,7 @@ export class Searcher {
       count: options.excerptCandidates ?? DEFAULT_EXCERPT_CANDIDATES,
       tie: options.excerptTie ?? 'first',
     };
+    this.parentCredit = parentCreditFor(options, parts.headings, parts.sectionDoc);
     this.typos = new TypoCorrector(
       () => this.lexical.vocabulary(),
       (t) => this.lexical.documentFrequency(t),
@@ -125,7 +120,7 @@ export class Searcher {
     const t2 = performance.now();
     const vector = query.vector ?? (await pendingVector);
     // From here to the end nothing awaits: the scratch arrays are this query's alone.
-    const ranked = this.rank(lexical.hits, vector, limit, t2);
+    const ranked = this.rank(lexical.hits, vector, limit, t2, parsed.question);
     return {
       results: ranked.results,
       expansions: query.expansions,
@@ -189,6 +184,7 @@ export class Searcher {
     vector: Float32Array | undefined,
     limit: number,
     t2: number,
+    question: boolean,
   ): { results: RankedResult[]; timings: Omit<StageTimings, 'embedMs' | 'lexicalMs'> } {
     const c = this.candidates;
     c.clear();
@@ -210,7 +206,7 @@ export class Searcher {
     let results: RankedResult[] = [];
     let t4 = t3;
     if (answered) {
-      const ranked = this.rankDocuments(hits, limit);
+      const ranked = this.rankDocuments(hits, limit, question);
       t4 = performance.now();
       results = ranked.map((hit) => this.toResult(hit, confidence(hit, ranked[0]!.score), hits.ownTermShare));
     }
@@ -239,12 +235,13 @@ export class Searcher {
   }
 
   /** Fuses the candidates' lexical and vector scores, and ranks their documents. */
-  private rankDocuments(hits: LexicalHits, limit: number): DocumentHit[] {
+  private rankDocuments(hits: LexicalHits, limit: number, question: boolean): DocumentHit[] {
     const { sectionDoc } = this.parts;
     const c = this.candidates;
     const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
     if (this.fusion.method === 'rrf' && this.retrieval === 'hybrid') fuseReciprocalRank(c);
     else fuseSections(c, weight);
+    creditParents(c, this.slotOf, this.parentCredit, question);
     return this.ranker.rank(c, (s) => sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
       weight: this.fusion.documentBreadthWeight,
       termShare: hits.ownTermShare,

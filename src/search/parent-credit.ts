@@ -1,0 +1,74 @@
+import type { Candidates } from './fuse.js';
+
+/**
+ * A section's context: in a question, a section whose parent section also matches gains part of
+ * the parent's score. A question's words are spread over a topic's introduction and the
+ * subsection that answers ("swap out just one function of a module with a fake … every other
+ * export keeps its real behaviour": "module" and "mock" in the page's introduction, "part of a
+ * module" in the subsection); the heading path already carries the parent's heading words into
+ * each subsection, this carries the parent's text. Short keyword queries name what they look for,
+ * and there a subsection stands on its own (tuning: on every query it cost svc a first result).
+ */
+
+/** What a subsection gains, × its parent's fused score, in a question of six terms or more. */
+export const DEFAULT_PARENT_CREDIT = 0.1;
+
+export interface ParentCredit {
+  weight: number;
+  /** Which queries it applies to: questions only (shipped), or every query. */
+  queries: 'questions' | 'all';
+  /** Each section's parent section, −1 for none (parentSections). */
+  parentOf: Int32Array;
+}
+
+/** The settings for an index's sections (EngineOptions `parentCredit`, `parentCreditQueries`). */
+export function parentCreditFor(
+  options: { parentCredit?: number; parentCreditQueries?: ParentCredit['queries'] },
+  headings: readonly (readonly string[])[],
+  sectionDoc: Int32Array,
+): ParentCredit {
+  return {
+    weight: options.parentCredit ?? DEFAULT_PARENT_CREDIT,
+    queries: options.parentCreditQueries ?? 'questions',
+    parentOf: parentSections(headings, sectionDoc),
+  };
+}
+
+/**
+ * Each section's parent: the nearest section before it in the same document whose heading path
+ * is a proper prefix of its own, or −1 (a page's first section, or a section with no enclosing
+ * heading). One pass with a stack of open sections per document.
+ */
+export function parentSections(headings: readonly (readonly string[])[], sectionDoc: Int32Array): Int32Array {
+  const parentOf = new Int32Array(headings.length).fill(-1);
+  const open: number[] = [];
+  for (let s = 0; s < headings.length; s++) {
+    if (s > 0 && sectionDoc[s] !== sectionDoc[s - 1]) open.length = 0;
+    const path = headings[s]!;
+    while (open.length > 0) {
+      const top = headings[open.at(-1)!]!;
+      if (top.length < path.length && top.every((h, i) => path[i] === h)) break;
+      open.pop();
+    }
+    if (open.length > 0) parentOf[s] = open.at(-1)!;
+    open.push(s);
+  }
+  return parentOf;
+}
+
+/**
+ * Adds `weight` × the parent's fused score to every candidate whose parent section is a candidate
+ * too, from the scores as fusion left them (a parent's own gain is not passed on); for a question,
+ * or for any query when so set.
+ */
+export function creditParents(c: Candidates, slotOf: Int32Array, credit: ParentCredit, question: boolean): void {
+  const { weight, parentOf } = credit;
+  if (weight === 0 || !(question || credit.queries === 'all')) return;
+  const gain = new Float64Array(c.count);
+  for (let i = 0; i < c.count; i++) {
+    const parent = parentOf[c.section[i]!]!;
+    const slot = parent < 0 ? -1 : slotOf[parent]! - 1;
+    if (slot >= 0) gain[i] = weight * c.score[slot]!;
+  }
+  for (let i = 0; i < c.count; i++) c.score[i]! += gain[i]!;
+}
