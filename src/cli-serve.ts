@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { indexStatus } from '../indexer/build.js';
-import { buildQuietly } from './cli-build.js';
 import {
   type CommonFlags,
   type CommonSettings,
@@ -71,8 +69,15 @@ async function runServe(flags: CommonFlags & ServeFlags): Promise<void> {
   await untilSignalled(running);
 }
 
+/** The indexer is loaded only here: a server that never builds (`--no-build`) starts without it. */
+async function buildQuietly(settings: CommonSettings): Promise<void> {
+  const cliBuild = await import('./cli-build.js');
+  await cliBuild.buildQuietly(settings);
+}
+
 async function buildIfStale(settings: CommonSettings): Promise<void> {
   const { corpusDirs, indexDir, model, fileLimits } = settings;
+  const { indexStatus } = await import('../indexer/build.js');
   const status = await indexStatus(corpusDirs, indexDir, model, fileLimits.maxFileBytes);
   if (status.state === 'current') return;
   console.error(`${status.reason}: building it from ${corpusDirs.join(', ')}`);

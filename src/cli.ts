@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
-import { buildWithProgress } from './cli-build.js';
 import { addServeCommand } from './cli-serve.js';
 import {
   authTokenSet,
@@ -53,7 +52,11 @@ function addIndexCommand(program: Command): void {
     .option('--model <model>', 'Transformers.js model folder or Hub id (default: the bundled offline model)')
     .option('--allow-remote-models', 'let Transformers.js download a Hub model')
     .option('--vector-cache <dir>', `vector cache folder (or set ${ENV.vectorCache}; default: <cache>/vectors)`)
-    .action((flags: CommonFlags) => buildWithProgress(resolveSettings(flags)));
+    .action(async (flags: CommonFlags) => {
+      // The indexer is imported only by the commands that build: `serve --no-build` starts without it.
+      const { buildWithProgress } = await import('./cli-build.js');
+      await buildWithProgress(resolveSettings(flags));
+    });
 }
 
 function addConfigCommand(program: Command): void {
