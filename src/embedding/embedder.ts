@@ -5,7 +5,7 @@ import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { cacheDir } from '../paths.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
 import { cachedDigest } from './digest-cache.js';
-import { finiteUnit, loadLookupEmbedder, NO_TOKEN_LIMIT } from './lookup-embedder.js';
+import { finiteUnit, loadLookupEmbedder, tokenLimit } from './lookup-embedder.js';
 import type { Embedder } from './types.js';
 
 export interface LoadEmbedderOptions {
@@ -173,13 +173,11 @@ function reason(error: unknown): string {
  */
 function limitTokens(extractor: FeatureExtractionPipeline): number | undefined {
   const tokenizer = extractor.tokenizer;
-  const configured: unknown = tokenizer.model_max_length;
-  if (typeof configured === 'number' && configured > 0 && configured < NO_TOKEN_LIMIT) return configured;
-  const positions = (extractor.model.config as unknown as Record<string, unknown>).max_position_embeddings;
-  if (typeof positions !== 'number') return undefined;
+  const limit = tokenLimit(tokenizer.model_max_length, extractor.model.config);
   // Transformers.js reads the limit from here on every call and offers no setter.
-  (tokenizer._tokenizerConfig as Record<string, unknown>).model_max_length = positions;
-  return positions;
+  if (limit !== tokenizer.model_max_length && limit !== undefined)
+    (tokenizer._tokenizerConfig as Record<string, unknown>).model_max_length = limit;
+  return limit;
 }
 
 /**

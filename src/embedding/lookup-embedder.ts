@@ -5,7 +5,7 @@ import type { Embedder } from './types.js';
 import { UnigramTokenizer } from './unigram-tokenizer.js';
 
 /** Tokenizers without a real limit say so with a huge model_max_length (Hugging Face uses 1e30). */
-export const NO_TOKEN_LIMIT = 1_000_000;
+const NO_TOKEN_LIMIT = 1_000_000;
 
 /**
  * A static model (its ONNX graph is a table lookup) embedded without ONNX Runtime or
@@ -20,19 +20,23 @@ export function loadLookupEmbedder(dir: string, modelId: string, checksum: strin
   const config = readJson(join(dir, 'config.json'));
   const tokenizerConfig = readJson(join(dir, 'tokenizer_config.json'));
   const tokenizerJson = readJson(join(dir, 'tokenizer.json'));
-  const tokenizer = UnigramTokenizer.fromJson(tokenizerJson, tokenizerConfig, tokenLimit(tokenizerConfig, config));
+  const maxTokens = tokenLimit(field(tokenizerConfig, 'model_max_length'), config) ?? Number.POSITIVE_INFINITY;
+  const tokenizer = UnigramTokenizer.fromJson(tokenizerJson, tokenizerConfig, maxTokens);
   if (tokenizer === undefined) return undefined;
   const lookup = readLookupTable(onnxPath);
   if (lookup === undefined) return undefined;
   return new LookupEmbedder(tokenizer, lookup.table, lookup.rows, lookup.dimensions, modelId, checksum);
 }
 
-/** Transformers.js truncates to model_max_length, or (embedder.ts) the model's position count when unlimited. */
-function tokenLimit(tokenizerConfig: unknown, config: unknown): number {
-  const configured = field(tokenizerConfig, 'model_max_length');
-  if (typeof configured === 'number' && configured > 0 && configured < NO_TOKEN_LIMIT) return configured;
+/**
+ * Tokens per text, as Transformers.js truncates: the tokenizer's model_max_length, or when that
+ * claims no limit, the model's position count (embedder.ts sets it so); undefined when neither.
+ */
+export function tokenLimit(modelMaxLength: unknown, config: unknown): number | undefined {
+  if (typeof modelMaxLength === 'number' && modelMaxLength > 0 && modelMaxLength < NO_TOKEN_LIMIT)
+    return modelMaxLength;
   const positions = field(config, 'max_position_embeddings');
-  return typeof positions === 'number' ? positions : Number.POSITIVE_INFINITY;
+  return typeof positions === 'number' ? positions : undefined;
 }
 
 class LookupEmbedder implements Embedder {

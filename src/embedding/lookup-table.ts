@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import onnxProto from 'onnx-proto';
+import { LITTLE_ENDIAN_HOST } from './onnx-graph.js';
 
 const { onnx } = onnxProto;
 
@@ -47,7 +48,7 @@ export function readLookupTable(onnxPath: string): LookupTable | undefined {
  */
 function littleEndianFloats(raw: Uint8Array): Float32Array {
   const count = raw.length / 4;
-  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
+  if (!LITTLE_ENDIAN_HOST) {
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
     return Float32Array.from({ length: count }, (_, i) => view.getFloat32(i * 4, true));
   }

@@ -98,10 +98,13 @@ function lookupNodes() {
   ];
 }
 
+/** Typed arrays use the host's byte order; ONNX raw_data is always little-endian. */
+export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** ONNX raw_data is little-endian; typed arrays use the host's order, so swap on big-endian hosts. */
 function littleEndianBytes(values: Float32Array | BigInt64Array): Uint8Array {
   const bytes = new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
-  if (new Uint8Array(new Uint16Array([1]).buffer)[0] === 1) return bytes;
+  if (LITTLE_ENDIAN_HOST) return bytes;
   const width = values.BYTES_PER_ELEMENT;
   for (let i = 0; i < bytes.length; i += width) bytes.subarray(i, i + width).reverse();
   return bytes;
