@@ -78,9 +78,11 @@ function commonComponent(
     for (let i = 0; i < dims; i++) {
       mean[i]! += p * row[i]!;
       const pi = p * row[i]!;
-      for (let j = 0; j < dims; j++) scatter[i * dims + j]! += pi * row[j]!;
+      // The scatter matrix is symmetric: accumulate the upper triangle, mirror it below.
+      for (let j = i; j < dims; j++) scatter[i * dims + j]! += pi * row[j]!;
     }
   }
+  for (let i = 1; i < dims; i++) for (let j = 0; j < i; j++) scatter[i * dims + j] = scatter[j * dims + i]!;
   let u = normalised(mean.some((x) => x !== 0) ? mean : new Float64Array(dims).fill(1));
   for (let iteration = 0; iteration < 200; iteration++) {
     const next = new Float64Array(dims);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -33,8 +33,11 @@ afterAll(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+/** The CLI from source through tsx; `entry` runs another build of it (e.g. npm start's transpiled one). */
+const FROM_SOURCE = ['--import', 'tsx', 'src/cli.ts'];
+
+function spawnCli(args: string[], env: NodeJS.ProcessEnv, entry = FROM_SOURCE): ChildProcess {
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: projectRoot(),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -233,6 +236,29 @@ describe('svc-docs serve', () => {
 });
 
 /** `svc-docs serve` started and serving: its URL (from the startup banner), its output, and a stop (SIGTERM) that waits for the exit. */
+describe("npm start's build (scripts/transpile.mjs)", () => {
+  it('transpiles the sources into a CLI that serves searches, search workers included', async () => {
+    // Inside the package, so the transpiled files resolve node_modules and the project root as dist/ does.
+    mkdirSync(join(projectRoot(), '.cache'), { recursive: true });
+    const out = mkdtempSync(join(projectRoot(), '.cache', 'transpiled-'));
+    try {
+      const transpiled = await finished(
+        spawn(process.execPath, ['scripts/transpile.mjs', out], {
+          cwd: projectRoot(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+      expect(transpiled.code, transpiled.stderr).toBe(0);
+      const args = ['serve', '--port', '0', '--no-build', '--index', bundledIndex()];
+      const server = await startServe(args, cliEnv(), [join(out, 'src', 'cli.js')]);
+      expect(await searchPaths(server.url, 'rate limits')).toContain('svc-platform/limits.md');
+      expect((await server.stop()).code).toBe(0);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('svc-docs serve --watch', () => {
   it('reindexes in a child process while searches keep being answered, and serves the change: no request fails', async () => {
     const corpus = writeCorpus({
@@ -311,8 +337,9 @@ async function waitFor(
 async function startServe(
   args: string[],
   env: NodeJS.ProcessEnv,
+  entry = FROM_SOURCE,
 ): Promise<{ url: string; pid: number | undefined; stderr: () => string; stop: () => Promise<Finished> }> {
-  const child = spawnCli(args, env);
+  const child = spawnCli(args, env, entry);
   const exit = finished(child, 180_000);
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
