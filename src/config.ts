@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_ENV, type ServerOptions, serverOptionsFromEnv } from './mcp/server-options.js';
+import { AUTH_TOKEN_FILE_ENV, SERVER_ENV, type ServerOptions, serverOptionsFromEnv } from './mcp/server-options.js';
 import { projectRoot } from './project-root.js';
 
 /**
@@ -74,9 +74,9 @@ export function debugRequested(env: NodeJS.ProcessEnv = process.env): boolean {
   return truthy(env[ENV.debug]);
 }
 
-/** A bearer token is configured: the printed client configurations then carry a placeholder header. */
+/** A bearer token is configured (inline or as a file): the printed client configurations then carry a placeholder header. */
 export function authTokenSet(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env[ENV.authToken] !== undefined;
+  return env[ENV.authToken] !== undefined || env[AUTH_TOKEN_FILE_ENV] !== undefined;
 }
 
 /** A comma-separated flag or variable as its trimmed, non-empty entries; undefined when not given. */
