@@ -10,6 +10,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 export const MODERN_VERSION = '2026-07-28';
 
+/** The text a tool result (v1 or v2 client) shows the model: its first content block, which must be text. */
+export function textOf(result: { content: readonly { type: string }[] }): string {
+  const first = result.content[0];
+  if (first?.type !== 'text' || !('text' in first) || typeof first.text !== 'string')
+    throw new Error(`expected text content, got ${JSON.stringify(result.content)}`);
+  return first.text;
+}
+
 export interface Connected {
   client: Client;
   transport: StreamableHTTPClientTransport;

@@ -6,7 +6,7 @@ import { openEngine } from '../../src/search/engine.js';
 import { RELEVANCE_LABELS, type SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
-import { connectClient, raw, sessionHeaders } from '../helpers/mcp-client.js';
+import { connectClient, raw, sessionHeaders, textOf } from '../helpers/mcp-client.js';
 
 /** The real SDK client against the real server over a real index, on an ephemeral port. */
 
@@ -41,12 +41,6 @@ afterAll(async () => {
   await server?.close();
   await engine?.close();
 });
-
-function textOf(result: CallToolResult): string {
-  const first = result.content[0];
-  if (first?.type !== 'text') throw new Error(`expected text content, got ${JSON.stringify(result.content)}`);
-  return first.text;
-}
 
 describe('SearchDocs over Streamable HTTP, end to end', () => {
   it('initializes, lists the tool, searches, terminates, and then answers 404 for the session', async () => {

@@ -13,6 +13,7 @@ import {
   modernRequest,
   raw,
   sessionHeaders,
+  textOf,
 } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
@@ -33,12 +34,6 @@ afterAll(async () => {
   await server?.close();
   await engine?.close();
 });
-
-function textOf(result: CallToolResult): string {
-  const first = result.content[0];
-  if (first?.type !== 'text') throw new Error(`expected text content, got ${JSON.stringify(result.content)}`);
-  return first.text;
-}
 
 function rpcError(text: string): { code: number; message: string; data?: Record<string, unknown> } {
   const [message] = messagesOf(text) as { error: { code: number; message: string; data?: Record<string, unknown> } }[];

@@ -21,6 +21,7 @@ import {
   raw,
   type RawResponse,
   sessionHeaders,
+  textOf,
 } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { type FakeIssuer, startFakeIssuer } from './oauth-issuer.js';
@@ -90,11 +91,6 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const metadataUrl = (path: '/docs' | '/mcp') => `${docs.base}/.well-known/oauth-protected-resource${path}`;
 const challenge = (path: '/docs' | '/mcp', error?: string) =>
   `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${metadataUrl(path)}", scope="docs:read"`;
-
-function textOf(result: CallToolResult): string {
-  const first = result.content[0];
-  return first?.type === 'text' ? first.text : '';
-}
 
 /** The same check sits in front of both eras: a 2026-07-28 request and a 2025 initialize. */
 async function bothEras(url: string, headers: Record<string, string>): Promise<RawResponse[]> {
