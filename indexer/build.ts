@@ -2,26 +2,21 @@ import { join } from 'node:path';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import type { StoredDocument } from '../src/index/format.js';
-import { buildLexicalData } from '../src/index/build-lexical.js';
 import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
 import type { FusionSettings, Manifest } from '../src/index/manifest.js';
-import { currentBuildDir, readBuildLexical, readBuildSections } from '../src/index/read-index.js';
 import { hnswParamsFor, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
 import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
-import {
-  chunkCorpus,
-  DEFAULT_FILE_LIMITS,
-  type FileLimits,
-  type PreviousBuild as ChunkedBuild,
-} from './chunk-corpus.js';
+import { borrowChunker, returnChunker } from './bounded-chunk.js';
+import { chunkCorpus, DEFAULT_FILE_LIMITS, type ChunkedCorpus, type FileLimits } from './chunk-corpus.js';
+import { updateGraph } from './hnsw-update.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
-import { corpusVocabulary, embeddingText, lexicalFields } from './section-text.js';
-import { sectionTokens, type PreviousTokens } from './section-tokens.js';
+import { embeddingText, lexicalFields, vocabularyOf } from './section-text.js';
+import { carriedFrom, diffDocuments, previousBuild, wordCountsFor, type PreviousBuild } from './previous-build.js';
+import { lexicalData } from './section-tokens.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write-index.js';
 
@@ -84,89 +79,105 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const maxFileBytes = options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes;
-  const parseTimeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
   const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, warn: log });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const live = await liveBuildIfUnchanged(options, corpus, chunkOptions, log);
   if (live) return unchangedSummary(live.buildDir, live.manifest, started);
-  const previous = await previousBuild(options.outDir);
-  const { documents, sections, documentsParsed, skipped } = await chunkCorpus(
-    corpus,
-    previous,
-    chunkOptions,
-    parseTimeoutMs,
-    log,
-  );
-
+  const chunker = borrowChunker(options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs);
+  let chunked: ChunkedCorpus;
+  let previous: PreviousBuild | undefined;
+  try {
+    // The parser loads on its thread while this one reads the previous build.
+    chunker.warm();
+    previous = await previousBuild(options.outDir);
+    chunked = await chunkCorpus(corpus, previous, chunkOptions, chunker, log);
+  } finally {
+    returnChunker(chunker);
+  }
   const ownsEmbedder = options.embedder === undefined;
   const embedder =
     options.embedder ??
     (await loadEmbedder({ model: options.model, allowRemote: options.allowRemoteModels ?? false, log }));
   try {
-    const cache = await VectorCache.open(
-      options.vectorCacheDir ?? join(cacheDir(), 'vectors'),
-      embedder.checksum,
-      embedder.dimensions,
-      log,
-    );
-    const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
-    const sectionVectors = await embed(
-      sections.map((s) => embeddingText(documents[s.doc]!.title, s)),
-      'embed-sections',
-    );
-    const vocabulary = corpusVocabulary(sections);
-    const vocabularyVectors = await embed(vocabulary, 'embed-vocabulary');
-    // Saved before the index is written: a crash after this point costs no embedding next time.
-    await cache.save();
-
-    const lexicalParams = options.lexical ?? DEFAULT_LEXICAL_PARAMS;
-    // A generator: each section's tokens are counted and dropped, never all held at once.
-    const lexical = buildLexicalData(
-      sectionTokens(documents, sections, await previousTokens(previous, chunkOptions), (doc, s) =>
-        lexicalFields(doc.title, s),
-      ),
-    );
-    const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
-    const hnsw = HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
-    const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
-
-    const draft: ManifestDraft = {
-      builtAt: new Date().toISOString(),
-      builder: 'svc-docs',
-      model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
-      corpus: { checksum: corpusChecksum(corpus), knowledgeBases, documents: documents.length },
-      sections: sections.length,
-      chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
-      lexical: lexicalParams,
-      hnsw: hnswParams,
-      fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
-      relevance: DEFAULT_RELEVANCE_THRESHOLDS,
-    };
-    const content = {
-      documents,
-      sections,
-      vectors: sectionVectors.matrix,
-      lexical,
-      expansion: { terms: vocabulary, vectors: vocabularyVectors.matrix },
-    };
-    const buildDir = await writeIndex(options.outDir, draft, content, hnsw);
-    return {
-      buildDir,
-      documents: documents.length,
-      sections: sections.length,
-      knowledgeBases,
-      sectionsEmbedded: sectionVectors.embedded,
-      sectionsReused: sections.length - sectionVectors.embedded,
-      vocabularyEmbedded: vocabularyVectors.embedded,
-      documentsParsed,
-      skipped,
-      changes: diffDocuments(previous?.documents ?? [], documents),
-      seconds: (performance.now() - started) / 1000,
-      unchanged: false,
-    };
+    const summary = await embedAndWrite(options, { corpus, chunkOptions, chunked, previous }, embedder, log);
+    return { ...summary, seconds: (performance.now() - started) / 1000 };
   } finally {
     if (ownsEmbedder) await embedder.dispose();
   }
+}
+
+interface Chunked {
+  corpus: CorpusDocument[];
+  chunkOptions: ChunkOptions;
+  chunked: ChunkedCorpus;
+  previous: PreviousBuild | undefined;
+}
+
+/** Embeds (through the cache), builds or updates the lexical statistics and the graph, and writes the build. */
+async function embedAndWrite(
+  options: BuildOptions,
+  { corpus, chunkOptions, chunked, previous }: Chunked,
+  embedder: Embedder,
+  log: (line: string) => void,
+): Promise<BuildSummary> {
+  const { documents, sections } = chunked;
+  const cache = await VectorCache.open(
+    options.vectorCacheDir ?? join(cacheDir(), 'vectors'),
+    embedder.checksum,
+    embedder.dimensions,
+    log,
+  );
+  const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
+  const sectionVectors = await embed(
+    sections.map((s) => embeddingText(documents[s.doc]!.title, s)),
+    'embed-sections',
+  );
+  const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
+  const carried = await carriedFrom(previous, documents, chunkOptions, embedder, hnswParams);
+  const wordCounts = wordCountsFor(sections, previous, carried);
+  const vocabulary = vocabularyOf(wordCounts);
+  const vocabularyVectors = await embed(vocabulary, 'embed-vocabulary');
+  // Saved before the index is written: a crash after this point costs no embedding next time.
+  await cache.save();
+
+  const lexical = lexicalData(
+    documents,
+    sections,
+    carried?.lexical && { lexical: carried.lexical, oldOf: carried.oldOf },
+    (doc, s) => lexicalFields(doc.title, s),
+  );
+  const hnsw =
+    (carried?.graph && updateGraph(carried.graph, carried.oldOf, sectionVectors.matrix)) ??
+    HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
+  const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
+  const draft: ManifestDraft = {
+    builtAt: new Date().toISOString(),
+    builder: 'svc-docs',
+    model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
+    corpus: { checksum: corpusChecksum(corpus), knowledgeBases, documents: documents.length },
+    sections: sections.length,
+    chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
+    lexical: options.lexical ?? DEFAULT_LEXICAL_PARAMS,
+    hnsw: hnswParams,
+    fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
+    relevance: DEFAULT_RELEVANCE_THRESHOLDS,
+  };
+  const expansion = { terms: vocabulary, vectors: vocabularyVectors.matrix };
+  const content = { documents, sections, vectors: sectionVectors.matrix, lexical, expansion, wordCounts };
+  return {
+    buildDir: await writeIndex(options.outDir, draft, content, hnsw),
+    documents: documents.length,
+    sections: sections.length,
+    knowledgeBases,
+    sectionsEmbedded: sectionVectors.embedded,
+    sectionsReused: sections.length - sectionVectors.embedded,
+    vocabularyEmbedded: vocabularyVectors.embedded,
+    documentsParsed: chunked.documentsParsed,
+    skipped: chunked.skipped,
+    changes: diffDocuments(previous?.documents ?? [], documents),
+    seconds: 0,
+    unchanged: false,
+  };
 }
 
 /** The live build, if this build would write the same index (decided without loading the model or parsing). */
@@ -242,46 +253,4 @@ async function embedThroughCache(
     await options.afterBatch?.(start + batch.length);
   }
   return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
-}
-
-/** The previous build's postings, when its documents were chunked as this build's are (else they say nothing about these sections). */
-async function previousTokens(
-  previous: PreviousBuild | undefined,
-  chunkOptions: ChunkOptions,
-): Promise<PreviousTokens | undefined> {
-  if (
-    !previous ||
-    previous.manifest.chunking.maxSectionChars !== chunkOptions.maxSectionChars ||
-    previous.manifest.chunking.version !== CHUNKER_VERSION
-  )
-    return undefined;
-  try {
-    return { documents: previous.documents, lexical: await readBuildLexical(previous.buildDir, previous.manifest) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The live build, with the folder it is in. */
-type PreviousBuild = ChunkedBuild & { buildDir: string };
-
-async function previousBuild(outDir: string): Promise<PreviousBuild | undefined> {
-  try {
-    const dir = await currentBuildDir(outDir);
-    return dir === undefined ? undefined : { buildDir: dir, ...(await readBuildSections(dir)) };
-  } catch {
-    // No usable previous index: everything counts as added, and every file is parsed.
-    return undefined;
-  }
-}
-
-function diffDocuments(before: StoredDocument[], after: StoredDocument[]): BuildSummary['changes'] {
-  const key = (d: StoredDocument) => `${d.kb}/${d.path}`;
-  const old = new Map(before.map((d) => [key(d), d.hash]));
-  const now = new Map(after.map((d) => [key(d), d.hash]));
-  return {
-    added: [...now.keys()].filter((k) => !old.has(k)),
-    changed: [...now].filter(([k, h]) => old.has(k) && old.get(k) !== h).map(([k]) => k),
-    removed: [...old.keys()].filter((k) => !now.has(k)),
-  };
 }

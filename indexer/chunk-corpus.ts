@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { StoredDocument, StoredSection } from '../src/index/format.js';
 import type { Manifest } from '../src/index/manifest.js';
-import { BoundedChunker } from './bounded-chunk.js';
+import type { BoundedChunker } from './bounded-chunk.js';
 import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions } from './chunk.js';
 import { DEFAULT_MAX_FILE_BYTES, type CorpusDocument } from './load-corpus.js';
 
@@ -42,36 +42,32 @@ export async function chunkCorpus(
   corpus: CorpusDocument[],
   previous: PreviousBuild | undefined,
   options: ChunkOptions,
-  parseTimeoutMs: number,
+  /** Parses with the caller's time limit; the caller owns it (chunkers outlive builds: bounded-chunk.ts). */
+  chunker: BoundedChunker,
   log: (line: string) => void,
 ): Promise<ChunkedCorpus> {
   const reusable = reusableSections(previous, options);
   const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [] };
-  const chunker = new BoundedChunker(parseTimeoutMs);
-  try {
-    for (const doc of corpus) {
-      let chunked = reusable.get(`${doc.kb}/${doc.path}\0${doc.hash}`);
+  for (const doc of corpus) {
+    let chunked = reusable.get(`${doc.kb}/${doc.path}\0${doc.hash}`);
+    if (!chunked) {
+      chunked = await chunkDocument(chunker, doc, options, log);
       if (!chunked) {
-        chunked = await chunkDocument(chunker, doc, options, parseTimeoutMs, log);
-        if (!chunked) {
-          out.skipped.push(`${doc.kb}/${doc.path}`);
-          continue;
-        }
-        out.documentsParsed++;
+        out.skipped.push(`${doc.kb}/${doc.path}`);
+        continue;
       }
-      const d = out.documents.length;
-      out.documents.push({
-        kb: doc.kb,
-        path: doc.path,
-        title: chunked.title,
-        hash: doc.hash,
-        firstSection: out.sections.length,
-        sectionCount: chunked.sections.length,
-      });
-      for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text });
+      out.documentsParsed++;
     }
-  } finally {
-    await chunker.close();
+    const d = out.documents.length;
+    out.documents.push({
+      kb: doc.kb,
+      path: doc.path,
+      title: chunked.title,
+      hash: doc.hash,
+      firstSection: out.sections.length,
+      sectionCount: chunked.sections.length,
+    });
+    for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text });
   }
   return out;
 }
@@ -98,9 +94,9 @@ async function chunkDocument(
   chunker: BoundedChunker,
   doc: CorpusDocument,
   options: ChunkOptions,
-  parseTimeoutMs: number,
   log: (line: string) => void,
 ): Promise<Chunked | undefined> {
+  const parseTimeoutMs = chunker.timeoutMs;
   const name = `${doc.kb}/${doc.path}`;
   const fallbackTitle = basename(doc.path).replace(/\.(md|markdown|mdx)$/i, '');
   const outcome = await chunker.chunk(doc.source, options);

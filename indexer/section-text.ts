@@ -35,15 +35,34 @@ export function lexicalFields(title: string, section: Pick<StoredSection, 'headi
  * frequent first. Identifiers are left out: their vectors are averages of word pieces
  * (`getRepository` ≈ `repository`), which would make them look like synonyms of their parts.
  */
-export function corpusVocabulary(sections: StoredSection[]): string[] {
-  const counts = new Map<string, number>();
+export function corpusVocabulary(sections: Iterable<Pick<StoredSection, 'text'>>): string[] {
+  return vocabularyOf(countWords(sections));
+}
+
+/**
+ * How often each plain word occurs in `sections`, added to `counts` (or, with `sign` -1, taken
+ * away: a reindex adjusts the previous build's counts by the sections that went and came rather
+ * than reading every section again). Words whose count falls to 0 are dropped.
+ */
+export function countWords(
+  sections: Iterable<Pick<StoredSection, 'text'>>,
+  counts = new Map<string, number>(),
+  sign: 1 | -1 = 1,
+): Map<string, number> {
   for (const s of sections) {
     for (const m of plainText(s.text).matchAll(VOCABULARY_TOKEN)) {
       if (!PLAIN_WORD.test(m[0])) continue;
       const w = m[0].toLowerCase();
-      if (!STOP_WORDS.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+      if (STOP_WORDS.has(w)) continue;
+      const c = (counts.get(w) ?? 0) + sign;
+      if (c === 0) counts.delete(w);
+      else counts.set(w, c);
     }
   }
+  return counts;
+}
+
+export function vocabularyOf(counts: ReadonlyMap<string, number>): string[] {
   return [...counts]
     .filter(([, c]) => c >= 2)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

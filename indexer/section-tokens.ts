@@ -1,60 +1,73 @@
 import type { StoredDocument, StoredSection } from '../src/index/format.js';
+import { buildLexicalData, updateLexicalData } from '../src/index/build-lexical.js';
 import { LEXICAL_FIELDS, type FieldTokens, type LexicalData } from '../src/index/lexical-index.js';
 
 /**
- * Each section's field tokens, for the BM25F statistics. Tokenizing every section was most of a
- * one-file reindex (about 1 s of 2.5 s on the Argo CD corpus); a section of a document the
- * previous build already had, chunked the same way, gets its tokens back from that build's
- * postings instead. BM25F needs only how often each term occurs in each field, so tokens rebuilt
- * from the counts (in another order) give the same statistics. A sample of the reused sections
- * is tokenized again and compared: a tokenizer that changed since the previous build makes every
- * section tokenized afresh.
+ * The BM25F statistics of a build. Tokenizing every section was most of a one-file reindex
+ * (about 1 s of 2.5 s on the Argo CD corpus), and rebuilding the postings from every section's
+ * tokens most of the rest: when the previous build holds a document chunked the same way, its
+ * sections' postings are carried over (renumbered) and only new sections are tokenized and merged
+ * in (build-lexical.ts), which gives the statistics a full build gives. A sample of the carried
+ * sections is tokenized again and compared with their postings: a tokenizer that changed since
+ * the previous build makes every section tokenized afresh.
  */
 
-export interface PreviousTokens {
-  documents: readonly StoredDocument[];
-  lexical: LexicalData;
-}
-
-/** One reused section in this many is checked against the tokenizer. */
-const SAMPLE_EVERY = 50;
+/** One carried section in this many is checked against the tokenizer. */
+const SAMPLE_EVERY = 100;
 
 type Tokenize = (doc: StoredDocument, section: StoredSection) => FieldTokens;
 
-/** In section order, one at a time (a generator: never every section's tokens at once). */
-export function* sectionTokens(
-  documents: readonly StoredDocument[],
-  sections: readonly StoredSection[],
-  previous: PreviousTokens | undefined,
-  tokenize: Tokenize,
-): Generator<FieldTokens> {
-  const fromPrevious = previous ? reusedTokens(documents, sections, previous, tokenize) : undefined;
-  for (let i = 0; i < sections.length; i++)
-    yield fromPrevious?.(i) ?? tokenize(documents[sections[i]!.doc]!, sections[i]!);
-}
-
-/** Section → its tokens from the previous build, or undefined when it has none; undefined altogether when the sample disagrees. */
-function reusedTokens(
-  documents: readonly StoredDocument[],
-  sections: readonly StoredSection[],
-  previous: PreviousTokens,
-  tokenize: Tokenize,
-) {
+/**
+ * For each section, its number in the previous build when its document is there unchanged (same
+ * file, title and sections), else -1. Only meaningful when both builds chunked alike.
+ */
+export function carriedSections(documents: readonly StoredDocument[], previous: readonly StoredDocument[]): Int32Array {
   const key = (d: StoredDocument) => `${d.kb}/${d.path}\0${d.hash}\0${d.title}\0${d.sectionCount}`;
-  const oldFirst = new Map(previous.documents.map((d) => [key(d), d.firstSection]));
-  const oldOf = new Int32Array(sections.length).fill(-1);
+  const oldFirst = new Map(previous.map((d) => [key(d), d.firstSection]));
+  const sections = documents.reduce((n, d) => Math.max(n, d.firstSection + d.sectionCount), 0);
+  const oldOf = new Int32Array(sections).fill(-1);
   for (const doc of documents) {
     const first = oldFirst.get(key(doc));
     if (first !== undefined) for (let p = 0; p < doc.sectionCount; p++) oldOf[doc.firstSection + p] = first + p;
   }
-  const counts = countsBySection(previous.lexical);
-  let checked = 0;
-  for (let i = 0; i < sections.length; i++) {
-    if (oldOf[i]! < 0 || checked++ % SAMPLE_EVERY !== 0) continue;
-    const tokens = counts(oldOf[i]!);
-    if (tokens && !sameCounts(tokens, tokenize(documents[sections[i]!.doc]!, sections[i]!))) return undefined;
+  return oldOf;
+}
+
+/** BM25F statistics of `sections`: the previous build's carried over where `previous` allows, else built from every section's tokens. */
+export function lexicalData(
+  documents: readonly StoredDocument[],
+  sections: readonly StoredSection[],
+  previous: { lexical: LexicalData; oldOf: Int32Array } | undefined,
+  tokenize: Tokenize,
+): LexicalData {
+  const tokens = (s: number) => tokenize(documents[sections[s]!.doc]!, sections[s]!);
+  if (previous && tokenizerAgrees(previous.lexical, previous.oldOf, tokens)) {
+    const { lexical, oldOf } = previous;
+    const updated = updateLexicalData(
+      lexical,
+      oldOf,
+      pick(oldOf.length, (s) => oldOf[s]! < 0, tokens),
+    );
+    if (updated) return updated;
   }
-  return (section: number) => (oldOf[section]! < 0 ? undefined : counts(oldOf[section]!));
+  // A generator: each section's tokens are counted and dropped, never all held at once.
+  return buildLexicalData(pick(sections.length, () => true, tokens));
+}
+
+function* pick(count: number, wanted: (s: number) => boolean, tokens: (s: number) => FieldTokens) {
+  for (let s = 0; s < count; s++) if (wanted(s)) yield tokens(s);
+}
+
+/** Whether a sample of the carried sections tokenizes today as the previous build's postings say it did. */
+function tokenizerAgrees(lexical: LexicalData, oldOf: Int32Array, tokens: (s: number) => FieldTokens): boolean {
+  const counts = countsBySection(lexical);
+  let carried = 0;
+  for (let s = 0; s < oldOf.length; s++) {
+    if (oldOf[s]! < 0 || carried++ % SAMPLE_EVERY !== 0) continue;
+    const before = counts(oldOf[s]!);
+    if (before && !sameCounts(before, tokens(s))) return false;
+  }
+  return true;
 }
 
 /** A section's tokens rebuilt from the postings (grouped by term), or undefined when they cannot be (a count at its cap). */

@@ -15,6 +15,7 @@ import { sectionsPieces } from '../src/index/sections-file.js';
 import { currentBuildDir } from '../src/index/read-index.js';
 import { HnswVectorIndex, type VectorMatrix } from '../src/index/vector-index.js';
 import { removeAbandonedTemps, removeOldBuilds } from './clean-index.js';
+import { wordCountsPieces } from './word-counts.js';
 
 /**
  * Writes index-data. A build is written into a temporary folder, renamed into place, and only
@@ -24,6 +25,9 @@ import { removeAbandonedTemps, removeOldBuilds } from './clean-index.js';
  */
 
 export type ManifestDraft = Omit<Manifest, 'files' | 'formatVersion'>;
+
+/** What a build writes: what the server reads, and the corpus's word counts for the next reindex. */
+export type BuildContent = IndexContent & { wordCounts: ReadonlyMap<string, number> };
 
 /** What to do about a failed write, by error code. */
 const WRITE_FIX: Record<string, string> = {
@@ -81,15 +85,17 @@ function matrixBytes(m: VectorMatrix): Buffer {
 
 /**
  * hnswlib neither reports a failed write (a full disk or a file size limit leaves a truncated
- * file, and save() still succeeds) nor syncs: load the file back to prove it whole, then sync it.
+ * file, and save() still succeeds) nor syncs: load the graph and its slot map back to prove them
+ * whole, then sync them. Returns their checksums by file name.
  */
 async function saveHnswDurably(
   hnsw: HnswVectorIndex,
-  path: string,
+  dir: string,
   dims: number,
   rows: number,
   params: Manifest['hnsw'],
-): Promise<void> {
+): Promise<Record<string, string>> {
+  const path = join(dir, INDEX_FILES.hnsw);
   await hnsw.save(path);
   try {
     await HnswVectorIndex.load(path, dims, rows, params);
@@ -98,7 +104,12 @@ async function saveHnswDurably(
       code: 'EINCOMPLETE',
     });
   }
-  await syncPath(path, 'r+');
+  const files: Record<string, string> = {};
+  for (const file of [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels]) {
+    await syncPath(join(dir, file), 'r+');
+    files[file] = sha256(await readFile(join(dir, file)));
+  }
+  return files;
 }
 
 /**
@@ -109,7 +120,7 @@ async function saveHnswDurably(
 export async function writeIndex(
   indexDir: string,
   draft: ManifestDraft,
-  content: IndexContent,
+  content: BuildContent,
   hnsw: HnswVectorIndex,
 ): Promise<string> {
   let name: string;
@@ -159,7 +170,7 @@ async function previousName(indexDir: string): Promise<string | undefined> {
 async function writeBuild(
   indexDir: string,
   draft: ManifestDraft,
-  content: IndexContent,
+  content: BuildContent,
   hnsw: HnswVectorIndex,
 ): Promise<string> {
   await removeAbandonedTemps(indexDir);
@@ -168,9 +179,10 @@ async function writeBuild(
   const tmp = join(indexDir, `.tmp-${process.pid}-${name}`);
   await mkdir(tmp);
   try {
-    const files = await writeDataFiles(tmp, content);
-    await saveHnswDurably(hnsw, join(tmp, INDEX_FILES.hnsw), content.vectors.dims, content.sections.length, draft.hnsw);
-    files[INDEX_FILES.hnsw] = sha256(await readFile(join(tmp, INDEX_FILES.hnsw)));
+    const files = {
+      ...(await writeDataFiles(tmp, content)),
+      ...(await saveHnswDurably(hnsw, tmp, content.vectors.dims, content.sections.length, draft.hnsw)),
+    };
     const manifest: Manifest = { formatVersion: INDEX_FORMAT_VERSION, ...draft, files };
     await writeDurably(join(tmp, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
     await syncPath(tmp);
@@ -193,13 +205,14 @@ async function writeBuild(
 }
 
 /** Writes the data files durably, the big tables in pieces; returns their checksums by file name. */
-async function writeDataFiles(dir: string, content: IndexContent): Promise<Record<string, string>> {
+async function writeDataFiles(dir: string, content: BuildContent): Promise<Record<string, string>> {
   const streams: Record<string, Iterable<Uint8Array>> = {
     [INDEX_FILES.sections]: sectionsPieces(content.documents, content.sections),
     [INDEX_FILES.lexical]: postingsPieces(content.lexical),
     [INDEX_FILES.vectors]: [matrixBytes(content.vectors)],
     [INDEX_FILES.terms]: [Buffer.from(JSON.stringify({ terms: content.expansion.terms }))],
     [INDEX_FILES.termVectors]: [matrixBytes(content.expansion.vectors)],
+    [INDEX_FILES.wordCounts]: wordCountsPieces(content.wordCounts),
   };
   const files: Record<string, string> = {};
   for (const [file, pieces] of Object.entries(streams)) files[file] = await writePiecesDurably(join(dir, file), pieces);

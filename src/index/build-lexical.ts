@@ -95,3 +95,95 @@ function groupByTerm(
     tf,
   };
 }
+
+/**
+ * The statistics of a corpus that is `previous` with some sections replaced, exactly as
+ * buildLexicalData would make them from every section's tokens, without those tokens: section s
+ * of the new corpus is section `oldOf[s]` of the previous one, or (when -1) the next of `fresh`
+ * (the tokens of those sections, in section order). A reindex tokenizes only what changed.
+ * Undefined when the kept sections changed order (the postings could not be merged in one pass).
+ */
+export function updateLexicalData(
+  previous: LexicalData,
+  oldOf: Int32Array,
+  fresh: Iterable<FieldTokens>,
+): LexicalData | undefined {
+  const sectionCount = oldOf.length;
+  const newOfOld = new Int32Array(previous.sectionCount).fill(-1);
+  const freshSections: number[] = [];
+  let last = -1;
+  for (let s = 0; s < sectionCount; s++) {
+    const old = oldOf[s]!;
+    if (old < 0) freshSections.push(s);
+    else if (old <= last) return undefined;
+    else newOfOld[(last = old)] = s;
+  }
+  const added = buildLexicalData(fresh);
+  if (added.sectionCount !== freshSections.length) throw new Error('fresh tokens do not match the new sections');
+  const lengths = {
+    title: new Uint32Array(sectionCount),
+    headings: new Uint32Array(sectionCount),
+    body: new Uint32Array(sectionCount),
+  };
+  for (const field of LEXICAL_FIELDS)
+    for (let s = 0, f = 0; s < sectionCount; s++)
+      lengths[field][s] = oldOf[s]! >= 0 ? previous.lengths[field][oldOf[s]!]! : added.lengths[field][f++]!;
+  return {
+    sectionCount,
+    lengths,
+    ...mergePostings(
+      { ...previous, renumbered: previous.postingSections.map((old) => newOfOld[old]!) },
+      { ...added, renumbered: added.postingSections.map((local) => freshSections[local]!) },
+    ),
+  };
+}
+
+/** Postings with each entry's section in the new numbering (-1: the section is gone). */
+type Renumbered = LexicalData & { renumbered: Int32Array };
+
+/** Both sides' postings under the new numbering, term by term (terms sorted as `.sort()` sorts them); terms left with none are dropped. */
+function mergePostings(
+  a: Renumbered,
+  b: Renumbered,
+): Pick<LexicalData, 'terms' | 'termStart' | 'postingSections' | 'tf'> {
+  const capacity = a.postingSections.length + b.postingSections.length;
+  const postingSections = new Int32Array(capacity);
+  const tf = { title: new Uint16Array(capacity), headings: new Uint16Array(capacity), body: new Uint16Array(capacity) };
+  const terms: string[] = [];
+  const termStart: number[] = [0];
+  let n = 0;
+  const copy = (side: Renumbered, e: number) => {
+    postingSections[n] = side.renumbered[e]!;
+    tf.title[n] = side.tf.title[e]!;
+    tf.headings[n] = side.tf.headings[e]!;
+    tf.body[n++] = side.tf.body[e]!;
+  };
+  for (let i = 0, j = 0; i < a.terms.length || j < b.terms.length; ) {
+    const ta = a.terms[i];
+    const tb = b.terms[j];
+    const term = tb === undefined || (ta !== undefined && ta < tb) ? ta! : tb;
+    let ea = ta === term ? a.termStart[i++]! : 0;
+    const endA = ta === term ? a.termStart[i]! : 0;
+    let eb = tb === term ? b.termStart[j++]! : 0;
+    const endB = tb === term ? b.termStart[j]! : 0;
+    const before = n;
+    for (; ea < endA; ea++) {
+      const sa = a.renumbered[ea]!;
+      if (sa < 0) continue;
+      // Fresh sections before this one go first: both sides are in section order.
+      while (eb < endB && b.renumbered[eb]! < sa) copy(b, eb++);
+      copy(a, ea);
+    }
+    while (eb < endB) copy(b, eb++);
+    if (n > before) {
+      terms.push(term);
+      termStart.push(n);
+    }
+  }
+  return {
+    terms,
+    termStart: Uint32Array.from(termStart),
+    postingSections: postingSections.slice(0, n),
+    tf: { title: tf.title.slice(0, n), headings: tf.headings.slice(0, n), body: tf.body.slice(0, n) },
+  };
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { LexicalData } from './lexical-index.js';
-import type { VectorMatrix } from './vector-index.js';
+import { HNSW_LABELS_SUFFIX, type VectorMatrix } from './vector-index.js';
 
 /**
  * index-data's layout, shared by the indexer (which writes it) and the server (which only reads
@@ -49,8 +49,12 @@ export const INDEX_FILES = {
   lexical: 'postings.bin',
   vectors: 'vectors.f32',
   hnsw: 'vectors.hnsw',
+  /** The graph's slot → section map (vector-index.ts), named after the graph because the graph's loader finds it so. */
+  hnswLabels: `vectors.hnsw${HNSW_LABELS_SUFFIX}`,
   terms: 'expansion-terms.json',
   termVectors: 'expansion-vectors.f32',
+  /** Each plain word's count in the corpus: read by the indexer alone, to update the expansion vocabulary. */
+  wordCounts: 'word-counts.bin',
 } as const;
 export const MANIFEST_FILE = 'manifest.json';
 export const CURRENT_FILE = 'CURRENT';

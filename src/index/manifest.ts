@@ -4,8 +4,11 @@ import type { HnswParams } from './vector-index.js';
 
 /** index-data's manifest: what was built, from what, with which settings, and each file's checksum. */
 
-/** 2: sections.bin and postings.bin replaced sections.json and lexical.json. */
-export const INDEX_FORMAT_VERSION = 2;
+/**
+ * 2: sections.bin and postings.bin replaced sections.json and lexical.json. 3: the HNSW graph's
+ * labels are slots mapped to sections by vectors.hnsw.labels, so a reindex can update the graph.
+ */
+export const INDEX_FORMAT_VERSION = 3;
 
 const fieldNumbers = (value: z.ZodNumber) => z.object({ title: value, headings: value, body: value });
 

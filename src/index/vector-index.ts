@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import hnswlib from 'hnswlib-node';
 
 /**
@@ -143,11 +144,25 @@ class TopK {
   }
 }
 
+/**
+ * The HNSW graph's labels are slots, not section numbers: a reindex moves sections (an edit earlier
+ * in the corpus renumbers every section after it) and replaces changed ones in their slots rather
+ * than rebuilding the graph, and hnswlib cannot relabel an element. `sectionOf[label]` is the
+ * slot's section, or -1 for a slot whose section is gone (marked deleted in the graph). It is
+ * saved beside the graph in `<graph>.labels`, little-endian int32 per slot.
+ */
+export const HNSW_LABELS_SUFFIX = '.labels';
+
 export class HnswVectorIndex implements VectorIndex {
+  readonly size: number;
+
   private constructor(
-    private readonly index: hnswlib.HierarchicalNSW,
-    readonly size: number,
-  ) {}
+    /** The graph itself: the indexer updates it in place (hnsw-update.ts). */
+    readonly graph: hnswlib.HierarchicalNSW,
+    readonly sectionOf: Int32Array,
+  ) {
+    this.size = sectionOf.reduce((live, section) => (section >= 0 ? live + 1 : live), 0);
+  }
 
   static build(matrix: VectorMatrix, params: HnswParams = DEFAULT_HNSW_PARAMS): HnswVectorIndex {
     const n = rowCount(matrix);
@@ -162,36 +177,83 @@ export class HnswVectorIndex implements VectorIndex {
       index.addPoint(Array.from(matrix.data.subarray(row * matrix.dims, (row + 1) * matrix.dims)), row);
     }
     index.setEf(params.efSearch);
-    return new HnswVectorIndex(index, n);
+    return new HnswVectorIndex(
+      index,
+      Int32Array.from({ length: n }, (_, row) => row),
+    );
+  }
+
+  /** A graph whose slots `sectionOf` maps (the indexer's updated graph). */
+  static fromGraph(graph: hnswlib.HierarchicalNSW, sectionOf: Int32Array): HnswVectorIndex {
+    return new HnswVectorIndex(graph, sectionOf);
   }
 
   static async load(path: string, dims: number, expectedSize: number, params: HnswParams): Promise<HnswVectorIndex> {
     const index = new hnswlib.HierarchicalNSW('cosine', dims);
     await index.readIndex(path);
-    const size = index.getCurrentCount();
-    if (size !== expectedSize) throw new Error(`${path} holds ${size} vectors but the manifest says ${expectedSize}`);
+    const bytes = await readFile(path + HNSW_LABELS_SUFFIX);
+    const slots = index.getCurrentCount();
+    if (bytes.byteLength !== slots * 4)
+      throw new Error(`${path}${HNSW_LABELS_SUFFIX} maps ${bytes.byteLength / 4} slots but the graph has ${slots}`);
+    const sectionOf = new Int32Array(slots);
+    new Uint8Array(sectionOf.buffer).set(bytes);
+    const problem = slotProblem(index.getIdsList(), sectionOf, expectedSize);
+    if (problem !== undefined) throw new Error(`${path}: ${problem}`);
     index.setEf(params.efSearch);
-    return new HnswVectorIndex(index, size);
+    return new HnswVectorIndex(index, sectionOf);
   }
 
   /** Sets how many candidates a search keeps (a benchmark's sweep; the server uses the manifest's). */
   setEfSearch(ef: number): void {
-    this.index.setEf(ef);
+    this.graph.setEf(ef);
   }
 
-  /** The section number stored with each vector (what a search returns as ids). */
+  /** The section number of each live slot (what a search returns as ids). */
   labels(): number[] {
-    return this.index.getIdsList();
+    return [...this.sectionOf].filter((section) => section >= 0);
   }
 
+  /** Writes the graph and its slot map (`<path>.labels`). */
   async save(path: string): Promise<void> {
-    await this.index.writeIndex(path);
+    await this.graph.writeIndex(path);
+    await writeFile(path + HNSW_LABELS_SUFFIX, new Uint8Array(this.sectionOf.buffer, 0, this.sectionOf.byteLength));
   }
 
   search(query: Float32Array, k: number): VectorHits {
     const n = Math.min(k, this.size);
     if (n === 0) return { ids: [], scores: [] };
-    const { neighbors, distances } = this.index.searchKnn(Array.from(query), n);
-    return { ids: neighbors, scores: distances.map((d) => 1 - d) };
+    const { neighbors, distances } = this.graph.searchKnn(Array.from(query), n);
+    const hits: VectorHits = { ids: [], scores: [] };
+    neighbors.forEach((label, i) => {
+      // Deleted slots are never returned by hnswlib; a slot the map calls empty is skipped all the same.
+      const section = this.sectionOf[label] ?? -1;
+      if (section < 0) return;
+      hits.ids.push(section);
+      hits.scores.push(1 - distances[i]!);
+    });
+    return hits;
   }
+}
+
+/** Why the graph's labels and the slot map disagree: labels 0 … slots - 1 each once, every section in one live slot. */
+function slotProblem(labels: number[], sectionOf: Int32Array, sections: number): string | undefined {
+  const slots = sectionOf.length;
+  const seen = new Uint8Array(slots);
+  for (const label of labels) {
+    if (!Number.isInteger(label) || label < 0 || label >= slots || seen[label])
+      return `it holds label ${label} twice or outside its ${slots} slots`;
+    seen[label] = 1;
+  }
+  if (labels.length !== slots) return `it holds ${labels.length} labels for ${slots} slots`;
+  const placed = new Uint8Array(sections);
+  let live = 0;
+  for (const section of sectionOf) {
+    if (section < -1 || section >= sections || (section >= 0 && placed[section]))
+      return `its slot map names section ${section} of ${sections} twice or out of range`;
+    if (section >= 0) {
+      placed[section] = 1;
+      live++;
+    }
+  }
+  return live === sections ? undefined : `it holds ${live} vectors but the manifest says ${sections}`;
 }

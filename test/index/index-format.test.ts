@@ -1,7 +1,8 @@
-import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeIndex, type ManifestDraft } from '../../indexer/write-index.js';
+import { readWordCounts } from '../../indexer/word-counts.js';
 import { buildLexicalData } from '../../src/index/build-lexical.js';
 import { PIECE_BYTES } from '../../src/index/columns.js';
 import { IndexError, type StoredDocument, type StoredSection } from '../../src/index/format.js';
@@ -67,10 +68,14 @@ describe('an index written then read', () => {
       terms: ['café', 'intro'],
       vectors: { dims, data: Float32Array.from({ length: 2 * dims }, (_, i) => Math.cos(i)) },
     };
+    const wordCounts = new Map([
+      ['café', 3],
+      ['intro', 1],
+    ]);
     const content = { documents, sections, vectors, lexical: lexical(), expansion };
     const dir = tempDir('round-trip');
     const manifestDraft: ManifestDraft = { ...draft, sections: sections.length };
-    await writeIndex(dir, manifestDraft, content, HnswVectorIndex.build(vectors, draft.hnsw));
+    await writeIndex(dir, manifestDraft, { ...content, wordCounts }, HnswVectorIndex.build(vectors, draft.hnsw));
     const read = await readIndex(dir);
     expect({
       documents: read.documents,
@@ -80,6 +85,8 @@ describe('an index written then read', () => {
       expansion: read.expansion,
     }).toEqual(content);
     expect(read.hnsw.labels().sort()).toEqual([0, 1, 2]);
+    // The indexer's own file: what a reindex starts its word counts from.
+    expect(await readWordCounts(read.buildDir, read.manifest)).toEqual(wordCounts);
   });
 });
 
@@ -117,21 +124,15 @@ describe('a damaged table file', () => {
 describe('an index of the previous format', () => {
   it('is refused with the one-line rebuild message', async () => {
     const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' })))!;
-    // What a format-1 build held: JSON tables, and formatVersion 1 in its manifest.
+    // What a format-2 build held: a graph labelled by section number, no slot map beside it.
     const path = join(b, 'manifest.json');
     const manifest = JSON.parse(readFileSync(path, 'utf8')) as { formatVersion: number; files: Record<string, string> };
-    writeFileSync(join(b, 'sections.json'), '{"documents":[],"sections":[]}');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        ...manifest,
-        formatVersion: 1,
-        files: { ...manifest.files, 'sections.json': 'x', 'lexical.json': 'y' },
-      }),
-    );
+    const { 'vectors.hnsw.labels': _labels, ...files } = manifest.files;
+    unlinkSync(join(b, 'vectors.hnsw.labels'));
+    writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 2, files }));
     await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
     await expect(readIndex(join(b, '..'))).rejects.toThrow(
-      /manifest\.json has index format 1 but this svc-docs reads format 2: run 'svc-docs index' to rebuild it$/,
+      /manifest\.json has index format 2 but this svc-docs reads format 3: run 'svc-docs index' to rebuild it$/,
     );
   });
 });

@@ -106,6 +106,8 @@ describe('index store', () => {
         'sections.bin',
         'vectors.f32',
         'vectors.hnsw',
+        'vectors.hnsw.labels',
+        'word-counts.bin',
       ].sort(),
     );
   });
@@ -156,7 +158,7 @@ describe('index store', () => {
     const dir = await copyOfIndex();
     const path = join((await currentBuildDir(dir))!, 'manifest.json');
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), formatVersion: 99 }));
-    await expect(readIndex(dir)).rejects.toThrow(/index format 99 but this svc-docs reads format 2/);
+    await expect(readIndex(dir)).rejects.toThrow(/index format 99 but this svc-docs reads format 3/);
   });
 
   it('refuses a manifest that is not JSON or not a manifest', async () => {

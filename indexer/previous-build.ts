@@ -1,0 +1,92 @@
+import type { StoredDocument, StoredSection } from '../src/index/format.js';
+import type { LexicalData } from '../src/index/lexical-index.js';
+import { currentBuildDir, readBuildLexical, readBuildSections } from '../src/index/read-index.js';
+import type { HnswParams, HnswVectorIndex } from '../src/index/vector-index.js';
+import { CHUNKER_VERSION, type ChunkOptions } from './chunk.js';
+import type { PreviousBuild as ChunkedBuild } from './chunk-corpus.js';
+import { previousGraph } from './hnsw-update.js';
+import { countWords } from './section-text.js';
+import { carriedSections } from './section-tokens.js';
+import { readWordCounts } from './word-counts.js';
+
+/** The live build a reindex starts from: its sections, and what of its postings and graph this build can carry over. */
+
+/** The live build, with the folder it is in. */
+export type PreviousBuild = ChunkedBuild & { buildDir: string };
+
+export async function previousBuild(outDir: string): Promise<PreviousBuild | undefined> {
+  try {
+    const dir = await currentBuildDir(outDir);
+    return dir === undefined ? undefined : { buildDir: dir, ...(await readBuildSections(dir)) };
+  } catch {
+    // No usable previous index: everything counts as added, and every file is parsed.
+    return undefined;
+  }
+}
+
+/** What this build takes from the previous one: `oldOf[s]` is section s's number there (or -1), with its postings and graph when usable. */
+export interface Carried {
+  oldOf: Int32Array;
+  lexical: LexicalData | undefined;
+  graph: HnswVectorIndex | undefined;
+  wordCounts: Map<string, number> | undefined;
+}
+
+/** Undefined when the previous build chunked differently: its sections say nothing about this build's. */
+export async function carriedFrom(
+  previous: PreviousBuild | undefined,
+  documents: readonly StoredDocument[],
+  chunkOptions: ChunkOptions,
+  model: { checksum: string; dimensions: number },
+  hnswParams: HnswParams,
+): Promise<Carried | undefined> {
+  if (
+    !previous ||
+    previous.manifest.chunking.maxSectionChars !== chunkOptions.maxSectionChars ||
+    previous.manifest.chunking.version !== CHUNKER_VERSION
+  )
+    return undefined;
+  const lexical = await readBuildLexical(previous.buildDir, previous.manifest).catch(() => undefined);
+  return {
+    oldOf: carriedSections(documents, previous.documents),
+    lexical,
+    graph: await previousGraph(previous.buildDir, previous.manifest, model, hnswParams),
+    wordCounts: await readWordCounts(previous.buildDir, previous.manifest),
+  };
+}
+
+/** The corpus's word counts: the previous build's, less its sections that are gone and plus the new ones; else counted afresh. */
+export function wordCountsFor(
+  sections: readonly StoredSection[],
+  previous: PreviousBuild | undefined,
+  carried: Carried | undefined,
+): Map<string, number> {
+  if (!previous || !carried?.wordCounts) return countWords(sections);
+  const kept = new Uint8Array(previous.sections.length);
+  for (const old of carried.oldOf) if (old >= 0) kept[old] = 1;
+  // Taken from the previous build's copy: this build may reuse it on another path.
+  const counts = new Map(carried.wordCounts);
+  countWords(
+    previous.sections.filter((_, old) => !kept[old]),
+    counts,
+    -1,
+  );
+  return countWords(
+    sections.filter((_, s) => carried.oldOf[s]! < 0),
+    counts,
+  );
+}
+
+export function diffDocuments(
+  before: StoredDocument[],
+  after: StoredDocument[],
+): { added: string[]; changed: string[]; removed: string[] } {
+  const key = (d: StoredDocument) => `${d.kb}/${d.path}`;
+  const old = new Map(before.map((d) => [key(d), d.hash]));
+  const now = new Map(after.map((d) => [key(d), d.hash]));
+  return {
+    added: [...now.keys()].filter((k) => !old.has(k)),
+    changed: [...now].filter(([k, h]) => old.has(k) && old.get(k) !== h).map(([k]) => k),
+    removed: [...old.keys()].filter((k) => !now.has(k)),
+  };
+}
