@@ -15,7 +15,14 @@ import { updateGraph } from './hnsw-update.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { embeddingText, lexicalFields, vocabularyOf } from './section-text.js';
-import { carriedFrom, diffDocuments, previousBuild, wordCountsFor, type PreviousBuild } from './previous-build.js';
+import {
+  carriedFrom,
+  carriedVectors,
+  diffDocuments,
+  previousBuild,
+  wordCountsFor,
+  type PreviousBuild,
+} from './previous-build.js';
 import { lexicalData } from './section-tokens.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write-index.js';
@@ -128,12 +135,14 @@ async function embedAndWrite(
     log,
   );
   const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
-  const sectionVectors = await embed(
-    sections.map((s) => embeddingText(documents[s.doc]!.title, s)),
-    'embed-sections',
-  );
   const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
-  const carried = await carriedFrom(previous, documents, chunkOptions, embedder, hnswParams);
+  const carried = await carriedFrom(previous, documents, sections, chunkOptions, embedder, hnswParams);
+  const sectionVectors = await carriedVectors(carried, sections.length, embedder.dimensions, (wanted) =>
+    embed(
+      wanted.map((s) => embeddingText(documents[sections[s]!.doc]!.title, sections[s]!)),
+      'embed-sections',
+    ),
+  );
   const wordCounts = wordCountsFor(sections, previous, carried);
   const vocabulary = vocabularyOf(wordCounts);
   const vocabularyVectors = await embed(vocabulary, 'embed-vocabulary');

@@ -1,7 +1,9 @@
-import type { StoredDocument, StoredSection } from '../src/index/format.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { INDEX_FILES, sha256, type StoredDocument, type StoredSection } from '../src/index/format.js';
 import type { LexicalData } from '../src/index/lexical-index.js';
 import { currentBuildDir, readBuildLexical, readBuildSections } from '../src/index/read-index.js';
-import type { HnswParams, HnswVectorIndex } from '../src/index/vector-index.js';
+import type { HnswParams, HnswVectorIndex, VectorMatrix } from '../src/index/vector-index.js';
 import { CHUNKER_VERSION, type ChunkOptions } from './chunk.js';
 import type { PreviousBuild as ChunkedBuild } from './chunk-corpus.js';
 import { previousGraph } from './hnsw-update.js';
@@ -30,12 +32,15 @@ export interface Carried {
   lexical: LexicalData | undefined;
   graph: HnswVectorIndex | undefined;
   wordCounts: Map<string, number> | undefined;
+  /** The previous build's section vectors, when made by this build's model. */
+  vectors: Float32Array | undefined;
 }
 
 /** Undefined when the previous build chunked differently: its sections say nothing about this build's. */
 export async function carriedFrom(
   previous: PreviousBuild | undefined,
   documents: readonly StoredDocument[],
+  sections: readonly StoredSection[],
   chunkOptions: ChunkOptions,
   model: { checksum: string; dimensions: number },
   hnswParams: HnswParams,
@@ -48,11 +53,51 @@ export async function carriedFrom(
     return undefined;
   const lexical = await readBuildLexical(previous.buildDir, previous.manifest).catch(() => undefined);
   return {
-    oldOf: carriedSections(documents, previous.documents),
+    oldOf: carriedSections(documents, sections, previous),
     lexical,
     graph: await previousGraph(previous.buildDir, previous.manifest, model, hnswParams),
     wordCounts: await readWordCounts(previous.buildDir, previous.manifest),
+    vectors: await previousVectors(previous, model),
   };
+}
+
+async function previousVectors(
+  previous: PreviousBuild,
+  model: { checksum: string; dimensions: number },
+): Promise<Float32Array | undefined> {
+  if (previous.manifest.model.checksum !== model.checksum) return undefined;
+  const bytes = await readFile(join(previous.buildDir, INDEX_FILES.vectors)).catch(() => undefined);
+  if (
+    bytes === undefined ||
+    bytes.byteLength !== previous.manifest.sections * model.dimensions * 4 ||
+    sha256(bytes) !== previous.manifest.files[INDEX_FILES.vectors]
+  )
+    return undefined;
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+/**
+ * Every section's vector: a carried section's from the previous build, the others from `embed`
+ * (given their section numbers; through the cache). Hashing every section's text for the cache
+ * cost a one-file reindex more than embedding what changed.
+ */
+export async function carriedVectors(
+  carried: Carried | undefined,
+  sections: number,
+  dims: number,
+  embed: (sections: number[]) => Promise<{ matrix: VectorMatrix; embedded: number }>,
+): Promise<{ matrix: VectorMatrix; embedded: number }> {
+  const previous = carried?.vectors;
+  const all = Array.from({ length: sections }, (_, s) => s);
+  if (!previous) return embed(all);
+  const wanted = all.filter((s) => carried.oldOf[s]! < 0);
+  const fresh = await embed(wanted);
+  const data = new Float32Array(sections * dims);
+  carried.oldOf.forEach((old, s) => {
+    if (old >= 0) data.set(previous.subarray(old * dims, (old + 1) * dims), s * dims);
+  });
+  wanted.forEach((s, i) => data.set(fresh.matrix.data.subarray(i * dims, (i + 1) * dims), s * dims));
+  return { matrix: { dims, data }, embedded: fresh.embedded };
 }
 
 /** The corpus's word counts: the previous build's, less its sections that are gone and plus the new ones; else counted afresh. */

@@ -18,19 +18,58 @@ const SAMPLE_EVERY = 100;
 type Tokenize = (doc: StoredDocument, section: StoredSection) => FieldTokens;
 
 /**
- * For each section, its number in the previous build when its document is there unchanged (same
- * file, title and sections), else -1. Only meaningful when both builds chunked alike.
+ * For each section, its number in the previous build when it is there unchanged, else -1. A
+ * document kept as it was keeps all its sections; in an edited one, each section whose title,
+ * heading path and text are as before keeps its old number (matched in order, so kept sections
+ * stay in the previous build's order): an edit of one paragraph of a long page tokenizes,
+ * embeds and links into the graph one section, not the page. Only meaningful when both builds
+ * chunked alike.
  */
-export function carriedSections(documents: readonly StoredDocument[], previous: readonly StoredDocument[]): Int32Array {
-  const key = (d: StoredDocument) => `${d.kb}/${d.path}\0${d.hash}\0${d.title}\0${d.sectionCount}`;
-  const oldFirst = new Map(previous.map((d) => [key(d), d.firstSection]));
-  const sections = documents.reduce((n, d) => Math.max(n, d.firstSection + d.sectionCount), 0);
-  const oldOf = new Int32Array(sections).fill(-1);
+export function carriedSections(
+  documents: readonly StoredDocument[],
+  sections: readonly StoredSection[],
+  previous: { documents: readonly StoredDocument[]; sections: readonly StoredSection[] },
+): Int32Array {
+  const oldDoc = new Map(previous.documents.map((d) => [`${d.kb}/${d.path}`, d]));
+  const oldOf = new Int32Array(sections.length).fill(-1);
+  let last = -1;
   for (const doc of documents) {
-    const first = oldFirst.get(key(doc));
-    if (first !== undefined) for (let p = 0; p < doc.sectionCount; p++) oldOf[doc.firstSection + p] = first + p;
+    const old = oldDoc.get(`${doc.kb}/${doc.path}`);
+    if (old === undefined || old.firstSection <= last) continue;
+    if (old.hash === doc.hash && old.title === doc.title && old.sectionCount === doc.sectionCount) {
+      for (let p = 0; p < doc.sectionCount; p++) oldOf[doc.firstSection + p] = old.firstSection + p;
+    } else if (old.title === doc.title) {
+      matchInOrder(doc, sections, old, previous.sections, oldOf);
+    }
+    if (old.sectionCount > 0) last = old.firstSection + old.sectionCount - 1;
   }
   return oldOf;
+}
+
+/** Each section of `doc` to the next section of `old` after the last match with the same headings and text. */
+function matchInOrder(
+  doc: StoredDocument,
+  sections: readonly StoredSection[],
+  old: StoredDocument,
+  oldSections: readonly StoredSection[],
+  oldOf: Int32Array,
+): void {
+  const key = (s: StoredSection) => `${s.headings.join('\n')}\0${s.text}`;
+  const at = new Map<string, number[]>();
+  for (let p = old.sectionCount - 1; p >= 0; p--) {
+    const k = key(oldSections[old.firstSection + p]!);
+    const list = at.get(k);
+    if (list) list.push(old.firstSection + p);
+    else at.set(k, [old.firstSection + p]);
+  }
+  let after = -1;
+  for (let p = 0; p < doc.sectionCount; p++) {
+    const candidates = at.get(key(sections[doc.firstSection + p]!));
+    // Latest first in each list: drop those at or before the last match, then take the earliest.
+    while (candidates?.length && candidates[candidates.length - 1]! <= after) candidates.pop();
+    const match = candidates?.pop();
+    if (match !== undefined) oldOf[doc.firstSection + p] = after = match;
+  }
 }
 
 /** BM25F statistics of `sections`: the previous build's carried over where `previous` allows, else built from every section's tokens. */

@@ -179,10 +179,10 @@ async function writeBuild(
   const tmp = join(indexDir, `.tmp-${process.pid}-${name}`);
   await mkdir(tmp);
   try {
-    const files = {
-      ...(await writeDataFiles(tmp, content)),
-      ...(await saveHnswDurably(hnsw, tmp, content.vectors.dims, content.sections.length, draft.hnsw)),
-    };
+    const files = await allSettledOrThrow([
+      writeDataFiles(tmp, content),
+      saveHnswDurably(hnsw, tmp, content.vectors.dims, content.sections.length, draft.hnsw),
+    ]);
     const manifest: Manifest = { formatVersion: INDEX_FORMAT_VERSION, ...draft, files };
     await writeDurably(join(tmp, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
     await syncPath(tmp);
@@ -214,7 +214,21 @@ async function writeDataFiles(dir: string, content: BuildContent): Promise<Recor
     [INDEX_FILES.termVectors]: [matrixBytes(content.expansion.vectors)],
     [INDEX_FILES.wordCounts]: wordCountsPieces(content.wordCounts),
   };
-  const files: Record<string, string> = {};
-  for (const [file, pieces] of Object.entries(streams)) files[file] = await writePiecesDurably(join(dir, file), pieces);
-  return files;
+  // Side by side: each file's fsync waits on the disk, not on the others.
+  return allSettledOrThrow(
+    Object.entries(streams).map(async ([file, pieces]) => ({
+      [file]: await writePiecesDurably(join(dir, file), pieces),
+    })),
+  );
+}
+
+/**
+ * Checksums by file name from writers run side by side. All settle before a failure is
+ * reported, so the caller's cleanup never races a writer still creating its file.
+ */
+async function allSettledOrThrow(writers: Promise<Record<string, string>>[]): Promise<Record<string, string>> {
+  const settled = await Promise.allSettled(writers);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return Object.assign({}, ...settled.map((r) => (r as PromiseFulfilledResult<Record<string, string>>).value));
 }

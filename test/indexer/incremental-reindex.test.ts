@@ -1,4 +1,4 @@
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
@@ -79,6 +79,20 @@ describe('incremental reindex', () => {
     // page-0 comes first: the new section renumbers every section after it.
     appendFileSync(join(corpus, 'kb', 'page-0.md'), '\n## Stdio\n\nOr start the server over stdio.\n');
     writeFileSync(join(corpus, 'kb', 'page-3a.md'), page('Added', 40, 3));
+    const edit = (name: string, change: (text: string) => string) =>
+      writeFileSync(join(corpus, 'kb', name), change(readFileSync(join(corpus, 'kb', name), 'utf8')));
+    // Within a page: a section inserted before the others, one reworded, and two swapped.
+    const sections = (text: string) => text.split('\n## ');
+    edit('page-4.md', (text) => {
+      const parts = sections(text);
+      parts[3] = parts[3]!.replace('\n\n', '\n\nReworded ');
+      return parts.join('\n## ');
+    });
+    edit('page-4.md', (text) => text.replace(/\n## /, '\n## Inserted\n\nA new paragraph.\n\n## '));
+    edit('page-6.md', (text) => {
+      const [head, ...parts] = sections(text);
+      return [head, parts[2], parts[1], parts[0], ...parts.slice(3)].join('\n## ');
+    });
     rmSync(join(corpus, 'kb', 'page-5.md'));
     const index = await reindexMatchesFullBuild(corpus, outDir, vectorCacheDir);
     // Carried, not rebuilt: the slots keep their old vectors under new section numbers.
