@@ -5,7 +5,7 @@ import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { cacheDir } from '../paths.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
 import { cachedDigest } from './digest-cache.js';
-import { finiteUnit, loadLookupEmbedder, tokenLimit } from './lookup-embedder.js';
+import { finiteUnit, loadLookupEmbedder, type TableRowsMode, tokenLimit } from './lookup-embedder.js';
 import type { Embedder } from './types.js';
 
 export interface LoadEmbedderOptions {
@@ -21,6 +21,11 @@ export interface LoadEmbedderOptions {
    * a fraction of the memory and load time); 'transformers': always its pipeline.
    */
   runtime?: 'auto' | 'transformers';
+  /**
+   * A static lookup model's table: 'memory' (default) for embedding many texts, 'file' to read
+   * its rows from the model file on demand (a server, which embeds queries only).
+   */
+  tableRows?: TableRowsMode;
 }
 
 const DEFAULT_BATCH_SIZE = 32;
@@ -50,7 +55,7 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
   if (source.kind !== 'hub') {
     const missing = REQUIRED_FILES.filter((file) => !existsSync(join(source.dir, file)));
     if (missing.length > 0) throw new Error(loadError(source, `${missing.join(', ')} missing`));
-    const lookup = options.runtime === 'transformers' ? undefined : loadLookup(source);
+    const lookup = options.runtime === 'transformers' ? undefined : loadLookup(source, options.tableRows);
     if (lookup !== undefined) {
       log(
         `loaded model ${source.modelId} (${lookup.dimensions} dimensions, a static lookup model: no inference runtime needed) in ${Date.now() - started} ms`,
@@ -66,9 +71,9 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
 }
 
 /** A static model's folder, embedded without Transformers.js (lookup-embedder.ts); undefined for other models. */
-function loadLookup(source: ModelSource): Embedder | undefined {
+function loadLookup(source: ModelSource, tableRows: TableRowsMode | undefined): Embedder | undefined {
   try {
-    return loadLookupEmbedder(source.dir, source.modelId, folderChecksum(source.dir));
+    return loadLookupEmbedder(source.dir, source.modelId, folderChecksum(source.dir), tableRows);
   } catch (error) {
     throw new Error(loadError(source, brokenJson(source) ?? reason(error)));
   }

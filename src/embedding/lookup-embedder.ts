@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readLookupTable } from './lookup-table.js';
+import { type CompiledLookup, readCompiledLookup, writeCompiledLookup } from './lookup-cache.js';
+import { fileRows, memoryRows, readLookupTable, readTableAt, type TableRows } from './lookup-table.js';
+import { LITTLE_ENDIAN_HOST } from './onnx-graph.js';
 import type { Embedder } from './types.js';
 import { UnigramTokenizer } from './unigram-tokenizer.js';
 
@@ -8,15 +10,43 @@ import { UnigramTokenizer } from './unigram-tokenizer.js';
 const NO_TOKEN_LIMIT = 1_000_000;
 
 /**
+ * Where a static model's table rows live: 'memory' holds the whole table (fast for embedding a
+ * corpus); 'file' reads each row from the model file when a text needs it (a server that embeds
+ * only queries keeps 60 MB less, at one small read per token).
+ */
+export type TableRowsMode = 'memory' | 'file';
+
+/**
  * A static model (its ONNX graph is a table lookup) embedded without ONNX Runtime or
  * Transformers.js: token ids from `UnigramTokenizer`, rows from the table, then Transformers.js's
  * own arithmetic for mean pooling and L2 normalisation, so the vectors are bit for bit the ones
- * its feature-extraction pipeline returns. Loads in a fraction of a second and holds little more
- * than the table; undefined for any folder that is not such a model.
+ * its feature-extraction pipeline returns. Loads from its compiled form (lookup-cache.ts) when
+ * that matches `checksum`, else from the model's files (and compiles it for next time);
+ * undefined for any folder that is not such a model.
  */
-export function loadLookupEmbedder(dir: string, modelId: string, checksum: string): Embedder | undefined {
+export function loadLookupEmbedder(
+  dir: string,
+  modelId: string,
+  checksum: string,
+  mode: TableRowsMode = 'memory',
+): Embedder | undefined {
   const onnxPath = join(dir, 'onnx', 'model.onnx');
   if (!existsSync(onnxPath)) return undefined;
+  const cached = LITTLE_ENDIAN_HOST ? readCompiledLookup(dir, checksum) : undefined;
+  const loaded = cached === undefined ? compile(dir, onnxPath) : { compiled: cached, table: undefined };
+  if (loaded === undefined) return undefined;
+  const { compiled, table } = loaded;
+  if (cached === undefined) writeCompiledLookup(dir, checksum, compiled);
+  const at = compiled.table;
+  const rows =
+    mode === 'file' && LITTLE_ENDIAN_HOST
+      ? fileRows(onnxPath, at)
+      : memoryRows(table ?? readTableAt(onnxPath, at), at.rows, at.dimensions);
+  return new LookupEmbedder(UnigramTokenizer.fromParts(compiled.tokenizer), rows, modelId, checksum);
+}
+
+/** The model's own files parsed: the tokenizer's parts, and the table with its place in the file. */
+function compile(dir: string, onnxPath: string): { compiled: CompiledLookup; table: Float32Array } | undefined {
   const config = readJson(join(dir, 'config.json'));
   const tokenizerConfig = readJson(join(dir, 'tokenizer_config.json'));
   const tokenizerJson = readJson(join(dir, 'tokenizer.json'));
@@ -25,7 +55,8 @@ export function loadLookupEmbedder(dir: string, modelId: string, checksum: strin
   if (tokenizer === undefined) return undefined;
   const lookup = readLookupTable(onnxPath);
   if (lookup === undefined) return undefined;
-  return new LookupEmbedder(tokenizer, lookup.table, lookup.rows, lookup.dimensions, modelId, checksum);
+  const { table, ...location } = lookup;
+  return { compiled: { tokenizer: tokenizer.parts, table: location }, table };
 }
 
 /**
@@ -40,14 +71,16 @@ export function tokenLimit(modelMaxLength: unknown, config: unknown): number | u
 }
 
 class LookupEmbedder implements Embedder {
+  readonly dimensions: number;
+
   constructor(
     private readonly tokenizer: UnigramTokenizer,
-    private readonly table: Float32Array,
-    private readonly rows: number,
-    readonly dimensions: number,
+    private readonly table: TableRows,
     readonly modelId: string,
     readonly checksum: string,
-  ) {}
+  ) {
+    this.dimensions = table.dimensions;
+  }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     return texts.map((text) => this.embedOne(text));
@@ -63,9 +96,9 @@ class LookupEmbedder implements Embedder {
     const dims = this.dimensions;
     const sums = new Float64Array(dims);
     for (const id of ids) {
-      if (id < 0 || id >= this.rows) throw new Error(`token id ${id} is outside the model's ${this.rows} rows`);
-      const row = id * dims;
-      for (let k = 0; k < dims; k++) sums[k]! += this.table[row + k]!;
+      if (id < 0 || id >= this.table.rows)
+        throw new Error(`token id ${id} is outside the model's ${this.table.rows} rows`);
+      this.table.addRow(id, sums);
     }
     const vector = new Float32Array(dims);
     for (let k = 0; k < dims; k++) vector[k] = sums[k]! / ids.length;
@@ -76,7 +109,9 @@ class LookupEmbedder implements Embedder {
     return finiteUnit(vector);
   }
 
-  async dispose(): Promise<void> {}
+  async dispose(): Promise<void> {
+    this.table.close();
+  }
 }
 
 /**

@@ -128,7 +128,10 @@ export async function openPooledEngine(
   const ownsEmbedder = given === undefined;
   let embedder: Embedder | undefined;
   try {
-    embedder = given ?? (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false }));
+    // The server embeds queries only: the table's rows are read from the model file as needed.
+    embedder =
+      given ??
+      (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false, tableRows: 'file' }));
     checkModel(index, embedder);
     await loaded;
     pool.useEmbedder(generation, embedder);
