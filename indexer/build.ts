@@ -20,8 +20,10 @@ import {
   carriedVectors,
   diffDocuments,
   previousBuild,
+  readPreviousData,
   wordCountsFor,
   type PreviousBuild,
+  type PreviousData,
 } from './previous-build.js';
 import { lexicalData } from './section-tokens.js';
 import { cacheKey, VectorCache } from './vector-cache.js';
@@ -93,10 +95,13 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const chunker = borrowChunker(options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs);
   let chunked: ChunkedCorpus;
   let previous: PreviousBuild | undefined;
+  let previousData: Promise<PreviousData | undefined> = Promise.resolve(undefined);
   try {
     // The parser loads on its thread while this one reads the previous build.
     chunker.warm();
     previous = await previousBuild(options.outDir);
+    // Read while the changed files are parsed on the worker.
+    previousData = readPreviousData(previous, chunkOptions);
     chunked = await chunkCorpus(corpus, previous, chunkOptions, chunker, log);
   } finally {
     returnChunker(chunker);
@@ -106,7 +111,8 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     options.embedder ??
     (await loadEmbedder({ model: options.model, allowRemote: options.allowRemoteModels ?? false, log }));
   try {
-    const summary = await embedAndWrite(options, { corpus, chunkOptions, chunked, previous }, embedder, log);
+    const data = await previousData;
+    const summary = await embedAndWrite(options, { corpus, chunkOptions, chunked, previous, data }, embedder, log);
     return { ...summary, seconds: (performance.now() - started) / 1000 };
   } finally {
     if (ownsEmbedder) await embedder.dispose();
@@ -118,12 +124,13 @@ interface Chunked {
   chunkOptions: ChunkOptions;
   chunked: ChunkedCorpus;
   previous: PreviousBuild | undefined;
+  data: PreviousData | undefined;
 }
 
 /** Embeds (through the cache), builds or updates the lexical statistics and the graph, and writes the build. */
 async function embedAndWrite(
   options: BuildOptions,
-  { corpus, chunkOptions, chunked, previous }: Chunked,
+  { corpus, chunkOptions, chunked, previous, data }: Chunked,
   embedder: Embedder,
   log: (line: string) => void,
 ): Promise<BuildSummary> {
@@ -136,7 +143,7 @@ async function embedAndWrite(
   );
   const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
   const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
-  const carried = await carriedFrom(previous, documents, sections, chunkOptions, embedder, hnswParams);
+  const carried = carriedFrom(previous, data, documents, sections, embedder, hnswParams);
   const sectionVectors = await carriedVectors(carried, sections.length, embedder.dimensions, (wanted) =>
     embed(
       wanted.map((s) => embeddingText(documents[sections[s]!.doc]!.title, sections[s]!)),

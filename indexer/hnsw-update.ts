@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { INDEX_FILES } from '../src/index/format.js';
 import type { Manifest } from '../src/index/manifest.js';
-import { HnswVectorIndex, rowCount, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
+import { HnswVectorIndex, rowCount, type VectorMatrix } from '../src/index/vector-index.js';
 
 /**
  * A reindex updates the previous build's HNSW graph instead of building one: building it was a
@@ -20,22 +19,20 @@ export const MAX_EMPTY_SHARE = 0.1;
 /** Above this share of new sections, a fresh graph costs little more than the updates. */
 const MAX_NEW_SHARE = 0.5;
 
-/** The previous build's graph, when its files are intact and it was built with these settings (else a fresh graph is built). */
-export async function previousGraph(
-  buildDir: string,
-  manifest: Manifest,
-  model: { checksum: string; dimensions: number },
-  params: HnswParams,
-): Promise<HnswVectorIndex | undefined> {
-  if (manifest.model.checksum !== model.checksum || manifest.model.dimensions !== model.dimensions) return undefined;
-  if (!isDeepStrictEqual(manifest.hnsw, params)) return undefined;
+/** The previous build's graph, when its files are intact (a reindex checks that it fits its model and settings). */
+export async function previousGraph(buildDir: string, manifest: Manifest): Promise<HnswVectorIndex | undefined> {
   try {
     // The graph is carried from build to build: damage it picked up on disk must not be carried with it.
     for (const file of [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels]) {
       const hash = createHash('sha256').update(await readFile(join(buildDir, file)));
       if (hash.digest('hex') !== manifest.files[file]) return undefined;
     }
-    return await HnswVectorIndex.load(join(buildDir, INDEX_FILES.hnsw), model.dimensions, manifest.sections, params);
+    return await HnswVectorIndex.load(
+      join(buildDir, INDEX_FILES.hnsw),
+      manifest.model.dimensions,
+      manifest.sections,
+      manifest.hnsw,
+    );
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { INDEX_FILES, sha256, type StoredDocument, type StoredSection } from '../src/index/format.js';
 import type { LexicalData } from '../src/index/lexical-index.js';
 import { currentBuildDir, readBuildLexical, readBuildSections } from '../src/index/read-index.js';
@@ -26,50 +27,65 @@ export async function previousBuild(outDir: string): Promise<PreviousBuild | und
   }
 }
 
-/** What this build takes from the previous one: `oldOf[s]` is section s's number there (or -1), with its postings and graph when usable. */
-export interface Carried {
-  oldOf: Int32Array;
+/** The previous build's postings, graph, word counts and vectors: read while the changed files are parsed; each undefined when unusable. */
+export interface PreviousData {
   lexical: LexicalData | undefined;
   graph: HnswVectorIndex | undefined;
   wordCounts: Map<string, number> | undefined;
-  /** The previous build's section vectors, when made by this build's model. */
   vectors: Float32Array | undefined;
 }
 
-/** Undefined when the previous build chunked differently: its sections say nothing about this build's. */
-export async function carriedFrom(
+/** Undefined when the previous build chunked differently: its sections say nothing about this build's. Never rejects. */
+export async function readPreviousData(
   previous: PreviousBuild | undefined,
-  documents: readonly StoredDocument[],
-  sections: readonly StoredSection[],
   chunkOptions: ChunkOptions,
-  model: { checksum: string; dimensions: number },
-  hnswParams: HnswParams,
-): Promise<Carried | undefined> {
+): Promise<PreviousData | undefined> {
   if (
     !previous ||
     previous.manifest.chunking.maxSectionChars !== chunkOptions.maxSectionChars ||
     previous.manifest.chunking.version !== CHUNKER_VERSION
   )
     return undefined;
-  const lexical = await readBuildLexical(previous.buildDir, previous.manifest).catch(() => undefined);
+  const [lexical, graph, wordCounts, vectors] = await Promise.all([
+    readBuildLexical(previous.buildDir, previous.manifest).catch(() => undefined),
+    previousGraph(previous.buildDir, previous.manifest),
+    readWordCounts(previous.buildDir, previous.manifest),
+    previousVectors(previous),
+  ]);
+  return { lexical, graph, wordCounts, vectors };
+}
+
+/** What this build takes from the previous one: `oldOf[s]` is section s's number there (or -1), with what of its data fits this build. */
+export interface Carried extends PreviousData {
+  oldOf: Int32Array;
+}
+
+export function carriedFrom(
+  previous: PreviousBuild | undefined,
+  data: PreviousData | undefined,
+  documents: readonly StoredDocument[],
+  sections: readonly StoredSection[],
+  model: { checksum: string; dimensions: number },
+  hnswParams: HnswParams,
+): Carried | undefined {
+  if (!previous || !data) return undefined;
+  // Vectors (and the graph of them) of another model say nothing about this one's.
+  const sameModel =
+    previous.manifest.model.checksum === model.checksum && previous.manifest.model.dimensions === model.dimensions;
   return {
     oldOf: carriedSections(documents, sections, previous),
-    lexical,
-    graph: await previousGraph(previous.buildDir, previous.manifest, model, hnswParams),
-    wordCounts: await readWordCounts(previous.buildDir, previous.manifest),
-    vectors: await previousVectors(previous, model),
+    lexical: data.lexical,
+    graph: sameModel && isDeepStrictEqual(previous.manifest.hnsw, hnswParams) ? data.graph : undefined,
+    wordCounts: data.wordCounts,
+    vectors: sameModel ? data.vectors : undefined,
   };
 }
 
-async function previousVectors(
-  previous: PreviousBuild,
-  model: { checksum: string; dimensions: number },
-): Promise<Float32Array | undefined> {
-  if (previous.manifest.model.checksum !== model.checksum) return undefined;
+async function previousVectors(previous: PreviousBuild): Promise<Float32Array | undefined> {
   const bytes = await readFile(join(previous.buildDir, INDEX_FILES.vectors)).catch(() => undefined);
   if (
     bytes === undefined ||
-    bytes.byteLength !== previous.manifest.sections * model.dimensions * 4 ||
+    bytes.byteLength !== previous.manifest.sections * previous.manifest.model.dimensions * 4 ||
     sha256(bytes) !== previous.manifest.files[INDEX_FILES.vectors]
   )
     return undefined;
