@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeDeadTempFiles } from './clean-index.js';
 import { writeDurably } from './write-index.js';
@@ -19,7 +19,11 @@ export function cacheKey(text: string): string {
 
 export class VectorCache {
   private readonly entries = new Map<string, Float32Array>();
-  private dirty = false;
+  /** Entries added since the file was read: a save appends them. */
+  private added: [string, Float32Array][] = [];
+  /** Whether the file must be written whole (it was missing, damaged, or written by another process meanwhile). */
+  private rewrite = true;
+  private bytesRead = 0;
   hits = 0;
   misses = 0;
 
@@ -45,12 +49,15 @@ export class VectorCache {
           `vector cache ${cache.file} is damaged (size ${data.byteLength} is not a whole number of records); embedding everything again`,
         );
       } else {
+        // One copy of the file, aligned for float views: no array allocated per entry.
+        const floats = new Float32Array(data.byteLength / 4);
+        new Uint8Array(floats.buffer).set(data);
         for (let off = 0; off < data.byteLength; off += record) {
           const key = data.subarray(off, off + KEY_BYTES).toString('hex');
-          const vector = new Float32Array(dims);
-          new Uint8Array(vector.buffer).set(data.subarray(off + KEY_BYTES, off + record));
-          cache.entries.set(key, vector);
+          cache.entries.set(key, floats.subarray((off + KEY_BYTES) / 4, (off + record) / 4));
         }
+        cache.rewrite = false;
+        cache.bytesRead = data.byteLength;
       }
     }
     return cache;
@@ -68,25 +75,54 @@ export class VectorCache {
   }
 
   set(key: string, vector: Float32Array): void {
+    if (!this.entries.has(key)) this.added.push([key, vector]);
     this.entries.set(key, vector);
-    this.dirty = true;
   }
 
-  /** Writes the cache atomically (temp file + rename); a no-op when nothing was added. */
+  /**
+   * Saves what was added: appended to the file when it is still the one read (a one-file reindex
+   * adds a few vectors to a cache of thousands), else the whole cache written atomically (temp
+   * file + rename). An append cut short leaves the file a part-record long, which the next open
+   * reports as damaged and starts afresh from: it is only a cache.
+   */
   async save(): Promise<void> {
-    if (!this.dirty) return;
+    if (this.added.length === 0) return;
     await mkdir(join(this.file, '..'), { recursive: true });
+    const size = await stat(this.file).then(
+      (s) => s.size,
+      () => -1,
+    );
+    if (!this.rewrite && size === this.bytesRead) {
+      const out = this.records(this.added);
+      const handle = await open(this.file, 'a');
+      try {
+        await handle.writeFile(out);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      this.bytesRead += out.byteLength;
+    } else {
+      const out = this.records(this.entries);
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      await writeDurably(tmp, out);
+      await rename(tmp, this.file);
+      this.bytesRead = out.byteLength;
+      this.rewrite = false;
+    }
+    this.added = [];
+  }
+
+  private records(entries: Iterable<[string, Float32Array]>): Buffer {
+    const list = [...entries];
     const record = KEY_BYTES + this.dims * 4;
-    const out = Buffer.alloc(this.entries.size * record);
+    const out = Buffer.alloc(list.length * record);
     let off = 0;
-    for (const [key, vector] of this.entries) {
+    for (const [key, vector] of list) {
       out.write(key, off, KEY_BYTES, 'hex');
       Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(out, off + KEY_BYTES);
       off += record;
     }
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeDurably(tmp, out);
-    await rename(tmp, this.file);
-    this.dirty = false;
+    return out;
   }
 }
