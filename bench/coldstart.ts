@@ -52,6 +52,7 @@ export async function measureColdStart(
     ...(probes[0]?.modelChecksumMs === undefined ? {} : { modelChecksumMs: median('modelChecksumMs') }),
     indexReadMs: median('indexReadMs'),
     cliImportsMs: median('cliImportsMs'),
+    ...(probes[0]?.poolMs === undefined ? {} : { poolMs: median('poolMs'), poolThreads: probes[0].poolThreads }),
   };
   log(
     `coldstart: ready in ${percentile(readyMs, 50).toFixed(0)} ms (median of ${runs}); model ${parts.modelMs.toFixed(0)} ms, index ${parts.indexMs.toFixed(0)} ms`,

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { getHeapSpaceStatistics } from 'node:v8';
 import wordListPath from 'word-list';
 import { z } from 'zod';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
@@ -36,6 +37,8 @@ export const memoryReportSchema = z.object({
     heapTotalMB: z.number(),
     externalMB: z.number(),
     arrayBuffersMB: z.number(),
+    /** The main thread's young generation (V8 new space): it grows under load and is kept. */
+    newSpaceMB: z.number().optional(),
   }),
   disk: z.object({ indexMB: z.number(), modelMB: z.number() }),
   rssOverDisk: z.number(),
@@ -52,9 +55,11 @@ function measure(): NodeJS.MemoryUsage {
   return process.memoryUsage();
 }
 
+/** Bytes of a folder's files; hidden ones (the model's digest and compiled caches) are derived, not the model. */
 function folderBytes(dir: string): number {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
   }
@@ -69,7 +74,8 @@ async function main(): Promise<void> {
   );
   const base = measure();
 
-  const embedder = await loadEmbedder();
+  // As the server loads it: the table's rows are read from the model file, not held (pool-engine.ts).
+  const embedder = await loadEmbedder({ tableRows: 'file' });
   await embedder.embed(['warm the model up']);
   const afterModel = measure();
 
@@ -149,6 +155,7 @@ async function main(): Promise<void> {
       heapTotalMB: mb(after.heapTotal),
       externalMB: mb(after.external),
       arrayBuffersMB: mb(after.arrayBuffers),
+      newSpaceMB: mb(getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0),
     },
     disk,
     rssOverDisk: Math.round((mb(after.rss) / (disk.indexMB + disk.modelMB)) * 100) / 100,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
@@ -5,6 +6,8 @@ import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import { startHttpServer } from '../src/mcp/http.js';
 import { currentBuildDir, readIndex, readManifest } from '../src/index/read-index.js';
 import { openEngine } from '../src/search/engine.js';
+import { openPooledEngine } from '../src/search/pool-engine.js';
+import { SearchPool } from '../src/search/pool.js';
 import { runIfEntry } from './probe-entry.js';
 
 /**
@@ -29,6 +32,12 @@ export const startupReportSchema = z.object({
   indexReadMs: z.number(),
   /** What the CLI imports on top (the indexer, for building on demand; commander). */
   cliImportsMs: z.number(),
+  /**
+   * What `svc-docs serve` does instead of openEngine (SVC_DOCS_SEARCH_THREADS ≥ 1, the default):
+   * start the search workers and load the index into each, measured after the steps above.
+   */
+  poolMs: z.number().optional(),
+  poolThreads: z.number().optional(),
 });
 export type StartupReport = z.infer<typeof startupReportSchema>;
 
@@ -38,7 +47,8 @@ async function main(): Promise<void> {
   const indexDir = values.index!;
   const manifest = await readManifest((await currentBuildDir(indexDir))!);
   let t = performance.now();
-  const embedder = await loadEmbedder({ model: manifest.model.id });
+  // As the server loads it (pool-engine.ts): table rows read from the model file on demand.
+  const embedder = await loadEmbedder({ model: manifest.model.id, tableRows: 'file' });
   const modelMs = performance.now() - t;
   t = performance.now();
   const engine = await openEngine(indexDir, { embedder });
@@ -65,6 +75,13 @@ async function main(): Promise<void> {
   t = performance.now();
   await import('../src/cli.js');
   const cliImportsMs = performance.now() - t;
+  const poolThreads = availableParallelism();
+  t = performance.now();
+  const pool = new SearchPool(poolThreads);
+  const pooled = await openPooledEngine(pool, indexDir, { embedder });
+  const poolMs = performance.now() - t;
+  await pooled.releaseIndex();
+  await pool.close();
   await engine.close();
   await embedder.dispose();
   const report: StartupReport = {
@@ -77,6 +94,8 @@ async function main(): Promise<void> {
     modelChecksumMs,
     indexReadMs,
     cliImportsMs,
+    poolMs,
+    poolThreads,
   };
   console.log(JSON.stringify(report));
 }
