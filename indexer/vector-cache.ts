@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeDeadTempFiles } from './clean-index.js';
 import { writeDurably } from './write-index.js';
@@ -19,11 +19,8 @@ export function cacheKey(text: string): string {
 
 export class VectorCache {
   private readonly entries = new Map<string, Float32Array>();
-  /** Entries added since the file was read: a save appends them. */
-  private added: [string, Float32Array][] = [];
-  /** Whether the file must be written whole (it was missing, damaged, or written by another process meanwhile). */
-  private rewrite = true;
-  private bytesRead = 0;
+  /** Entries added since the cache was read or saved. */
+  private added: string[] = [];
   hits = 0;
   misses = 0;
 
@@ -56,8 +53,6 @@ export class VectorCache {
           const key = data.subarray(off, off + KEY_BYTES).toString('hex');
           cache.entries.set(key, floats.subarray((off + KEY_BYTES) / 4, (off + record) / 4));
         }
-        cache.rewrite = false;
-        cache.bytesRead = data.byteLength;
       }
     }
     return cache;
@@ -75,41 +70,22 @@ export class VectorCache {
   }
 
   set(key: string, vector: Float32Array): void {
-    if (!this.entries.has(key)) this.added.push([key, vector]);
+    if (!this.entries.has(key)) this.added.push(key);
     this.entries.set(key, vector);
   }
 
   /**
-   * Saves what was added: appended to the file when it is still the one read (a one-file reindex
-   * adds a few vectors to a cache of thousands), else the whole cache written atomically (temp
-   * file + rename). An append cut short leaves the file a part-record long, which the next open
-   * reports as damaged and starts afresh from: it is only a cache.
+   * Writes the whole cache atomically (temp file + rename); a no-op when nothing was added. Not
+   * appended in place, though a one-file reindex adds a vector or two: an append cut short could
+   * leave a record whose key was written and whose vector was not, and only a whole file swapped
+   * in by rename is never seen half-written.
    */
   async save(): Promise<void> {
     if (this.added.length === 0) return;
     await mkdir(join(this.file, '..'), { recursive: true });
-    const size = await stat(this.file).then(
-      (s) => s.size,
-      () => -1,
-    );
-    if (!this.rewrite && size === this.bytesRead) {
-      const out = this.records(this.added);
-      const handle = await open(this.file, 'a');
-      try {
-        await handle.writeFile(out);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      this.bytesRead += out.byteLength;
-    } else {
-      const out = this.records(this.entries);
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      await writeDurably(tmp, out);
-      await rename(tmp, this.file);
-      this.bytesRead = out.byteLength;
-      this.rewrite = false;
-    }
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    await writeDurably(tmp, this.records(this.entries));
+    await rename(tmp, this.file);
     this.added = [];
   }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cacheKey, VectorCache } from '../../indexer/vector-cache.js';
 import { tempDir } from '../helpers/index-fixture.js';
 
-/** The vector cache keeps what it was given across opens, appending to its file when it can. */
+/** The vector cache keeps what it was given across opens, and is written whole each time. */
 
 const DIMS = 4;
 const RECORD = 32 + DIMS * 4;
@@ -16,7 +16,7 @@ function cacheFile(dir: string): string {
 }
 
 describe('VectorCache', () => {
-  it('appends what a later build adds, and reads all of it back', async () => {
+  it('keeps what each build adds, and reads all of it back', async () => {
     const dir = tempDir('vectors');
     const first = await VectorCache.open(dir, 'm'.repeat(64), DIMS);
     first.set(cacheKey('a'), vector(1));
@@ -35,7 +35,7 @@ describe('VectorCache', () => {
     expect(third.get(cacheKey('c'))).toEqual(vector(3));
   });
 
-  it('writes itself whole when another build saved in between, and starts afresh after a cut-short append', async () => {
+  it('writes itself whole when another build saved in between, and starts afresh from a damaged file', async () => {
     const dir = tempDir('vectors');
     const seed = await VectorCache.open(dir, 'm'.repeat(64), DIMS);
     seed.set(cacheKey('seed'), vector(4));
@@ -47,7 +47,7 @@ describe('VectorCache', () => {
     a.set(cacheKey('from a'), vector(6));
     a.set(cacheKey('also a'), vector(7));
     await a.save();
-    // a's own three entries, whole: appending its two records to b's file would have made four.
+    // a's own three entries, whole: appending its two records to b's file would have made four (b's entry is lost, as with any cache two builds save at once).
     expect(statSync(cacheFile(dir)).size).toBe(3 * RECORD);
     expect((await VectorCache.open(dir, 'm'.repeat(64), DIMS)).get(cacheKey('also a'))).toEqual(vector(7));
 
