@@ -165,26 +165,14 @@ async function embedAndWrite(
   const hnsw =
     (carried?.graph && updateGraph(carried.graph, carried.oldOf, sectionVectors.matrix)) ??
     HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
-  const knowledgeBases = [...new Set(documents.map((d) => d.kb))];
-  const draft: ManifestDraft = {
-    builtAt: new Date().toISOString(),
-    builder: 'svc-docs',
-    model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
-    corpus: { checksum: corpusChecksum(corpus), knowledgeBases, documents: documents.length },
-    sections: sections.length,
-    chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
-    lexical: options.lexical ?? DEFAULT_LEXICAL_PARAMS,
-    hnsw: hnswParams,
-    fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
-    relevance: DEFAULT_RELEVANCE_THRESHOLDS,
-  };
+  const draft = manifestDraft(options, embedder, { corpus, chunkOptions, chunked, previous, data }, hnswParams);
   const expansion = { terms: vocabulary, vectors: vocabularyVectors.matrix };
   const content = { documents, sections, vectors: sectionVectors.matrix, lexical, expansion, wordCounts };
   return {
     buildDir: await writeIndex(options.outDir, draft, content, hnsw),
     documents: documents.length,
     sections: sections.length,
-    knowledgeBases,
+    knowledgeBases: draft.corpus.knowledgeBases,
     sectionsEmbedded: sectionVectors.embedded,
     sectionsReused: sections.length - sectionVectors.embedded,
     vocabularyEmbedded: vocabularyVectors.embedded,
@@ -193,6 +181,32 @@ async function embedAndWrite(
     changes: diffDocuments(previous?.documents ?? [], documents),
     seconds: 0,
     unchanged: false,
+  };
+}
+
+/** The manifest of this build, but for the files' checksums (the writer adds them). */
+function manifestDraft(
+  options: BuildOptions,
+  embedder: Embedder,
+  { corpus, chunkOptions, chunked }: Chunked,
+  hnswParams: HnswParams,
+): ManifestDraft {
+  const { documents, sections } = chunked;
+  return {
+    builtAt: new Date().toISOString(),
+    builder: 'svc-docs',
+    model: { id: embedder.modelId, dimensions: embedder.dimensions, checksum: embedder.checksum },
+    corpus: {
+      checksum: corpusChecksum(corpus),
+      knowledgeBases: [...new Set(documents.map((d) => d.kb))],
+      documents: documents.length,
+    },
+    sections: sections.length,
+    chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
+    lexical: options.lexical ?? DEFAULT_LEXICAL_PARAMS,
+    hnsw: hnswParams,
+    fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
+    relevance: DEFAULT_RELEVANCE_THRESHOLDS,
   };
 }
 
