@@ -100,8 +100,9 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     // The parser loads on its thread while this one reads the previous build.
     chunker.warm();
     previous = await previousBuild(options.outDir);
-    // Read while the changed files are parsed on the worker.
-    previousData = readPreviousData(previous, chunkOptions);
+    // Read while the changed files are parsed on the worker. It never rejects: it is awaited only
+    // after the parse, and a rejection unhandled meanwhile would end the process.
+    previousData = readPreviousData(previous, chunkOptions).catch(() => undefined);
     chunked = await chunkCorpus(corpus, previous, chunkOptions, chunker, log);
   } finally {
     returnChunker(chunker);
@@ -152,7 +153,14 @@ async function embedAndWrite(
   );
   const wordCounts = wordCountsFor(sections, previous, carried);
   const vocabulary = vocabularyOf(wordCounts);
-  const vocabularyVectors = await embed(vocabulary, 'embed-vocabulary');
+  const vocabularyVectors = await embedThroughCache(
+    vocabulary,
+    'embed-vocabulary',
+    embedder,
+    cache,
+    options,
+    carried?.expansion,
+  );
   // Saved before the index is written: a crash after this point costs no embedding next time.
   await cache.save();
 
@@ -261,13 +269,15 @@ async function embedThroughCache(
   embedder: Embedder,
   cache: VectorCache,
   options: Pick<BuildOptions, 'batchSize' | 'onProgress' | 'afterBatch'>,
+  known?: ReadonlyMap<string, Float32Array>,
 ): Promise<{ matrix: VectorMatrix; embedded: number }> {
   const batchSize = options.batchSize ?? 64;
   const data = new Float32Array(texts.length * embedder.dimensions);
-  const keys = texts.map(cacheKey);
+  const keys: string[] = [];
   const missing: number[] = [];
-  keys.forEach((key, i) => {
-    const v = cache.get(key);
+  texts.forEach((text, i) => {
+    // What the previous build holds needs no hashing for the cache.
+    const v = known?.get(text) ?? cache.get((keys[i] = cacheKey(text)));
     if (v) data.set(v, i * embedder.dimensions);
     else missing.push(i);
   });
@@ -277,7 +287,7 @@ async function embedThroughCache(
     const vectors = await embedder.embed(batch.map((i) => texts[i]!));
     batch.forEach((i, j) => {
       data.set(vectors[j]!, i * embedder.dimensions);
-      cache.set(keys[i]!, vectors[j]!);
+      cache.set(keys[i] ?? cacheKey(texts[i]!), vectors[j]!);
     });
     options.onProgress?.({ phase, done: texts.length - missing.length + start + batch.length, total: texts.length });
     await options.afterBatch?.(start + batch.length);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { INDEX_FILES, sha256, type StoredDocument, type StoredSection } from '../src/index/format.js';
+import { INDEX_FILES, sha256, termsFileSchema, type StoredDocument, type StoredSection } from '../src/index/format.js';
 import type { LexicalData } from '../src/index/lexical-index.js';
 import { currentBuildDir, readBuildLexical, readBuildSections } from '../src/index/read-index.js';
 import type { HnswParams, HnswVectorIndex, VectorMatrix } from '../src/index/vector-index.js';
@@ -33,6 +33,8 @@ export interface PreviousData {
   graph: HnswVectorIndex | undefined;
   wordCounts: Map<string, number> | undefined;
   vectors: Float32Array | undefined;
+  /** The expansion vocabulary's vectors, by word. */
+  expansion: Map<string, Float32Array> | undefined;
 }
 
 /** Undefined when the previous build chunked differently: its sections say nothing about this build's. Never rejects. */
@@ -46,13 +48,14 @@ export async function readPreviousData(
     previous.manifest.chunking.version !== CHUNKER_VERSION
   )
     return undefined;
-  const [lexical, graph, wordCounts, vectors] = await Promise.all([
+  const [lexical, graph, wordCounts, vectors, expansion] = await Promise.all([
     readBuildLexical(previous.buildDir, previous.manifest).catch(() => undefined),
     previousGraph(previous.buildDir, previous.manifest),
     readWordCounts(previous.buildDir, previous.manifest),
     previousVectors(previous),
+    previousExpansion(previous),
   ]);
-  return { lexical, graph, wordCounts, vectors };
+  return { lexical, graph, wordCounts, vectors, expansion };
 }
 
 /** What this build takes from the previous one: `oldOf[s]` is section s's number there (or -1), with what of its data fits this build. */
@@ -78,18 +81,37 @@ export function carriedFrom(
     graph: sameModel && isDeepStrictEqual(previous.manifest.hnsw, hnswParams) ? data.graph : undefined,
     wordCounts: data.wordCounts,
     vectors: sameModel ? data.vectors : undefined,
+    expansion: sameModel ? data.expansion : undefined,
   };
 }
 
-async function previousVectors(previous: PreviousBuild): Promise<Float32Array | undefined> {
-  const bytes = await readFile(join(previous.buildDir, INDEX_FILES.vectors)).catch(() => undefined);
-  if (
-    bytes === undefined ||
-    bytes.byteLength !== previous.manifest.sections * previous.manifest.model.dimensions * 4 ||
-    sha256(bytes) !== previous.manifest.files[INDEX_FILES.vectors]
-  )
-    return undefined;
+/** One of the previous build's files, when it is what its manifest says. */
+async function verified(previous: PreviousBuild, file: string): Promise<Buffer | undefined> {
+  const bytes = await readFile(join(previous.buildDir, file)).catch(() => undefined);
+  return bytes !== undefined && sha256(bytes) === previous.manifest.files[file] ? bytes : undefined;
+}
+
+function floats(bytes: Buffer, rows: number, dims: number): Float32Array | undefined {
+  if (bytes.byteLength !== rows * dims * 4) return undefined;
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+async function previousVectors(previous: PreviousBuild): Promise<Float32Array | undefined> {
+  const bytes = await verified(previous, INDEX_FILES.vectors);
+  return bytes && floats(bytes, previous.manifest.sections, previous.manifest.model.dimensions);
+}
+
+async function previousExpansion(previous: PreviousBuild): Promise<Map<string, Float32Array> | undefined> {
+  const [termsFile, vectorsFile] = await Promise.all([
+    verified(previous, INDEX_FILES.terms),
+    verified(previous, INDEX_FILES.termVectors),
+  ]);
+  if (!termsFile || !vectorsFile) return undefined;
+  const parsed = termsFileSchema.safeParse(JSON.parse(termsFile.toString('utf8')));
+  const dims = previous.manifest.model.dimensions;
+  const data = parsed.success ? floats(vectorsFile, parsed.data.terms.length, dims) : undefined;
+  if (!parsed.success || !data) return undefined;
+  return new Map(parsed.data.terms.map((term, t) => [term, data.subarray(t * dims, (t + 1) * dims)]));
 }
 
 /**
