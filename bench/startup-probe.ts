@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   await readIndex(indexDir);
   const indexReadMs = performance.now() - t;
   t = performance.now();
-  await import('../src/cli.js');
+  await import('../src/cli-program.js');
   const cliImportsMs = performance.now() - t;
   const poolThreads = availableParallelism();
   t = performance.now();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableLocation } from './lookup-table.js';
-import { LITTLE_ENDIAN_HOST } from './onnx-graph.js';
+import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 import type { UnigramParts } from './unigram-tokenizer.js';
 
 /**

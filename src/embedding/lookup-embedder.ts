@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CompiledLookup, readCompiledLookup, writeCompiledLookup } from './lookup-cache.js';
 import { fileRows, memoryRows, readLookupTable, readTableAt, type TableRows } from './lookup-table.js';
-import { LITTLE_ENDIAN_HOST } from './onnx-graph.js';
+import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 import type { Embedder } from './types.js';
 import { UnigramTokenizer } from './unigram-tokenizer.js';
 

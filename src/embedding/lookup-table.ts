@@ -1,8 +1,15 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import onnxProto from 'onnx-proto';
-import { LITTLE_ENDIAN_HOST } from './onnx-graph.js';
+import { createRequire } from 'node:module';
+import type onnxProto from 'onnx-proto';
+import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 
-const { onnx } = onnxProto;
+/**
+ * The ONNX protobuf classes, loaded on first use: a model with a current compiled form
+ * (lookup-cache.ts) is read without them, and start-up is spared the package.
+ */
+function onnxClasses(): typeof onnxProto.onnx {
+  return (createRequire(import.meta.url)('onnx-proto') as typeof onnxProto).onnx;
+}
 
 /** The embedding table of a static (lookup-only) model: row i is the vector of token id i. */
 export interface LookupTable extends TableLocation {
@@ -38,6 +45,7 @@ export function readLookupTable(onnxPath: string): LookupTable | undefined {
   const bytes = readFileSync(onnxPath);
   // The table is moved within these bytes below: a small file's Buffer may share a pool with others.
   const owned = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength;
+  const onnx = onnxClasses();
   const model = onnx.ModelProto.decode(owned ? bytes : Uint8Array.from(bytes));
   const graph = model.graph;
   const nodes = graph?.node ?? [];

@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 
 const { onnx } = onnxProto;
 
@@ -97,9 +98,6 @@ function lookupNodes() {
     { name: 'apply_mask', opType: 'Mul', input: ['token_vectors', 'mask_3d'], output: ['last_hidden_state'] },
   ];
 }
-
-/** Typed arrays use the host's byte order; ONNX raw_data is always little-endian. */
-export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** ONNX raw_data is little-endian; typed arrays use the host's order, so swap on big-endian hosts. */
 function littleEndianBytes(values: Float32Array | BigInt64Array): Uint8Array {

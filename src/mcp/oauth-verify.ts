@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  errors,
-  type JSONWebKeySet,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-  jwtVerify,
-} from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { OAuthConfig } from './oauth-settings.js';
+
+type Jose = typeof import('jose');
+type JoseErrors = Jose['errors'];
+
+/** jose is loaded with the first token to verify: a server without OAuth never loads it, one with it starts sooner. */
+let jose: Promise<Jose> | undefined;
+function loadJose(): Promise<Jose> {
+  jose ??= import('jose');
+  return jose;
+}
 
 /**
  * Checking a JWT access token (MCP authorization, OAuth 2.1 resource server): signature by a key
@@ -117,8 +119,13 @@ export function readJwksFile(path: string): JSONWebKeySet {
   return parsed as JSONWebKeySet;
 }
 
-function keyGetter(jwks: OAuthConfig['jwks']): JWTVerifyGetKey {
-  if ('file' in jwks) return createLocalJWKSet(readJwksFile(jwks.file));
+/** `localSet`: the JWKS file's keys, read (and checked) when the verifier is created. */
+function keyGetter(
+  { createLocalJWKSet, createRemoteJWKSet, errors }: Jose,
+  jwks: OAuthConfig['jwks'],
+  localSet: JSONWebKeySet | undefined,
+): JWTVerifyGetKey {
+  if ('file' in jwks) return createLocalJWKSet(localSet ?? readJwksFile(jwks.file));
   const remote = createRemoteJWKSet(new URL(jwks.url), { timeoutDuration: JWKS_TIMEOUT_MS });
   return async (header, token) => {
     try {
@@ -137,7 +144,7 @@ function keyGetter(jwks: OAuthConfig['jwks']): JWTVerifyGetKey {
 }
 
 /** What a jose failure means for the client. */
-function problemOf(error: unknown): TokenProblem | undefined {
+function problemOf(errors: JoseErrors, error: unknown): TokenProblem | undefined {
   if (error instanceof errors.JWTExpired) return 'expired';
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.reason === 'missing') return 'missing-claim';
@@ -173,12 +180,16 @@ export interface TokenVerifier {
 }
 
 export function createTokenVerifier(config: OAuthConfig): TokenVerifier {
-  const keys = keyGetter(config.jwks);
+  // A bad JWKS file is a startup error, so it is read now; jose itself waits for the first token.
+  const localSet = 'file' in config.jwks ? readJwksFile(config.jwks.file) : undefined;
+  let ready: Promise<{ jose: Jose; keys: JWTVerifyGetKey }> | undefined;
   return {
     async verify(token) {
+      ready ??= loadJose().then((jose) => ({ jose, keys: keyGetter(jose, config.jwks, localSet) }));
+      const { jose, keys } = await ready;
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, keys, {
+        ({ payload } = await jose.jwtVerify(token, keys, {
           issuer: config.issuer,
           audience: [...config.resources],
           algorithms: ACCEPTED_ALGORITHMS,
@@ -187,7 +198,7 @@ export function createTokenVerifier(config: OAuthConfig): TokenVerifier {
         }));
       } catch (error) {
         if (error instanceof KeysUnavailableError) throw error;
-        const problem = problemOf(error);
+        const problem = problemOf(jose.errors, error);
         if (problem === undefined) throw error;
         throw new TokenRefusedError(problem);
       }

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import {
   BUILDER_VERSION,
-  buildStaticModel,
   DEFAULT_SETTINGS,
   type StaticModelSettings,
   type StaticModelSource,
 } from '../../src/embedding/default-model.js';
+import { buildStaticModel } from '../../src/embedding/static-model-builder.js';
 
 /** A synthetic vocabulary small enough to build a real static model in milliseconds. */
 export const TINY_WORDS = [
