@@ -12,6 +12,9 @@ import { writeDurably } from './write-index.js';
  */
 
 const KEY_BYTES = 32;
+/** New entries below this share of a file of at least MIN_REWRITE_ENTRIES are not worth rewriting it for (see save). */
+export const MIN_NEW_SHARE = 0.01;
+export const MIN_REWRITE_ENTRIES = 5000;
 
 export function cacheKey(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -21,6 +24,8 @@ export class VectorCache {
   private readonly entries = new Map<string, Float32Array>();
   /** Entries added since the cache was read or saved. */
   private added: string[] = [];
+  /** Entries in the file when it was read or saved. */
+  private read = 0;
   hits = 0;
   misses = 0;
 
@@ -53,6 +58,7 @@ export class VectorCache {
           const key = data.subarray(off, off + KEY_BYTES).toString('hex');
           cache.entries.set(key, floats.subarray((off + KEY_BYTES) / 4, (off + record) / 4));
         }
+        cache.read = cache.entries.size;
       }
     }
     return cache;
@@ -75,18 +81,22 @@ export class VectorCache {
   }
 
   /**
-   * Writes the whole cache atomically (temp file + rename); a no-op when nothing was added. Not
-   * appended in place, though a one-file reindex adds a vector or two: an append cut short could
-   * leave a record whose key was written and whose vector was not, and only a whole file swapped
-   * in by rename is never seen half-written.
+   * Writes the whole cache atomically (temp file + rename): only an entire file swapped in by
+   * rename is never seen half-written (an append cut short could leave a key without its
+   * vector). A no-op when nothing was added, or when a large cache (MIN_REWRITE_ENTRIES) gained
+   * under MIN_NEW_SHARE of what was read: a one-file reindex adds a vector or two to thousands,
+   * and rewriting them all was a tenth of its time. Those few vectors are in the build's own vectors.f32, which the next
+   * reindex carries over; only a build that re-chunks everything would embed them again.
    */
   async save(): Promise<void> {
-    if (this.added.length === 0) return;
+    if (this.added.length === 0 || (this.read >= MIN_REWRITE_ENTRIES && this.added.length < MIN_NEW_SHARE * this.read))
+      return;
     await mkdir(join(this.file, '..'), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     await writeDurably(tmp, this.records(this.entries));
     await rename(tmp, this.file);
     this.added = [];
+    this.read = this.entries.size;
   }
 
   private records(entries: Iterable<[string, Float32Array]>): Buffer {

@@ -1,7 +1,7 @@
 import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheKey, VectorCache } from '../../indexer/vector-cache.js';
+import { cacheKey, MIN_NEW_SHARE, MIN_REWRITE_ENTRIES, VectorCache } from '../../indexer/vector-cache.js';
 import { tempDir } from '../helpers/index-fixture.js';
 
 /** The vector cache keeps what it was given across opens, and is written whole each time. */
@@ -56,5 +56,22 @@ describe('VectorCache', () => {
     const after = await VectorCache.open(dir, 'm'.repeat(64), DIMS, (line) => warnings.push(line));
     expect(after.size).toBe(0);
     expect(warnings.join('\n')).toMatch(/is damaged/);
+  });
+
+  it('leaves a large cache as it is for a handful of new vectors, and writes it once enough are new', async () => {
+    const dir = tempDir('vectors');
+    const open = () => VectorCache.open(dir, 'm'.repeat(64), DIMS);
+    const seed = await open();
+    for (let i = 0; i < MIN_REWRITE_ENTRIES; i++) seed.set(cacheKey(`seed ${i}`), vector(i));
+    await seed.save();
+    const few = await open();
+    few.set(cacheKey('one more'), vector(-1));
+    await few.save();
+    expect((await open()).size).toBe(MIN_REWRITE_ENTRIES);
+    const many = await open();
+    const enough = Math.ceil(MIN_NEW_SHARE * MIN_REWRITE_ENTRIES);
+    for (let i = 0; i < enough; i++) many.set(cacheKey(`new ${i}`), vector(i));
+    await many.save();
+    expect((await open()).size).toBe(MIN_REWRITE_ENTRIES + enough);
   });
 });
