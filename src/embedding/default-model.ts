@@ -83,8 +83,8 @@ export async function ensureDefaultModel(
       const started = Date.now();
       // The builder (GloVe reader, ONNX writer, vocabulary) is loaded only to build: a server
       // whose model is there starts without it.
-      const { buildStaticModel, readWinkSource } = await import('./static-model-builder.js');
-      const source = readWinkSource();
+      const { buildStaticModel, readWinkSource, wordsUsed } = await import('./static-model-builder.js');
+      const source = readWinkSource((words) => wordsUsed(words, DEFAULT_SETTINGS));
       const provenance = buildStaticModel(source, tmpDir, DEFAULT_SETTINGS);
       log(
         `built ${DEFAULT_MODEL_ID} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${provenance.vocabulary.tokens} tokens, ${provenance.dimensions} dimensions`,

