@@ -1,3 +1,4 @@
+import { memoryLines } from './summary-memory.js';
 import type { BenchResults } from './run.js';
 import { compactCount } from './scale-chart.js';
 import { HELD_OUT_PREAMBLE, heldOutTables } from './summary-heldout.js';
@@ -140,6 +141,7 @@ export function renderSummary(r: BenchResults): string {
       `In-process \`engine.search\` in the benchmark process on the same index and queries: p50 ${ms(h.inProcessP50)} ms. HTTP at one session: ${h.httpOverInProcess.toFixed(2)}× that (${signedMs(h.overheadP50Ms)} ms), for MCP framing, JSON, rendering the result, HTTP and the client's schema validation; the server's CPU per call, next to the in-process search time, is the steadier measure of that cost on a busy machine.`,
       '',
     );
+    lines.push(...memoryLines(h));
   }
   if (r.coldstart) {
     const c = r.coldstart;

@@ -1,0 +1,30 @@
+import type { HttpReport } from './http.js';
+
+/** The memory section of summary.md: where the server's megabytes go (bench/memory-probe.ts), and RSS over disk. */
+export function memoryLines(h: HttpReport): string[] {
+  const m = h.memory;
+  const disk = m.disk.indexMB + m.disk.modelMB;
+  const most = h.levels[h.levels.length - 1]!;
+  const one = h.levels[0]!;
+  const parts = Object.entries(m.index.parts)
+    .map(([name, value]) => `${name.replace(/MB$/, '')} ${value}`)
+    .join(', ');
+  return [
+    '## Memory (argocd index), MB',
+    '',
+    'Where the megabytes go, step by step in a fresh process loading what the server loads (`bench/memory-probe.ts`; RSS after a full GC at each step):',
+    '',
+    '| step | MB |',
+    '|---|---|',
+    `| Node and the imports, before loading anything | ${m.baseRssMB} |`,
+    `| the model (table rows read from its file; ${m.model.externalMB} MB outside the V8 heap) | ${m.model.rssMB} |`,
+    `| the index as read (${parts}) | ${m.index.rssMB} |`,
+    `| the typo dictionary, compact (as the Set it used to be: ${m.dictionary.asSetMB}) | ${m.dictionary.compactMB} |`,
+    `| the search pool's first worker (thread, its imports and its view of the index) | ${m.pool.oneWorkerMB} |`,
+    `| each further worker (${m.pool.threads} threads on this machine) | ${m.pool.perExtraWorkerMB} |`,
+    `| **after load and a burst of searches** (V8 heap used ${m.afterLoad.heapUsedMB}, main thread's young generation ${m.afterLoad.newSpaceMB ?? '?'}) | **${m.afterLoad.rssMB}** |`,
+    '',
+    `On disk: index ${m.disk.indexMB} MB, model ${m.disk.modelMB} MB. RSS over index + model on disk (issue 14's goal: ≤ 3×): ${m.rssOverDisk.toFixed(2)}× after load in the probe; the served process above ${(one.serverRssMB / disk).toFixed(2)}× after 1 session, ${(most.serverRssMB / disk).toFixed(2)}× after ${most.sessions}.`,
+    '',
+  ];
+}
