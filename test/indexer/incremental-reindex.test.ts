@@ -70,12 +70,18 @@ const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + 
 
 const identity = (index: LoadedIndex) => index.hnsw.sectionOf.every((section, slot) => section === slot);
 
+/** A fresh copy of CORPUS, built once: the starting point each test edits and reindexes. */
+async function builtCorpus(): Promise<{ corpus: string; outDir: string; vectorCacheDir: string }> {
+  const corpus = writeCorpus({ ...CORPUS });
+  const outDir = tempDir('index');
+  const vectorCacheDir = tempDir('vectors');
+  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+  return { corpus, outDir, vectorCacheDir };
+}
+
 describe('incremental reindex', () => {
   it('after an edit, an added file and a removed one, writes what a full build writes, with the graph updated in place', async () => {
-    const corpus = writeCorpus({ ...CORPUS });
-    const outDir = tempDir('index');
-    const vectorCacheDir = tempDir('vectors');
-    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    const { corpus, outDir, vectorCacheDir } = await builtCorpus();
     // page-0 comes first: the new section renumbers every section after it.
     appendFileSync(join(corpus, 'kb', 'page-0.md'), '\n## Stdio\n\nOr start the server over stdio.\n');
     writeFileSync(join(corpus, 'kb', 'page-3a.md'), page('Added', 40, 3));
@@ -101,10 +107,7 @@ describe('incremental reindex', () => {
   });
 
   it('fills the slots of removed sections before it adds slots', async () => {
-    const corpus = writeCorpus({ ...CORPUS });
-    const outDir = tempDir('index');
-    const vectorCacheDir = tempDir('vectors');
-    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    const { corpus, outDir, vectorCacheDir } = await builtCorpus();
     // Five sections go and one comes: four slots stay empty (under a tenth of the graph).
     rmSync(join(corpus, 'kb', 'page-2.md'));
     appendFileSync(join(corpus, 'kb', 'page-6.md'), '\n## Later\n\nOne more section.\n');
@@ -118,10 +121,7 @@ describe('incremental reindex', () => {
   });
 
   it('builds the graph afresh when too many of its slots would stay empty', async () => {
-    const corpus = writeCorpus({ ...CORPUS });
-    const outDir = tempDir('index');
-    const vectorCacheDir = tempDir('vectors');
-    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    const { corpus, outDir, vectorCacheDir } = await builtCorpus();
     // page-7 holds 13 of the 48 sections.
     rmSync(join(corpus, 'kb', 'page-7.md'));
     const index = await reindexMatchesFullBuild(corpus, outDir, vectorCacheDir);
