@@ -1,9 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { INDEX_FILES, sha256, termsFileSchema, type StoredDocument, type StoredSection } from '../src/index/format.js';
+import type { StoredDocument, StoredSection } from '../src/index/format.js';
 import type { LexicalData } from '../src/index/lexical-index.js';
-import { currentBuildDir, readBuildLexical, readBuildSections } from '../src/index/read-index.js';
+import {
+  currentBuildDir,
+  readBuildExpansion,
+  readBuildLexical,
+  readBuildSections,
+  readBuildVectors,
+} from '../src/index/read-index.js';
 import type { HnswParams, HnswVectorIndex, VectorMatrix } from '../src/index/vector-index.js';
 import { CHUNKER_VERSION, type ChunkOptions } from './chunk.js';
 import type { PreviousBuild as ChunkedBuild } from './chunk-corpus.js';
@@ -85,33 +89,16 @@ export function carriedFrom(
   };
 }
 
-/** One of the previous build's files, when it is what its manifest says. */
-async function verified(previous: PreviousBuild, file: string): Promise<Buffer | undefined> {
-  const bytes = await readFile(join(previous.buildDir, file)).catch(() => undefined);
-  return bytes !== undefined && sha256(bytes) === previous.manifest.files[file] ? bytes : undefined;
-}
-
-function floats(bytes: Buffer, rows: number, dims: number): Float32Array | undefined {
-  if (bytes.byteLength !== rows * dims * 4) return undefined;
-  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-}
-
 async function previousVectors(previous: PreviousBuild): Promise<Float32Array | undefined> {
-  const bytes = await verified(previous, INDEX_FILES.vectors);
-  return bytes && floats(bytes, previous.manifest.sections, previous.manifest.model.dimensions);
+  const matrix = await readBuildVectors(previous.buildDir, previous.manifest).catch(() => undefined);
+  return matrix?.data;
 }
 
 async function previousExpansion(previous: PreviousBuild): Promise<Map<string, Float32Array> | undefined> {
-  const [termsFile, vectorsFile] = await Promise.all([
-    verified(previous, INDEX_FILES.terms),
-    verified(previous, INDEX_FILES.termVectors),
-  ]);
-  if (!termsFile || !vectorsFile) return undefined;
-  const parsed = termsFileSchema.safeParse(JSON.parse(termsFile.toString('utf8')));
-  const dims = previous.manifest.model.dimensions;
-  const data = parsed.success ? floats(vectorsFile, parsed.data.terms.length, dims) : undefined;
-  if (!parsed.success || !data) return undefined;
-  return new Map(parsed.data.terms.map((term, t) => [term, data.subarray(t * dims, (t + 1) * dims)]));
+  const expansion = await readBuildExpansion(previous.buildDir, previous.manifest).catch(() => undefined);
+  if (!expansion) return undefined;
+  const { dims, data } = expansion.vectors;
+  return new Map(expansion.terms.map((term, t) => [term, data.subarray(t * dims, (t + 1) * dims)]));
 }
 
 /**

@@ -193,33 +193,37 @@ export async function readBuildLexical(buildDir: string, manifest: Manifest): Pr
   return lexical;
 }
 
-export async function readBuild(buildDir: string): Promise<LoadedIndex> {
-  const { manifest, documents, sections } = await readBuildSections(buildDir);
-  const dims = manifest.model.dimensions;
+/** A build's section vectors, verified (a reindex carries unchanged sections' vectors over). */
+export async function readBuildVectors(buildDir: string, manifest: Manifest): Promise<VectorMatrix> {
+  const path = join(buildDir, INDEX_FILES.vectors);
+  const data = await readChecked(buildDir, manifest, INDEX_FILES.vectors);
+  return toMatrix(data, manifest.model.dimensions, manifest.sections, path);
+}
+
+/** A build's query-expansion vocabulary and its vectors, verified. */
+export async function readBuildExpansion(buildDir: string, manifest: Manifest): Promise<IndexContent['expansion']> {
   const at = (f: string) => join(buildDir, f);
-  const lexical = decodeBinary(
-    await readChecked(buildDir, manifest, INDEX_FILES.lexical),
-    decodePostings,
-    at(INDEX_FILES.lexical),
-  );
-  refuseBadReferences(at(INDEX_FILES.lexical), checkLexicalReferences(lexical, sections.length));
-  const vectors = toMatrix(
-    await readChecked(buildDir, manifest, INDEX_FILES.vectors),
-    dims,
-    sections.length,
-    at(INDEX_FILES.vectors),
-  );
   const { terms } = parseJson(
     await readChecked(buildDir, manifest, INDEX_FILES.terms),
     termsFileSchema,
     at(INDEX_FILES.terms),
   );
-  const termVectors = toMatrix(
+  const vectors = toMatrix(
     await readChecked(buildDir, manifest, INDEX_FILES.termVectors),
-    dims,
+    manifest.model.dimensions,
     terms.length,
     at(INDEX_FILES.termVectors),
   );
+  return { terms, vectors };
+}
+
+export async function readBuild(buildDir: string): Promise<LoadedIndex> {
+  const { manifest, documents, sections } = await readBuildSections(buildDir);
+  const dims = manifest.model.dimensions;
+  const at = (f: string) => join(buildDir, f);
+  const lexical = await readBuildLexical(buildDir, manifest);
+  const vectors = await readBuildVectors(buildDir, manifest);
+  const expansion = await readBuildExpansion(buildDir, manifest);
   await readChecked(buildDir, manifest, INDEX_FILES.hnsw, false);
   let hnsw: HnswVectorIndex;
   try {
@@ -234,7 +238,7 @@ export async function readBuild(buildDir: string): Promise<LoadedIndex> {
     sections,
     vectors,
     lexical,
-    expansion: { terms, vectors: termVectors },
+    expansion,
     hnsw,
     buildDir,
   };
