@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { INDEX_FILES } from '../src/index/format.js';
 import type { Manifest } from '../src/index/manifest.js';
+import { readBuildGraph } from '../src/index/read-index.js';
 import { HnswVectorIndex, rowCount, type VectorMatrix } from '../src/index/vector-index.js';
 
 /**
@@ -21,21 +18,8 @@ const MAX_NEW_SHARE = 0.5;
 
 /** The previous build's graph, when its files are intact (a reindex checks that it fits its model and settings). */
 export async function previousGraph(buildDir: string, manifest: Manifest): Promise<HnswVectorIndex | undefined> {
-  try {
-    // The graph is carried from build to build: damage it picked up on disk must not be carried with it.
-    for (const file of [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels]) {
-      const hash = createHash('sha256').update(await readFile(join(buildDir, file)));
-      if (hash.digest('hex') !== manifest.files[file]) return undefined;
-    }
-    return await HnswVectorIndex.load(
-      join(buildDir, INDEX_FILES.hnsw),
-      manifest.model.dimensions,
-      manifest.sections,
-      manifest.hnsw,
-    );
-  } catch {
-    return undefined;
-  }
+  // The graph is carried from build to build: damage it picked up on disk must not be carried with it.
+  return readBuildGraph(buildDir, manifest).catch(() => undefined);
 }
 
 /**

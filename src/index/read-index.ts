@@ -217,21 +217,26 @@ export async function readBuildExpansion(buildDir: string, manifest: Manifest): 
   return { terms, vectors };
 }
 
+/** A build's HNSW graph and its slot → section map, both verified (a reindex updates the graph in place). */
+export async function readBuildGraph(buildDir: string, manifest: Manifest): Promise<HnswVectorIndex> {
+  const path = join(buildDir, INDEX_FILES.hnsw);
+  for (const file of [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels]) await readChecked(buildDir, manifest, file, false);
+  let hnsw: HnswVectorIndex;
+  try {
+    hnsw = await HnswVectorIndex.load(path, manifest.model.dimensions, manifest.sections, manifest.hnsw);
+  } catch (error) {
+    throw new IndexError(`${path} cannot be loaded (${(error as Error).message}): ${REBUILD}`);
+  }
+  refuseBadReferences(path, checkVectorLabels(hnsw.labels(), manifest.sections));
+  return hnsw;
+}
+
 export async function readBuild(buildDir: string): Promise<LoadedIndex> {
   const { manifest, documents, sections } = await readBuildSections(buildDir);
-  const dims = manifest.model.dimensions;
-  const at = (f: string) => join(buildDir, f);
   const lexical = await readBuildLexical(buildDir, manifest);
   const vectors = await readBuildVectors(buildDir, manifest);
   const expansion = await readBuildExpansion(buildDir, manifest);
-  await readChecked(buildDir, manifest, INDEX_FILES.hnsw, false);
-  let hnsw: HnswVectorIndex;
-  try {
-    hnsw = await HnswVectorIndex.load(at(INDEX_FILES.hnsw), dims, sections.length, manifest.hnsw);
-  } catch (error) {
-    throw new IndexError(`${at(INDEX_FILES.hnsw)} cannot be loaded (${(error as Error).message}): ${REBUILD}`);
-  }
-  refuseBadReferences(at(INDEX_FILES.hnsw), checkVectorLabels(hnsw.labels(), sections.length));
+  const hnsw = await readBuildGraph(buildDir, manifest);
   return {
     manifest,
     documents,
