@@ -10,14 +10,14 @@ import { RELEVANCE_LABELS, type Relevance } from './types.js';
 /**
  * Where the probability that a result is relevant reaches 80 %, 60 %, 40 % and 20 %, by isotonic
  * regression on the tuning halves of the three labelled sets (`npx tsx bench/calibrate.ts`, rerun
- * after breadth was discounted by page length: 0.965, 0.741, 0.446, 0.280; the benchmark reports
+ * after the excerpt and parent-credit changes: 0.960, 0.777, 0.399, 0.276; the benchmark reports
  * each label's precision on the held-out halves). "Excellent" needs a result that matches
  * (nearly) every term of the query and scores (nearly) as high as the first.
  */
 export const DEFAULT_RELEVANCE_THRESHOLDS: RelevanceThresholds = {
   excellent: 0.96,
-  veryRelevant: 0.74,
-  relevant: 0.45,
+  veryRelevant: 0.78,
+  relevant: 0.4,
   somewhatRelevant: 0.28,
 };
 
