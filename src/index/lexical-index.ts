@@ -55,8 +55,6 @@ export interface LexicalHits {
   matched: Int32Array;
   /** The user's own terms' IDF share of the query, in query order: what a matched bit is worth. */
   ownTermShare: number[];
-  /** The share of all sections that hold each of the user's own terms (any spelling), in the same order. */
-  ownTermRate: number[];
 }
 
 /** A term's postings: the sections holding it and its BM25F pseudo term frequency in each. */
@@ -230,22 +228,19 @@ export class LexicalIndex {
     const { k1 } = this.compact.params;
     const acc = this.acc;
     const ownIdf: number[] = [];
-    const ownRate: number[] = [];
     let idfMass = 0;
     for (const [term, weight] of query) {
       const lists = [term, ...(variants.get(term) ?? [])].map((t) => this.postings(t)).filter((p) => p !== undefined);
-      const df = Math.min(
-        this.compact.sectionCount,
-        lists.reduce((sum, p) => sum + p.sections.length, 0),
+      const idf = this.idfOf(
+        Math.min(
+          this.compact.sectionCount,
+          lists.reduce((sum, p) => sum + p.sections.length, 0),
+        ),
       );
-      const idf = this.idfOf(df);
       const bit = weight >= 1 && ownIdf.length < 31 ? 1 << ownIdf.length : 0;
       if (weight >= 1) {
         idfMass += idf;
-        if (bit !== 0) {
-          ownIdf.push(idf);
-          ownRate.push(df / Math.max(1, this.compact.sectionCount));
-        }
+        if (bit !== 0) ownIdf.push(idf);
       }
       const saturated = (tf: number) => weight * idf * ((tf * (k1 + 1)) / (tf + k1));
       if (lists.length === 1) {
@@ -277,7 +272,6 @@ export class LexicalIndex {
       coverage,
       matched,
       ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)),
-      ownTermRate: ownRate,
     };
   }
 }

@@ -14,7 +14,6 @@ export const NO_HITS: LexicalHits = {
   coverage: new Float64Array(0),
   matched: new Int32Array(0),
   ownTermShare: [],
-  ownTermRate: [],
 };
 
 /** Lexical candidates beyond this many (by score) cannot reach the top results; skip their cosine. */

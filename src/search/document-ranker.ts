@@ -8,25 +8,6 @@ export interface Breadth {
   termShare: readonly number[];
   /** Terms matched per document by sections beyond the candidates ranked here (by document), if any were cut. */
   matchedByDoc?: (doc: number) => number;
-  /**
-   * If given, a term a page matches counts only as far as the page's length does not explain it
-   * (`chanceDiscount`): each own term's share of all sections (`termRate`, by bit) and each
-   * document's section count.
-   */
-  chance?: { termRate: readonly number[]; sectionsOf: (doc: number) => number };
-}
-
-/**
- * How much of a term's breadth credit a page of `sections` sections keeps, when a share `rate`
- * of all sections holds the term. A long page (a migration guide, a changelog, an API reference)
- * holds most of a query's words somewhere by chance alone; a short page that holds them is about
- * them. The chance that a page holds the term is 1 − (1 − rate)^n, with n = sections^0.75 because
- * a page's sections share their words (not independent draws); the page keeps the square root of
- * the rest, a gentle discount (tuning halves: bench/results/tuning.md, 2026-11-23, breadth by chance).
- */
-export function chanceDiscount(rate: number, sections: number): number {
-  const byChance = 1 - (1 - rate) ** (sections ** 0.75);
-  return Math.sqrt(1 - byChance);
 }
 
 /** A ranked document's best section, copied out of the candidates. */
@@ -147,14 +128,9 @@ export class DocumentRanker {
       const supportSum = second < 0 ? 0 : third < 0 ? 0 + c.score[second]! : 0 + c.score[second]! + c.score[third]!;
       const supportMean = second < 0 ? 0 : supportSum / 2;
       const matched = (breadth.matchedByDoc?.(doc) ?? 0) | union[doc]!;
-      const chance = breadth.chance;
-      const sections = chance?.sectionsOf(doc) ?? 0;
       let covered = 0;
-      for (let bit = 0; bit < breadth.termShare.length; bit++) {
-        if (!(matched & (1 << bit))) continue;
-        const kept = chance === undefined ? 1 : chanceDiscount(chance.termRate[bit]!, sections);
-        covered += breadth.termShare[bit]! * kept;
-      }
+      for (let bit = 0; bit < breadth.termShare.length; bit++)
+        if (matched & (1 << bit)) covered += breadth.termShare[bit]!;
       docScore[d] = c.score[top[t]!]! + supportWeight * supportMean + breadth.weight * covered;
     }
     return docScore;

@@ -153,7 +153,6 @@ export function defaultFusionSettings(staticModel: boolean): FusionSettings {
     // A static model's nearest neighbours for a query with no lexical match are noise.
     vectorOnlyResults: !staticModel,
     documentSupportWeight: 0.2,
-    // 0.4 since breadth is discounted by what a page's length explains (document-ranker.ts chanceDiscount).
-    documentBreadthWeight: 0.4,
+    documentBreadthWeight: 0.3,
   };
 }

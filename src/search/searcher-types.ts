@@ -34,8 +34,6 @@ export interface EngineOptions {
   parentCredit?: number;
   /** Which queries parent credit applies to: questions of six terms or more (shipped), or all. */
   parentCreditQueries?: 'questions' | 'all';
-  /** A page's breadth discounted by what its length explains (src/search/document-ranker.ts chanceDiscount); off only to ablate it. */
-  breadthByChance?: boolean;
 }
 
 export interface StageTimings {

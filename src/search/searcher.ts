@@ -67,8 +67,6 @@ export class Searcher {
   private readonly typoTolerance: boolean;
   private readonly excerpts: ExcerptSettings;
   private readonly parentCredit: ParentCredit;
-  /** Each document's section count, for breadth by chance; undefined when that is off. */
-  private readonly sectionsOf: ((doc: number) => number) | undefined;
   private readonly typos: TypoCorrector;
   private readonly candidates = new Candidates(MAX_LEXICAL_CANDIDATES + 128);
   private readonly ranker: DocumentRanker;
@@ -95,7 +93,6 @@ export class Searcher {
       tie: options.excerptTie ?? 'first',
     };
     this.parentCredit = parentCreditFor(options, parts.headings, parts.sectionDoc);
-    this.sectionsOf = options.breadthByChance === false ? undefined : (doc) => parts.documents[doc]!.sectionCount;
     this.typos = new TypoCorrector(
       () => this.lexical.vocabulary(),
       (t) => this.lexical.documentFrequency(t),
@@ -249,7 +246,6 @@ export class Searcher {
       weight: this.fusion.documentBreadthWeight,
       termShare: hits.ownTermShare,
       matchedByDoc: (doc) => this.docBits[doc]!,
-      chance: this.sectionsOf && { termRate: hits.ownTermRate, sectionsOf: this.sectionsOf },
     });
   }
 

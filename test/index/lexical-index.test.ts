@@ -106,10 +106,4 @@ describe('LexicalIndex (BM25F)', () => {
     expect(hits.ownTermShare).toHaveLength(2);
     expect(hits.ownTermShare.reduce((a, b) => a + b, 0)).toBeCloseTo(1);
   });
-
-  it("records each own term's share of all sections (what breadth discounts a long page by)", () => {
-    // `signature` is in two of the four sections, `idempotency` in one; a weak term adds no entry.
-    const hits = index.search(new Map([...query('signature idempotency'), ['refund', 0.5]]));
-    expect(hits.ownTermRate).toEqual([0.5, 0.25]);
-  });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { chanceDiscount } from '../../src/search/document-ranker.js';
 import { Candidates, fuseSections as fuseInto, rankDocuments, type SectionEvidence } from '../../src/search/fuse.js';
 import { relevanceFor } from '../../src/search/relevance.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
@@ -81,27 +80,6 @@ describe('rankDocuments', () => {
     });
     expect(withCut.find((h) => h.doc === 0)!.score).toBeCloseTo(1 + 0.3 * 0.7);
     expect(withCut.find((h) => h.doc === 1)!.score).toBeCloseTo(0.9 + 0.3 * 1.0);
-  });
-
-  it('discounts the breadth of a page by how likely its length alone makes the match', () => {
-    // Both pages' best sections match terms a and b (each in 5 % of all sections); page 0 has
-    // 100 sections and scores a little higher, page 1 has 2.
-    const fused = fuseSections([e(1, 10, 0, 1, 0b11), e(11, 9.5, 0, 1, 0b11)], 0);
-    const breadth = { weight: 0.4, termShare: [0.5, 0.5] };
-    expect(rankDocuments(fused, docOf, 0, 10, breadth)[0]!.doc).toBe(0);
-    const sectionsOf = (doc: number) => (doc === 0 ? 100 : 2);
-    const hits = rankDocuments(fused, docOf, 0, 10, { ...breadth, chance: { termRate: [0.05, 0.05], sectionsOf } });
-    expect(hits[0]!.doc).toBe(1);
-    expect(hits[0]!.score).toBeCloseTo(0.95 + 0.4 * chanceDiscount(0.05, 2));
-    expect(hits[1]!.score).toBeCloseTo(1 + 0.4 * chanceDiscount(0.05, 100));
-  });
-
-  it('keeps all of a rare term and less of a common one, less the longer the page', () => {
-    expect(chanceDiscount(0, 500)).toBe(1);
-    expect(chanceDiscount(0.01, 1)).toBeCloseTo(Math.sqrt(0.99));
-    expect(chanceDiscount(0.05, 100)).toBeLessThan(chanceDiscount(0.05, 10));
-    expect(chanceDiscount(0.2, 10)).toBeLessThan(chanceDiscount(0.05, 10));
-    expect(chanceDiscount(1, 3)).toBe(0);
   });
 
   it('honours the limit', () => {
