@@ -23,7 +23,7 @@ import { renderSummary } from './summary.js';
  * start, and behaviour at scale, all measured in this one run on this machine. Select parts with
  * `--parts=quality,latency,indexing,http,coldstart,scale` (all by default) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
- * scale.svg (`-quick` suffixes in quick mode). The run fails only when a benchmark is broken
+ * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
 
@@ -133,7 +133,8 @@ async function main(): Promise<void> {
   if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
   const root = projectRoot();
-  const outDir = join(root, 'bench', 'results');
+  // `--out=<dir>`: a side run (a helper's experiment) writes there, leaving the committed results alone.
+  const outDir = flag('out') ?? join(root, 'bench', 'results');
   const work = join(cacheDir(), 'bench');
   mkdirSync(outDir, { recursive: true });
   mkdirSync(work, { recursive: true });
@@ -235,7 +236,7 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, summaryFile), renderSummary(results));
   if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
   log(
-    `wrote bench/results/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`,
+    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`,
   );
 }
 
