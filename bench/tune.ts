@@ -8,11 +8,12 @@ import { cacheDir, projectRoot } from '../src/paths.js';
 import { DEFAULT_FIT, type FitOptions } from '../src/mcp/fit-budget.js';
 import type { EngineOptions } from '../src/search/engine.js';
 import { bm25FloorSystem, engineSystem, evaluateAnswers, type AnswerReport, type AnswerSystem } from './answers.js';
+import { RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import { pairedByQuery, type PairedTest } from './paired.js';
 import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './queries.js';
 
 /**
- * The tuning tool: `npx tsx bench/tune.ts '<json list of variants>' ['<json BuildOptions overrides>']`.
+ * The tuning tool: `npx tsx bench/tune.ts '<json list of variants>' ['<json BuildOptions overrides>'] [--budget=<chars>]`.
  * A variant is a JSON object of EngineOptions, or the string "bm25 floor" (plain BM25, ±15
  * sections); its key "render", if any, overrides the response fitter's defaults (DEFAULT_FIT in
  * src/mcp/fit-budget.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
@@ -65,7 +66,14 @@ function line(set: QuerySet, report: AnswerReport, baseline: AnswerReport | unde
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+  const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+  const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  // `--budget=<chars>`: a tighter response budget than the shipped one, to stress how the fitter
+  // chooses what to keep (on the tuning halves, where the default budget seldom binds).
+  const budgetFlag = flags.find((a) => a.startsWith('--budget='));
+  const budgetChars = budgetFlag === undefined ? RESPONSE_BUDGET_CHARS : Number(budgetFlag.slice('--budget='.length));
+  if (!Number.isInteger(budgetChars) || budgetChars < 1000)
+    throw new TuneUsageError('--budget must be a whole number of characters, at least 1000');
   if (args.some((a) => /held/i.test(a)))
     throw new TuneUsageError('tune.ts evaluates tuning halves only; held-out figures come from `npm run bench`');
   const parsed = variantsSchema.safeParse(JSON.parse(args[0] ?? '[{}]'));
@@ -94,7 +102,7 @@ async function main(): Promise<void> {
     useFit(variant);
     for (const [i, set] of sets.entries()) {
       const system = await systemFor(variant, dirs[i]!, embedder);
-      const report = await evaluateAnswers(set.queries, system);
+      const report = await evaluateAnswers(set.queries, system, { budgetChars, resultCount: RESULT_COUNT });
       await system.close();
       if (v === 0) baselines.push(report);
       console.log(line(set, report, v === 0 ? undefined : baselines[i]));
