@@ -35,3 +35,25 @@ export function useServedEngine(open: () => Promise<LoadedEngine>): {
     },
   };
 }
+
+/**
+ * One engine and one HTTP server on it for the whole test file, for files whose tests read the
+ * same server (its session count, its URL) rather than start their own.
+ */
+export function useSharedServer(open: () => Promise<LoadedEngine>): () => RunningServer {
+  let engine: LoadedEngine | undefined;
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    const opened = await open();
+    engine = opened;
+    server = await startHttpServer({ port: 0, engine: () => opened, log: () => undefined });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await engine?.close();
+  });
+  return () => {
+    if (server === undefined) throw new Error('the server starts in beforeAll: use it inside a test');
+    return server;
+  };
+}

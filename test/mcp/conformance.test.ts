@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/mcp/http.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.js';
-import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import { openEngine } from '../../src/search/engine.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
+import { useSharedServer } from '../helpers/served-engine.js';
 
 /**
  * The official MCP conformance suites against the real server on an ephemeral port:
@@ -32,39 +32,32 @@ interface Suite {
 const modules = join(projectRoot(), 'node_modules');
 const expected = (file: string) => join(projectRoot(), 'test/mcp', file);
 
+/** Scenarios every 2025-era (session) suite must pass whole. */
+const SESSION_ERA_CHECKS = [
+  'server-initialize',
+  'ping',
+  'logging-set-level',
+  'tools-list',
+  'resources-list',
+  'prompts-list',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
+
 const SUITES: Suite[] = [
   {
     name: '0.1.16, active suite (2025 era)',
     cli: join(modules, '@modelcontextprotocol/conformance/dist/index.js'),
     args: [],
     expectedFailures: expected('conformance-expected-failures.yml'),
-    mustPass: [
-      'server-initialize',
-      'ping',
-      'logging-set-level',
-      'tools-list',
-      'resources-list',
-      'prompts-list',
-      'server-sse-multiple-streams',
-      'dns-rebinding-protection',
-    ],
+    mustPass: SESSION_ERA_CHECKS,
   },
   {
     name: '0.2, --requirements 2025-11-25',
     cli: join(modules, 'conformance-next/dist/index.js'),
     args: ['--requirements', '2025-11-25'],
     expectedFailures: expected('conformance-2025-11-25-expected-failures.yml'),
-    mustPass: [
-      'server-initialize',
-      'ping',
-      'logging-set-level',
-      'tools-list',
-      'resources-list',
-      'prompts-list',
-      'server-sse-multiple-streams',
-      'dns-rebinding-protection',
-      'server-session-lifecycle',
-    ],
+    mustPass: [...SESSION_ERA_CHECKS, 'server-session-lifecycle'],
   },
   {
     name: '0.2, --requirements 2026-07-28',
@@ -91,17 +84,9 @@ const SUITES: Suite[] = [
   },
 ];
 
-let engine: LoadedEngine;
-let server: RunningServer;
+const server = useSharedServer(() => openEngine(bundledIndex()));
 const outDirs: string[] = [];
-
-beforeAll(async () => {
-  engine = await openEngine(bundledIndex());
-  server = await startHttpServer({ port: 0, engine: () => engine, log: () => undefined });
-});
-afterAll(async () => {
-  await server?.close();
-  await engine?.close();
+afterAll(() => {
   for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -154,7 +139,7 @@ describe('MCP conformance suites', () => {
       const { code, output } = await run(suite.cli, [
         'server',
         '--url',
-        server.url,
+        server().url,
         ...suite.args,
         '--expected-failures',
         suite.expectedFailures,

@@ -1,8 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/mcp/http.js';
+import { describe, expect, it } from 'vitest';
 import { pageUri } from '../../src/mcp/page-uri.js';
-import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import { openEngine } from '../../src/search/engine.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import {
   connectClient,
@@ -16,6 +15,7 @@ import {
   textOf,
 } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+import { useSharedServer } from '../helpers/served-engine.js';
 
 /**
  * Both protocol eras against ONE server on an ephemeral port: the v2 client pinned to
@@ -23,17 +23,7 @@ import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
  * same server over raw HTTP for the modern headers and error codes.
  */
 
-let engine: LoadedEngine;
-let server: RunningServer;
-
-beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
-  server = await startHttpServer({ port: 0, engine: () => engine, log: () => undefined });
-});
-afterAll(async () => {
-  await server?.close();
-  await engine?.close();
-});
+const server = useSharedServer(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
 
 function rpcError(text: string): { code: number; message: string; data?: Record<string, unknown> } {
   const [message] = messagesOf(text) as { error: { code: number; message: string; data?: Record<string, unknown> } }[];
@@ -42,7 +32,7 @@ function rpcError(text: string): { code: number; message: string; data?: Record<
 
 describe('one server, both eras, real clients', () => {
   it('serves the v2 client pinned to 2026-07-28: server/discover, tools/list, SearchDocs', async () => {
-    const { client, close } = await connectV2(server.url, { pin: MODERN_VERSION });
+    const { client, close } = await connectV2(server().url, { pin: MODERN_VERSION });
     try {
       expect(client.getProtocolEra()).toBe('modern');
       expect(client.getNegotiatedProtocolVersion()).toBe(MODERN_VERSION);
@@ -57,14 +47,14 @@ describe('one server, both eras, real clients', () => {
       })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toContain('Path: webhooks.md');
-      expect(server.sessionCount()).toBe(0);
+      expect(server().sessionCount()).toBe(0);
     } finally {
       await close();
     }
   });
 
   it("serves the v2 client in 'auto' mode on the modern era", async () => {
-    const { client, close } = await connectV2(server.url, 'auto');
+    const { client, close } = await connectV2(server().url, 'auto');
     try {
       expect(client.getProtocolEra()).toBe('modern');
       const result = (await client.callTool({
@@ -78,19 +68,19 @@ describe('one server, both eras, real clients', () => {
   });
 
   it('serves the v1 client in a 2025 session; DELETE ends it and its id then gets 404', async () => {
-    const { client, transport, close } = await connectClient(server.url);
+    const { client, transport, close } = await connectClient(server().url);
     try {
       const id = transport.sessionId;
       expect(id).toMatch(/^[\x21-\x7e]{32,}$/);
-      expect(server.sessionCount()).toBe(1);
+      expect(server().sessionCount()).toBe(1);
       const result = (await client.callTool({
         name: 'SearchDocs',
         arguments: { searchTerm: 'skip duplicate event id' },
       })) as CallToolResult;
       expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Path: webhooks.md') });
       await transport.terminateSession();
-      expect(server.sessionCount()).toBe(0);
-      const after = await raw(server.url, {
+      expect(server().sessionCount()).toBe(0);
+      const after = await raw(server().url, {
         method: 'POST',
         headers: sessionHeaders(id!),
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
@@ -103,8 +93,8 @@ describe('one server, both eras, real clients', () => {
   });
 
   it('lists pages as resources with a template, and reads a page as Markdown, in both eras', async () => {
-    const modern = await connectV2(server.url, { pin: MODERN_VERSION });
-    const legacy = await connectClient(server.url);
+    const modern = await connectV2(server().url, { pin: MODERN_VERSION });
+    const legacy = await connectClient(server().url);
     try {
       for (const client of [modern.client, legacy.client]) {
         const { resources } = await client.listResources();
@@ -138,7 +128,7 @@ describe('one server, both eras, real clients', () => {
 
 describe('2026-07-28 over raw HTTP', () => {
   it('answers server/discover with the supported versions and cache fields', async () => {
-    const res = await raw(server.url, modernRequest('server/discover'));
+    const res = await raw(server().url, modernRequest('server/discover'));
     expect(res.status).toBe(200);
     const [message] = messagesOf(res.text) as { result: Record<string, unknown> }[];
     expect(message!.result).toMatchObject({
@@ -150,7 +140,7 @@ describe('2026-07-28 over raw HTTP', () => {
   });
 
   it('puts ttlMs and cacheScope on tools/list', async () => {
-    const res = await raw(server.url, modernRequest('tools/list'));
+    const res = await raw(server().url, modernRequest('tools/list'));
     const [message] = messagesOf(res.text) as { result: Record<string, unknown> }[];
     expect(message!.result).toMatchObject({
       tools: [expect.objectContaining({ name: 'SearchDocs' })],
@@ -160,7 +150,7 @@ describe('2026-07-28 over raw HTTP', () => {
   });
 
   it('answers an unsupported version with -32022 naming the supported ones', async () => {
-    const res = await raw(server.url, modernRequest('tools/list', {}, { version: '2099-01-01' }));
+    const res = await raw(server().url, modernRequest('tools/list', {}, { version: '2099-01-01' }));
     expect(res.status).toBe(400);
     expect(rpcError(res.text)).toMatchObject({
       code: -32022,
@@ -170,14 +160,14 @@ describe('2026-07-28 over raw HTTP', () => {
 
   it('answers headers that disagree with the body with -32020 (Mcp-Method, Mcp-Name, missing Mcp-Name)', async () => {
     const wrongMethod = await raw(
-      server.url,
+      server().url,
       modernRequest('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } }),
     );
     const call = { name: 'SearchDocs', arguments: { searchTerm: 'webhooks' } };
-    const wrongName = await raw(server.url, modernRequest('tools/call', call, { headers: { 'mcp-name': 'Other' } }));
+    const wrongName = await raw(server().url, modernRequest('tools/call', call, { headers: { 'mcp-name': 'Other' } }));
     const noName = modernRequest('tools/call', call);
     delete noName.headers!['mcp-name'];
-    const missingName = await raw(server.url, noName);
+    const missingName = await raw(server().url, noName);
     for (const res of [wrongMethod, wrongName, missingName]) {
       expect(res.status).toBe(400);
       expect(rpcError(res.text).code).toBe(-32020);
@@ -185,7 +175,7 @@ describe('2026-07-28 over raw HTTP', () => {
   });
 
   it('answers a modern version header on a body without the envelope with -32602', async () => {
-    const res = await raw(server.url, {
+    const res = await raw(server().url, {
       method: 'POST',
       headers: { ...MCP_HEADERS, 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/list' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
@@ -196,7 +186,7 @@ describe('2026-07-28 over raw HTTP', () => {
 
   it('answers the listings (resources, templates, prompts) instead of -32601', async () => {
     for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
-      const res = await raw(server.url, modernRequest(method));
+      const res = await raw(server().url, modernRequest(method));
       expect(res.status, method).toBe(200);
       const [message] = messagesOf(res.text) as { result?: unknown; error?: unknown }[];
       expect(message!.error, method).toBeUndefined();
@@ -207,8 +197,8 @@ describe('2026-07-28 over raw HTTP', () => {
 
 describe('2025 era without a session, and the /mcp alias', () => {
   it('answers a legacy call that names no session as a one-shot exchange, opening no session', async () => {
-    const before = server.sessionCount();
-    const res = await raw(server.url, {
+    const before = server().sessionCount();
+    const res = await raw(server().url, {
       method: 'POST',
       headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({
@@ -223,9 +213,9 @@ describe('2025 era without a session, and the /mcp alias', () => {
     const [message] = messagesOf(res.text) as { id: number; result: CallToolResult }[];
     expect(message!.id).toBe(3);
     expect(textOf(message!.result)).toContain('Path: webhooks.md');
-    expect(server.sessionCount()).toBe(before);
+    expect(server().sessionCount()).toBe(before);
     for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
-      const listing = await raw(server.url, {
+      const listing = await raw(server().url, {
         method: 'POST',
         headers: MCP_HEADERS,
         body: JSON.stringify({ jsonrpc: '2.0', id: 4, method }),
@@ -236,7 +226,7 @@ describe('2025 era without a session, and the /mcp alias', () => {
   });
 
   it('serves /mcp as an alias of /docs in both eras', async () => {
-    const alias = server.url.replace(/\/docs$/, '/mcp');
+    const alias = server().url.replace(/\/docs$/, '/mcp');
     const legacy = await connectClient(alias);
     const modern = await connectV2(alias, { pin: MODERN_VERSION });
     try {

@@ -1,11 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/mcp/http.js';
+import { describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/search/engine.js';
-import type { SearchEngine } from '../../src/search/types.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 import { initializeBody, MCP_HEADERS } from '../helpers/mcp-client.js';
+import { useSharedServer } from '../helpers/served-engine.js';
 
 /**
  * Opening and closing sessions must not leak: the heap after 10,000 sessions is the heap after
@@ -18,24 +17,14 @@ const gc = runInNewContext('gc') as () => void;
 
 const ALLOWED_GROWTH_BYTES = 4 * 1024 * 1024;
 
-let engine: SearchEngine & { close(): Promise<void> };
-let server: RunningServer;
-
-beforeAll(async () => {
-  engine = await openEngine(bundledIndex());
-  server = await startHttpServer({ port: 0, engine: () => engine, log: () => undefined });
-});
-afterAll(async () => {
-  await server?.close();
-  await engine?.close();
-});
+const server = useSharedServer(() => openEngine(bundledIndex()));
 
 async function openAndClose(): Promise<void> {
-  const init = await fetch(server.url, { method: 'POST', headers: MCP_HEADERS, body: initializeBody() });
+  const init = await fetch(server().url, { method: 'POST', headers: MCP_HEADERS, body: initializeBody() });
   await init.text();
   const id = init.headers.get('mcp-session-id');
   if (init.status !== 200 || id === null) throw new Error(`initialize answered ${init.status}`);
-  const del = await fetch(server.url, {
+  const del = await fetch(server().url, {
     method: 'DELETE',
     headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
   });
@@ -53,11 +42,11 @@ describe('session lifecycle memory', () => {
     timeout: 600_000,
   }, async () => {
     for (let i = 0; i < 1000; i++) await openAndClose();
-    expect(server.sessionCount()).toBe(0);
+    expect(server().sessionCount()).toBe(0);
     const after1k = settledHeap();
 
     for (let i = 1000; i < 10_000; i++) await openAndClose();
-    expect(server.sessionCount()).toBe(0);
+    expect(server().sessionCount()).toBe(0);
     const after10k = settledHeap();
 
     expect(after10k - after1k).toBeLessThan(ALLOWED_GROWTH_BYTES);
