@@ -61,7 +61,7 @@ export function modernRequest(
   method: string,
   params: Record<string, unknown> = {},
   options: { version?: string; headers?: Record<string, string>; id?: number } = {},
-): RawRequest {
+): RawRequest & { body: string } {
   const version = options.version ?? MODERN_VERSION;
   const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return {
@@ -85,7 +85,8 @@ export interface RawResponse {
 export interface RawRequest {
   method: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** Any bytes, invalid UTF-8 included. */
+  body?: string | Buffer;
   /** For streams that stay open (GET SSE): resolve once the headers arrive, then hang up. */
   headersOnly?: boolean;
 }

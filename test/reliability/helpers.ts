@@ -1,16 +1,12 @@
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/paths.js';
+import { raw, type RawResponse } from '../helpers/mcp-client.js';
 
 /** Talking to servers and the CLI the way a hostile or broken client would. */
 
-export interface HttpAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
+export type HttpAnswer = RawResponse;
 
 /** One HTTP request with any body bytes (invalid UTF-8 included) and full control of the headers. */
 export function send(
@@ -19,27 +15,7 @@ export function send(
   headers: Record<string, string>,
   body?: string | Buffer,
 ): Promise<HttpAnswer> {
-  const bytes = body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: { ...(bytes === undefined ? {} : { 'content-length': String(bytes.length) }), ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(bytes);
-  });
+  return raw(url, { method, headers, body });
 }
 
 export interface RawConnection {
