@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { inspect } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { projectRoot } from '../../src/paths.js';
 import {
   queryWallets,
   startFakePlatform,
@@ -15,7 +13,7 @@ import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { startFakeIssuer } from '../mcp/oauth-issuer.js';
-import { CLI, cliEnv, linesOf, runCli, send, waitFor } from './helpers.js';
+import { linesOf, runCli, send, serveCli, waitFor } from './helpers.js';
 
 /**
  * Secrets never reach logs or error messages: a whole `svc-docs serve` run with a token, driven
@@ -48,23 +46,11 @@ describe('the auth token never reaches the logs of a server run', () => {
   it('a whole serve run with a token, clients misusing it, and shutdown: no line carries it', {
     timeout: 180_000,
   }, async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', index, '--port', '0'],
-      {
-        cwd: projectRoot(),
-        env: cliEnv({ SVC_DOCS_AUTH_TOKEN: TOKEN }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const run = serveCli(['--index', index], { SVC_DOCS_AUTH_TOKEN: TOKEN });
+    const { child, exited } = run;
     try {
-      await waitFor('the server to listen', () => /"event":"listening"/.test(stdout), 90_000);
-      const listening = JSON.parse(linesOf(stdout).find((l) => l.includes('"event":"listening"'))!) as {
+      await waitFor('the server to listen', () => /"event":"listening"/.test(run.stdout()), 90_000);
+      const listening = JSON.parse(linesOf(run.stdout()).find((l) => l.includes('"event":"listening"'))!) as {
         url: string;
         auth: boolean;
       };
@@ -119,10 +105,10 @@ describe('the auth token never reaches the logs of a server run', () => {
     }
     expect(await exited).toBe(0);
 
-    const everything = `${stdout}\n${stderr}`;
+    const everything = `${run.stdout()}\n${run.stderr()}`;
     // The run did log: one line per request at least, and the startup banner.
-    expect(linesOf(stdout).filter((l) => l.includes('"method"')).length).toBeGreaterThanOrEqual(15);
-    expect(stderr).toMatch(/svc-docs is serving MCP at/);
+    expect(linesOf(run.stdout()).filter((l) => l.includes('"method"')).length).toBeGreaterThanOrEqual(15);
+    expect(run.stderr()).toMatch(/svc-docs is serving MCP at/);
     for (const form of forms(TOKEN)) expect(everything).not.toContain(form);
     expect(everything).toContain('[redacted]');
   });
@@ -154,32 +140,21 @@ describe('OAuth access tokens never reach the logs of a server run', () => {
   }, async () => {
     const resource = 'http://localhost/docs';
     const issuer = await startFakeIssuer({ audience: resource });
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', index, '--port', '0'],
-      {
-        cwd: projectRoot(),
-        env: cliEnv({
-          SVC_DOCS_OAUTH_ISSUER: issuer.issuer,
-          SVC_DOCS_OAUTH_JWKS_URL: issuer.jwksUrl,
-          SVC_DOCS_OAUTH_RESOURCE: resource,
-        }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const run = serveCli(['--index', index], {
+      SVC_DOCS_OAUTH_ISSUER: issuer.issuer,
+      SVC_DOCS_OAUTH_JWKS_URL: issuer.jwksUrl,
+      SVC_DOCS_OAUTH_RESOURCE: resource,
+    });
+    const { child, exited } = run;
     try {
       await waitFor(
         'the server to listen',
-        () => /"event":"listening"/.test(stdout) || child.exitCode !== null,
+        () => /"event":"listening"/.test(run.stdout()) || child.exitCode !== null,
         90_000,
       );
-      expect(child.exitCode, stderr).toBeNull();
-      const url = (JSON.parse(linesOf(stdout).find((l) => l.includes('"event":"listening"'))!) as { url: string }).url;
+      expect(child.exitCode, run.stderr()).toBeNull();
+      const url = (JSON.parse(linesOf(run.stdout()).find((l) => l.includes('"event":"listening"'))!) as { url: string })
+        .url;
       const good = await issuer.mint();
       const { client, transport, close } = await connectClient(url, { authorization: `Bearer ${good}` });
       expect(
@@ -222,7 +197,7 @@ describe('OAuth access tokens never reach the logs of a server run', () => {
       await issuer.close();
     }
     expect(await exited).toBe(0);
-    const everything = `${stdout}\n${stderr}`;
+    const everything = `${run.stdout()}\n${run.stderr()}`;
     expect(everything).toContain('"token-refused"');
     expect(issuer.minted.size).toBe(6);
     for (const token of issuer.minted) {
