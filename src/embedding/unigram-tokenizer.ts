@@ -11,6 +11,9 @@ interface TokenizerClasses {
 }
 const { SequenceNormalizer, SequencePreTokenizer } = tokenizers as unknown as TokenizerClasses;
 
+/** Distinct pre-tokens whose pieces a tokenizer remembers: well under a megabyte of short strings. */
+const SPLIT_CACHE_WORDS = 4096;
+
 /** Everything a `UnigramTokenizer` holds, as plain data and typed arrays (no parsing to restore it). */
 export interface UnigramParts {
   pieces: PieceArrays;
@@ -53,6 +56,11 @@ export class UnigramTokenizer {
   private readonly preTokenize: (text: string) => string[];
   /** The single-sequence template: token ids around the text (`null` marks the text). */
   private readonly template: readonly (number | null)[];
+  /**
+   * Recent pre-tokens' pieces: a word's split depends on the word alone, and the same words come
+   * back in query after query (and all through a corpus), so each is split once while it stays here.
+   */
+  private readonly splits = new Map<string, readonly string[]>();
 
   private constructor(readonly parts: UnigramParts) {
     this.pieces = PieceTable.fromArrays(parts.pieces);
@@ -136,10 +144,21 @@ export class UnigramTokenizer {
       }
       const normalized = this.normalize(section);
       if (normalized.length === 0) continue;
-      for (const id of this.fuseUnknown(this.preTokenize(normalized).flatMap((word) => this.splitWord(word))))
+      for (const id of this.fuseUnknown(this.preTokenize(normalized).flatMap((word) => this.piecesOf(word))))
         ids.push(id);
     }
     return ids;
+  }
+
+  /** `splitWord`, remembered for the last few thousand distinct words (forgotten all at once when full). */
+  private piecesOf(word: string): readonly string[] {
+    let pieces = this.splits.get(word);
+    if (pieces === undefined) {
+      if (this.splits.size >= SPLIT_CACHE_WORDS) this.splits.clear();
+      pieces = this.splitWord(word);
+      this.splits.set(word, pieces);
+    }
+    return pieces;
   }
 
   /**

@@ -1,3 +1,5 @@
+import { Accumulator } from './lexical-accumulator.js';
+
 /**
  * BM25F over three fields of a section: the document title, the section's heading path, and the
  * body. Written by hand because scoring needs what the BM25 libraries on npm don't expose
@@ -116,53 +118,6 @@ export function compactLexical(data: LexicalData, params: LexicalParams = DEFAUL
   return { sectionCount: data.sectionCount, params, terms: data.terms, offsets, sections, tf, bodyLengths };
 }
 
-/**
- * Per-query scratch space, reused: one slot per section, and the list of sections touched, so a
- * query allocates nothing per candidate and clears only what it used.
- */
-class Accumulator {
-  readonly score: Float64Array;
-  readonly covered: Float64Array;
-  readonly bits: Int32Array;
-  readonly seen: Uint8Array;
-  touched: Int32Array;
-  count = 0;
-
-  constructor(size: number) {
-    this.score = new Float64Array(size);
-    this.covered = new Float64Array(size);
-    this.bits = new Int32Array(size);
-    this.seen = new Uint8Array(size);
-    this.touched = new Int32Array(Math.min(size, 1024));
-  }
-
-  add(section: number, score: number, covered: number, bit: number): void {
-    if (this.seen[section] === 0) {
-      this.seen[section] = 1;
-      if (this.count === this.touched.length) {
-        const grown = new Int32Array(Math.min(this.score.length, this.touched.length * 2));
-        grown.set(this.touched);
-        this.touched = grown;
-      }
-      this.touched[this.count++] = section;
-    }
-    this.score[section]! += score;
-    this.covered[section]! += covered;
-    this.bits[section]! |= bit;
-  }
-
-  clear(): void {
-    for (let i = 0; i < this.count; i++) {
-      const s = this.touched[i]!;
-      this.seen[s] = 0;
-      this.score[s] = 0;
-      this.covered[s] = 0;
-      this.bits[s] = 0;
-    }
-    this.count = 0;
-  }
-}
-
 export class LexicalIndex {
   private readonly termIds = new Map<string, number>();
   private readonly compact: CompactLexical;
@@ -179,9 +134,17 @@ export class LexicalIndex {
     return this.compact.sectionCount;
   }
 
-  private postings(term: string): Postings | undefined {
-    const t = this.termIds.get(term);
-    if (t === undefined) return undefined;
+  /** The index's ids of a term and its other spellings, those it has (in that order). */
+  private spellingIds(term: string, spellings: readonly string[] | undefined): number[] {
+    const ids: number[] = [];
+    for (const spelling of [term, ...(spellings ?? [])]) {
+      const t = this.termIds.get(spelling);
+      if (t !== undefined) ids.push(t);
+    }
+    return ids;
+  }
+
+  private postingsOf(t: number): Postings {
     const { offsets, sections, tf } = this.compact;
     return { sections: sections.subarray(offsets[t]!, offsets[t + 1]!), tf: tf.subarray(offsets[t]!, offsets[t + 1]!) };
   }
@@ -230,47 +193,30 @@ export class LexicalIndex {
     const ownIdf: number[] = [];
     let idfMass = 0;
     for (const [term, weight] of query) {
-      const lists = [term, ...(variants.get(term) ?? [])].map((t) => this.postings(t)).filter((p) => p !== undefined);
-      const idf = this.idfOf(
-        Math.min(
-          this.compact.sectionCount,
-          lists.reduce((sum, p) => sum + p.sections.length, 0),
-        ),
-      );
+      const ids = this.spellingIds(term, variants.get(term));
+      let df = 0;
+      for (const t of ids) df += this.compact.offsets[t + 1]! - this.compact.offsets[t]!;
+      const idf = this.idfOf(Math.min(this.compact.sectionCount, df));
       const bit = weight >= 1 && ownIdf.length < 31 ? 1 << ownIdf.length : 0;
       if (weight >= 1) {
         idfMass += idf;
         if (bit !== 0) ownIdf.push(idf);
       }
-      const saturated = (tf: number) => weight * idf * ((tf * (k1 + 1)) / (tf + k1));
-      if (lists.length === 1) {
-        const { sections, tf } = lists[0]!;
-        for (let i = 0; i < sections.length; i++)
-          if (tf[i]! > 0) acc.add(sections[i]!, saturated(tf[i]!), weight * idf, bit);
-      } else if (lists.length > 1) {
+      if (ids.length === 1) {
+        const { offsets, sections, tf } = this.compact;
+        acc.addPostings(sections, tf, offsets[ids[0]!]!, offsets[ids[0]! + 1]!, k1, weight * idf, bit);
+      } else if (ids.length > 1) {
         const summed = new Map<number, number>();
-        for (const { sections, tf } of lists)
+        for (const t of ids) {
+          const { sections, tf } = this.postingsOf(t);
           for (let i = 0; i < sections.length; i++) summed.set(sections[i]!, (summed.get(sections[i]!) ?? 0) + tf[i]!);
-        for (const [s, tf] of summed) if (tf > 0) acc.add(s, saturated(tf), weight * idf, bit);
+        }
+        for (const [s, tf] of summed)
+          if (tf > 0) acc.add(s, weight * idf * ((tf * (k1 + 1)) / (tf + k1)), weight * idf, bit);
       }
     }
-    const n = acc.count;
-    const sections = acc.touched.slice(0, n);
-    const scores = new Float64Array(n);
-    const coverage = new Float64Array(n);
-    const matched = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const s = sections[i]!;
-      scores[i] = acc.score[s]!;
-      coverage[i] = idfMass > 0 ? Math.min(1, acc.covered[s]! / idfMass) : 0;
-      matched[i] = acc.bits[s]!;
-    }
-    acc.clear();
     return {
-      sections,
-      scores,
-      coverage,
-      matched,
+      ...acc.collect(idfMass),
       ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)),
     };
   }

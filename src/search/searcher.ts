@@ -4,7 +4,7 @@ import type { FusionSettings } from '../index/manifest.js';
 import { stem } from '../index/tokenize.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js';
-import { addLexicalCandidates, addVectorCandidates, MAX_LEXICAL_CANDIDATES, NO_HITS } from './candidate-slots.js';
+import { CandidateFiller, MAX_LEXICAL_CANDIDATES, NO_HITS } from './candidate-slots.js';
 import { Candidates, DocumentRanker, fuseReciprocalRank, fuseSections, type DocumentHit } from './fuse.js';
 import { expandQuery, parseQuery, type ParsedQuery } from './query.js';
 import { creditParents, type ParentCredit, parentCreditFor } from './parent-credit.js';
@@ -69,6 +69,7 @@ export class Searcher {
   private readonly parentCredit: ParentCredit;
   private readonly typos: TypoCorrector;
   private readonly candidates = new Candidates(MAX_LEXICAL_CANDIDATES + 128);
+  private readonly filler = new CandidateFiller();
   private readonly ranker: DocumentRanker;
   /** Candidate slot + 1 by section, 0 for none. */
   private readonly slotOf: Int32Array;
@@ -189,13 +190,13 @@ export class Searcher {
     const c = this.candidates;
     c.clear();
     const ownMatched = this.markMatches(hits);
-    addLexicalCandidates(c, this.slotOf, hits);
+    this.filler.addLexical(c, this.slotOf, hits);
     // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
     // results: pages matched only through expansions or vector neighbours would be noise labelled
     // as answers (a made-up word used to return five "Somewhat relevant" pages).
     const answered = this.retrieval !== 'hybrid' || this.fusion.vectorOnlyResults || ownMatched;
     if (answered && vector !== undefined)
-      addVectorCandidates(
+      this.filler.addVector(
         c,
         this.slotOf,
         this.vectors.search(vector, this.fusion.vectorCandidates),

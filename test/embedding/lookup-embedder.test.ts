@@ -97,6 +97,20 @@ describe('the static model without Transformers.js', () => {
     );
   }, 300_000);
 
+  it('gives a text the same ids however many words came before it (the split cache)', () => {
+    const json = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')) as object;
+    const config = JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as object;
+    const text = 'Rollbacks of an ApplicationSet: sync waves, hooks and prune=false';
+    const fresh = () => UnigramTokenizer.fromJson(json, config, 2048)!;
+    const expected = fresh().encode(text);
+    const used = fresh();
+    expect(used.encode(text)).toEqual(expected);
+    // More distinct words than the cache holds, some sharing the text's words, so it fills and is emptied.
+    for (let i = 0; i < 6000; i++) used.encode(`sync${i} wave${i % 97} hooks`);
+    expect(used.encode(text)).toEqual(expected);
+    expect(used.encode(`${text} ${text}`)).toEqual(fresh().encode(`${text} ${text}`));
+  });
+
   it('gives the pipeline vectors bit for bit', async () => {
     const texts = [...EDGE_CASES, ...paragraphs(join(projectRoot(), 'corpus')), ...paragraphs(join(SHARED, 'vitest'))];
     const ours = await lookup.embed(texts);

@@ -106,4 +106,28 @@ describe('LexicalIndex (BM25F)', () => {
     expect(hits.ownTermShare).toHaveLength(2);
     expect(hits.ownTermShare.reduce((a, b) => a + b, 0)).toBeCloseTo(1);
   });
+
+  it('starts every query from clean scratch, however many sections the one before touched', () => {
+    // More matching sections than the scratch list first holds, so it grows mid-query.
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      section(
+        `Page ${i % 40}`,
+        `Sync ${i % 7 === 0 ? 'waves' : 'options'}`,
+        `sync hooks ${i % 3 === 0 ? 'prune' : ''}`,
+      ),
+    );
+    const idx = new LexicalIndex(buildLexicalData(many));
+    const waves = () => idx.search(query('waves prune'));
+    const first = waves();
+    expect(idx.search(query('sync hooks options')).sections.length).toBe(3000);
+    const again = waves();
+    expect(Array.from(again.sections)).toEqual(Array.from(first.sections));
+    expect(Array.from(again.scores)).toEqual(Array.from(first.scores));
+    expect(Array.from(again.coverage)).toEqual(Array.from(first.coverage));
+    expect(Array.from(again.matched)).toEqual(Array.from(first.matched));
+    // Sections 0, 21, 42 … have both terms; 3, 6, 9 … (not multiples of 7) only "prune".
+    expect(first.matched[Array.from(first.sections).indexOf(21)]).toBe(0b11);
+    expect(first.matched[Array.from(first.sections).indexOf(3)]).toBe(0b10);
+    expect(first.sections.length).toBe(many.filter((_, i) => i % 7 === 0 || i % 3 === 0).length);
+  });
 });

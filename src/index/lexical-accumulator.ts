@@ -1,0 +1,105 @@
+import type { LexicalHits } from './lexical-index.js';
+
+/**
+ * A lexical search's per-query scratch (lexical-index.ts), reused: one slot per section, and the
+ * list of sections touched, so a query allocates nothing per posting and clears only what it used.
+ */
+export class Accumulator {
+  private readonly score: Float64Array;
+  /** IDF mass of the query terms each section matched (expansions at their weight). */
+  private readonly covered: Float64Array;
+  /** The user's own terms each section matched, as LexicalHits.matched. */
+  private readonly bits: Int32Array;
+  private readonly seen: Uint8Array;
+  private touched: Int32Array;
+  private count = 0;
+
+  constructor(size: number) {
+    this.score = new Float64Array(size);
+    this.covered = new Float64Array(size);
+    this.bits = new Int32Array(size);
+    this.seen = new Uint8Array(size);
+    this.touched = new Int32Array(Math.min(size, 1024));
+  }
+
+  /** One section's share of a term (a term with other spellings: their frequencies summed first). */
+  add(section: number, score: number, covered: number, bit: number): void {
+    this.reserve(this.count + 1);
+    if (this.seen[section] === 0) {
+      this.seen[section] = 1;
+      this.touched[this.count++] = section;
+    }
+    this.score[section]! += score;
+    this.covered[section]! += covered;
+    this.bits[section]! |= bit;
+  }
+
+  /**
+   * Adds one term's postings: `weight` × BM25 saturation of each pseudo term frequency (as
+   * `weightedIdf × ((tf × (k1 + 1)) / (tf + k1))`, the same doubles as scoring them one by one),
+   * `weightedIdf` of coverage, and the term's bit. One loop over typed arrays: this is where a
+   * query's lexical time goes.
+   */
+  addPostings(
+    sections: Int32Array,
+    tf: Float64Array,
+    from: number,
+    to: number,
+    k1: number,
+    weightedIdf: number,
+    bit: number,
+  ): void {
+    this.reserve(this.count + (to - from));
+    const { score, covered, bits, seen, touched } = this;
+    const k1Plus1 = k1 + 1;
+    let count = this.count;
+    for (let at = from; at < to; at++) {
+      const f = tf[at]!;
+      if (!(f > 0)) continue;
+      const s = sections[at]!;
+      if (seen[s] === 0) {
+        seen[s] = 1;
+        touched[count++] = s;
+      }
+      score[s]! += weightedIdf * ((f * k1Plus1) / (f + k1));
+      covered[s]! += weightedIdf;
+      bits[s]! |= bit;
+    }
+    this.count = count;
+  }
+
+  /** Room in `touched` for `n` sections (never more than there are). */
+  private reserve(n: number): void {
+    if (n <= this.touched.length || this.touched.length === this.score.length) return;
+    const grown = new Int32Array(Math.min(this.score.length, Math.max(n, this.touched.length * 2)));
+    grown.set(this.touched.subarray(0, this.count));
+    this.touched = grown;
+  }
+
+  /**
+   * The touched sections' scores, coverage (covered IDF mass over `idfMass`, at most 1) and
+   * matched bits, in the order they were first touched; clears the scratch for the next query.
+   * The four columns share one buffer: one allocation per query instead of four.
+   */
+  collect(idfMass: number): Omit<LexicalHits, 'ownTermShare'> {
+    const n = this.count;
+    const buffer = new ArrayBuffer(n * 24);
+    const scores = new Float64Array(buffer, 0, n);
+    const coverage = new Float64Array(buffer, 8 * n, n);
+    const sections = new Int32Array(buffer, 16 * n, n);
+    const matched = new Int32Array(buffer, 20 * n, n);
+    for (let i = 0; i < n; i++) {
+      const s = this.touched[i]!;
+      sections[i] = s;
+      scores[i] = this.score[s]!;
+      coverage[i] = idfMass > 0 ? Math.min(1, this.covered[s]! / idfMass) : 0;
+      matched[i] = this.bits[s]!;
+      this.seen[s] = 0;
+      this.score[s] = 0;
+      this.covered[s] = 0;
+      this.bits[s] = 0;
+    }
+    this.count = 0;
+    return { sections, scores, coverage, matched };
+  }
+}
