@@ -18,6 +18,9 @@ export const NO_HITS: LexicalHits = {
   ownTermShare: [],
 };
 
+/** The vector side's answer when the graph is not searched (see EngineOptions.graphCandidates). */
+export const NO_NEIGHBOURS: VectorHits = { ids: [], scores: [] };
+
 /** Lexical candidates beyond this many (by score) cannot reach the top results; skip their cosine. */
 export const MAX_LEXICAL_CANDIDATES = 2000;
 
@@ -31,19 +34,19 @@ export class CandidateFiller {
   private cosines = new Float64Array(0);
 
   /**
-   * Adds the lexical hits as candidates: all of them in hit order, or the best
-   * MAX_LEXICAL_CANDIDATES by score, highest first (equal scores in hit order).
+   * Adds the lexical hits as candidates: all of them in hit order, or the best `max` by score,
+   * highest first (equal scores in hit order).
    */
-  addLexical(c: Candidates, slotOf: Int32Array, hits: LexicalHits): void {
+  addLexical(c: Candidates, slotOf: Int32Array, hits: LexicalHits, max = MAX_LEXICAL_CANDIDATES): void {
     const n = hits.sections.length;
     const add = (i: number) =>
       (slotOf[hits.sections[i]!] =
         c.add(hits.sections[i]!, hits.scores[i]!, hits.coverage[i]!, 0, hits.matched[i]!) + 1);
-    if (n <= MAX_LEXICAL_CANDIDATES) {
+    if (n <= max) {
       for (let i = 0; i < n; i++) add(i);
     } else {
       const order = this.byScore.descending(hits.scores, n);
-      for (let k = 0; k < MAX_LEXICAL_CANDIDATES; k++) add(order[k]!);
+      for (let k = 0; k < max; k++) add(order[k]!);
     }
   }
 

@@ -34,6 +34,17 @@ export interface EngineOptions {
   parentCredit?: number;
   /** Which queries parent credit applies to: questions of six terms or more (shipped), or all. */
   parentCreditQueries?: 'questions' | 'all';
+  /** Lexical candidates kept (by score) for cosines and fusion: MAX_LEXICAL_CANDIDATES unless tuning says otherwise. */
+  lexicalCandidates?: number;
+  /**
+   * Whether a hybrid search also takes the vector graph's nearest sections as candidates. By
+   * default only where they may be results on their own (the manifest's `vectorOnlyResults`: a
+   * sentence model) or where fusion ranks the vector list itself (RRF). A static model's
+   * neighbours changed no labelled answer (bench/results/tuning.md), only added pages labelled
+   * "Moderate match" to narrow queries, and the graph search was a quarter of a query's time;
+   * its cosines with the lexical candidates remain the vector side's say.
+   */
+  graphCandidates?: boolean;
 }
 
 export interface StageTimings {

@@ -1,12 +1,12 @@
 import type { LexicalHits } from '../index/lexical-index.js';
 import { LexicalIndex } from '../index/lexical-index.js';
 import type { FusionSettings } from '../index/manifest.js';
-import { stem } from '../index/tokenize.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js';
-import { CandidateFiller, MAX_LEXICAL_CANDIDATES, NO_HITS } from './candidate-slots.js';
+import { CandidateFiller, MAX_LEXICAL_CANDIDATES, NO_HITS, NO_NEIGHBOURS } from './candidate-slots.js';
 import { Candidates, DocumentRanker, fuseReciprocalRank, fuseSections, type DocumentHit } from './fuse.js';
-import { expandQuery, parseQuery, type ParsedQuery } from './query.js';
+import { parseQuery } from './query.js';
+import { type PreparedQuery, QueryExpander } from './query-expander.js';
 import { creditParents, type ParentCredit, parentCreditFor } from './parent-credit.js';
 import { relevanceFor } from './relevance.js';
 import { confidence, windowOf } from './result-window.js';
@@ -39,14 +39,6 @@ export {
 } from './searcher-types.js';
 export { confidence, withSections, type WindowSource } from './result-window.js';
 
-interface PreparedQuery {
-  parsed: ParsedQuery;
-  /** Weighted lexical terms: the user's own, plus expansions. */
-  terms: Map<string, number>;
-  expansions: DetailedSearch['expansions'];
-  vector: Float32Array | undefined;
-}
-
 interface LexicalStage {
   hits: LexicalHits;
   corrections: DetailedSearch['corrections'];
@@ -60,9 +52,12 @@ interface LexicalStage {
  */
 export class Searcher {
   private readonly lexical: LexicalIndex;
-  private readonly expansionRow = new Map<string, number>();
+  private readonly expander: QueryExpander;
   private readonly fusion: FusionSettings;
   private readonly retrieval: Retrieval;
+  private readonly lexicalCandidates: number;
+  /** Whether the vector graph's nearest sections join the candidates (always, but in hybrid search as set). */
+  private readonly graphCandidates: boolean;
   private readonly rewrites: boolean;
   private readonly typoTolerance: boolean;
   private readonly excerpts: ExcerptSettings;
@@ -84,9 +79,14 @@ export class Searcher {
   ) {
     const m = parts.manifest;
     this.lexical = new LexicalIndex(parts.lexical, { ...m.lexical, ...options.lexical });
-    parts.expansion.terms.forEach((t, i) => this.expansionRow.set(t, i));
     this.fusion = { ...m.fusion, ...options.fusion };
+    this.expander = new QueryExpander(parts.expansion, this.lexical, this.fusion);
     this.retrieval = options.retrieval ?? 'hybrid';
+    // Reciprocal-rank fusion gives the vector ranking an equal say: it needs the graph's own list.
+    this.graphCandidates =
+      this.retrieval !== 'hybrid' ||
+      (options.graphCandidates ?? (this.fusion.vectorOnlyResults || this.fusion.method === 'rrf'));
+    this.lexicalCandidates = options.lexicalCandidates ?? MAX_LEXICAL_CANDIDATES;
     this.rewrites = options.rewrites ?? true;
     this.typoTolerance = options.typoTolerance ?? true;
     this.excerpts = {
@@ -112,7 +112,7 @@ export class Searcher {
     const useVectors = this.retrieval !== 'lexical';
     // Without expansion the query vector is needed only after the lexical stage: the model runs
     // it on its own thread meanwhile.
-    const early = this.expands() ? await this.prepareQuery(text, parsed, embed) : undefined;
+    const early = this.expands() ? await this.expander.prepare(text, parsed, embed) : undefined;
     const pendingVector = early || !useVectors ? undefined : embed([text]).then((v) => v[0]);
     pendingVector?.catch(() => undefined);
     const query = early ?? { parsed, terms: parsed.terms, expansions: [], vector: undefined };
@@ -133,28 +133,6 @@ export class Searcher {
 
   private expands(): boolean {
     return this.retrieval === 'hybrid' && this.fusion.expansionTerms > 0;
-  }
-
-  /** Embeds the query and the words the index has no vector for, and expands it with the model's neighbours. */
-  private async prepareQuery(text: string, parsed: ParsedQuery, embed: Embed): Promise<PreparedQuery> {
-    // Words already in the corpus vocabulary have their vectors in the index; embed only the rest.
-    const unknownWords = parsed.words.filter((w) => !this.expansionRow.has(w));
-    const embedded = await embed([text, ...unknownWords]);
-    const wordVectors = parsed.words.map((w) => {
-      const row = this.expansionRow.get(w);
-      if (row === undefined) return embedded[1 + unknownWords.indexOf(w)]!;
-      const { dims, data } = this.parts.expansion.vectors;
-      return data.subarray(row * dims, (row + 1) * dims);
-    });
-    const maxIdf = this.lexical.idf('\u0000absent');
-    const expanded = expandQuery(
-      parsed,
-      wordVectors,
-      this.parts.expansion,
-      this.fusion,
-      (w) => this.lexical.idf(stem(w)) / maxIdf,
-    );
-    return { parsed, terms: expanded.terms, expansions: expanded.added, vector: embedded[0] };
   }
 
   /** BM25F over the query's terms, their rewrites and typo fixes: the matching sections. */
@@ -190,7 +168,7 @@ export class Searcher {
     const c = this.candidates;
     c.clear();
     const ownMatched = this.markMatches(hits);
-    this.filler.addLexical(c, this.slotOf, hits);
+    this.filler.addLexical(c, this.slotOf, hits, this.lexicalCandidates);
     // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
     // results: pages matched only through expansions or vector neighbours would be noise labelled
     // as answers (a made-up word used to return five "Somewhat relevant" pages).
@@ -199,7 +177,7 @@ export class Searcher {
       this.filler.addVector(
         c,
         this.slotOf,
-        this.vectors.search(vector, this.fusion.vectorCandidates),
+        this.graphCandidates ? this.vectors.search(vector, this.fusion.vectorCandidates) : NO_NEIGHBOURS,
         this.parts.vectors,
         vector,
       );
