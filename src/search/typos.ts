@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import levenshtein from 'damerau-levenshtein';
 import wordListPath from 'word-list';
 import { stem } from '../index/tokenize.js';
+import { EditDistance } from './edit-distance.js';
 
 /**
  * Typo tolerance for query terms the index does not have: `signiture` finds `signature`,
@@ -92,6 +92,7 @@ function englishWords(): SortedWords {
 export class TypoCorrector {
   /** Index terms by first character, most common first; built on the first typo. */
   private byInitial: Map<string, string[]> | undefined;
+  private readonly distance = new EditDistance();
 
   constructor(
     private readonly terms: () => Iterable<string>,
@@ -125,7 +126,8 @@ export class TypoCorrector {
     let bestSteps = limit + 1;
     for (const candidate of this.buckets().get(term[0]!) ?? []) {
       if (Math.abs(candidate.length - term.length) > limit || candidate.length < MIN_LENGTH) continue;
-      const { steps } = levenshtein(term, candidate);
+      // Only a distance below the best so far matters: anything more counts as bestSteps.
+      const steps = this.distance.atMost(term, candidate, bestSteps - 1);
       // Candidates come most common first, so a tie keeps the more common term.
       if (steps < bestSteps) {
         best = candidate;

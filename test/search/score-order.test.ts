@@ -34,6 +34,12 @@ describe('ScoreOrder', () => {
     expect([...order.descending(Float64Array.of(1, 3, 2, 3, 9), 4)]).toEqual([1, 3, 2, 0]);
   });
 
+  it('orders scores that differ only in their last bits, and equal ones by index', () => {
+    // 1 + k·2⁻⁴⁰ share sign, exponent and the high 20 bits of mantissa: only the low word tells them apart.
+    const scores = [3, 7, 1, 7, 0, 5, 2, 5, 6, 4].map((k) => 1 + k * 2 ** -40);
+    expect([...new ScoreOrder().descending(Float64Array.from(scores), scores.length)]).toEqual(comparatorOrder(scores));
+  });
+
   it('puts −0 with 0, not above every score', () => {
     expect([...new ScoreOrder().descending(Float64Array.of(-0, 1, 0), 3)]).toEqual([1, 0, 2]);
   });
