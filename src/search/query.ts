@@ -12,7 +12,7 @@ import type { VectorMatrix } from '../index/vector-index.js';
 export interface ParsedQuery {
   terms: Map<string, number>;
   /** Plain words (lower case) whose neighbours may expand the query. */
-  words: string[];
+  readonly words: string[];
   /** Six terms or more: a question rather than a few keywords (its filler is discounted). */
   question: boolean;
 }
@@ -46,13 +46,27 @@ export function parseQuery(text: string, discountFiller = true): ParsedQuery {
   const question = tokens.length >= QUESTION_TERMS;
   const discount = discountFiller && question;
   for (const t of tokens) terms.set(t, discount && FILLER_TERMS.has(t) ? FILLER_WEIGHT : 1);
+  let words: string[] | undefined;
+  return {
+    terms,
+    question,
+    // Only query expansion asks for the words (a static model's searches never do): split on demand.
+    get words() {
+      words ??= expansionWords(text, discount);
+      return words;
+    },
+  };
+}
+
+/** The plain words of a query that may bring in neighbours: no stop words, no discounted filler, each once. */
+function expansionWords(text: string, discount: boolean): string[] {
   const words: string[] = [];
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (WORD.test(raw) && !STOP_WORDS.has(raw) && !(discount && FILLER_TERMS.has(stem(raw))) && !words.includes(raw))
       words.push(raw);
     if (words.length >= MAX_EXPANDED_WORDS) break;
   }
-  return { terms, words, question };
+  return words;
 }
 
 export interface ExpansionSettings {
