@@ -17,6 +17,12 @@ export type ChunkOutcome =
   /** `timeout`: over the limit; `error`: the parser threw (e.g. stack overflow on deep nesting). */
   | { ok: false; reason: 'timeout' | 'error'; error?: string };
 
+/** Chunks one document at a time within `timeoutMs` per document: on the worker, or on the calling thread (inline-chunk.ts). */
+export interface Chunker {
+  timeoutMs: number;
+  chunk(source: string, options: ChunkOptions): Promise<ChunkOutcome>;
+}
+
 type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: false; error: string };
 
 /** The worker's entry beside this file: .ts under tsx and vitest, .js once compiled. */
@@ -32,7 +38,7 @@ function workerExecArgv(url: URL): string[] | undefined {
   return [...process.execArgv, '--import', tsx];
 }
 
-export class BoundedChunker {
+export class BoundedChunker implements Chunker {
   private worker: { thread: Worker; ready: Promise<void> } | undefined;
   private nextId = 0;
 
@@ -105,16 +111,19 @@ export class BoundedChunker {
 /**
  * Starting the worker (loading the Markdown parser into a new thread) costs 0.2 s compiled and
  * 0.7 s under tsx: more than the rest of a one-file reindex. A finished build hands its chunker
- * back, and the next build in this process (`serve --watch`, a benchmark) takes it for
- * IDLE_MS; then the worker is ended. Each build has a chunker of its own while it runs.
+ * back, and the next build in this process (a benchmark, a test suite, bench/tune.ts) takes it
+ * for IDLE_MS; then the worker is ended. Each build has a chunker of its own while it runs.
+ * (`svc-docs index` and `serve --watch`'s reindex are one build per process: they start a
+ * worker only for a large change set, chunk-corpus.ts.)
  */
 const IDLE_MS = 60_000;
 let idle: { chunker: BoundedChunker; timer: NodeJS.Timeout } | undefined;
 
-export function borrowChunker(timeoutMs: number): BoundedChunker {
+/** The worker a build before this one in the process handed back, if it is still kept. */
+export function keptChunker(timeoutMs: number): BoundedChunker | undefined {
   const kept = idle;
   idle = undefined;
-  if (kept === undefined) return new BoundedChunker(timeoutMs);
+  if (kept === undefined) return undefined;
   clearTimeout(kept.timer);
   kept.chunker.timeoutMs = timeoutMs;
   return kept.chunker;

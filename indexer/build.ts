@@ -9,7 +9,6 @@ import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
-import { borrowChunker, returnChunker } from './bounded-chunk.js';
 import { chunkCorpus, DEFAULT_FILE_LIMITS, type ChunkedCorpus, type FileLimits } from './chunk-corpus.js';
 import { updateGraph } from './hnsw-update.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
@@ -92,21 +91,12 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const live = await liveBuildIfUnchanged(options, corpus, chunkOptions, log);
   if (live) return unchangedSummary(live.buildDir, live.manifest, started);
-  const chunker = borrowChunker(options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs);
-  let chunked: ChunkedCorpus;
-  let previous: PreviousBuild | undefined;
-  let previousData: Promise<PreviousData | undefined> = Promise.resolve(undefined);
-  try {
-    // The parser loads on its thread while this one reads the previous build.
-    chunker.warm();
-    previous = await previousBuild(options.outDir);
-    // Read while the changed files are parsed on the worker. It never rejects: it is awaited only
-    // after the parse, and a rejection unhandled meanwhile would end the process.
-    previousData = readPreviousData(previous, chunkOptions).catch(() => undefined);
-    chunked = await chunkCorpus(corpus, previous, chunkOptions, chunker, log);
-  } finally {
-    returnChunker(chunker);
-  }
+  const previous = await previousBuild(options.outDir);
+  // Read while the changed files are parsed. It never rejects: it is awaited only after the
+  // parse, and a rejection unhandled meanwhile would end the process.
+  const previousData = readPreviousData(previous, chunkOptions).catch(() => undefined);
+  const parseTimeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
+  const chunked = await chunkCorpus(corpus, previous, chunkOptions, parseTimeoutMs, log);
   const ownsEmbedder = options.embedder === undefined;
   const embedder =
     options.embedder ??

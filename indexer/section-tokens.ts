@@ -99,38 +99,38 @@ function* pick(count: number, wanted: (s: number) => boolean, tokens: (s: number
 
 /** Whether a sample of the carried sections tokenizes today as the previous build's postings say it did. */
 function tokenizerAgrees(lexical: LexicalData, oldOf: Int32Array, tokens: (s: number) => FieldTokens): boolean {
-  const counts = countsBySection(lexical);
+  const sampled: number[] = [];
   let carried = 0;
-  for (let s = 0; s < oldOf.length; s++) {
-    if (oldOf[s]! < 0 || carried++ % SAMPLE_EVERY !== 0) continue;
-    const before = counts(oldOf[s]!);
-    if (before && !sameCounts(before, tokens(s))) return false;
-  }
-  return true;
+  for (let s = 0; s < oldOf.length; s++) if (oldOf[s]! >= 0 && carried++ % SAMPLE_EVERY === 0) sampled.push(s);
+  const before = tokensFromPostings(
+    lexical,
+    sampled.map((s) => oldOf[s]!),
+  );
+  return sampled.every((s, i) => before[i] === undefined || sameCounts(before[i], tokens(s)));
 }
 
-/** A section's tokens rebuilt from the postings (grouped by term), or undefined when they cannot be (a count at its cap). */
-function countsBySection(lexical: LexicalData): (section: number) => FieldTokens | undefined {
+/**
+ * The tokens (grouped by term) of the previous build's sections `wanted`, rebuilt from its
+ * postings in one pass over them; undefined for a section whose tokens cannot be (a count at its
+ * cap). Only the sampled sections are gathered: indexing every posting by section cost a
+ * one-file reindex more than the check itself.
+ */
+function tokensFromPostings(lexical: LexicalData, wanted: number[]): (FieldTokens | undefined)[] {
   const { termStart, postingSections, tf, lengths, terms } = lexical;
-  const n = postingSections.length;
-  const entryTerm = new Int32Array(n);
-  for (let t = 0; t < terms.length; t++) entryTerm.fill(t, termStart[t]!, termStart[t + 1]!);
-  // Entries by section: a counting sort on the section number.
-  const start = new Int32Array(lexical.sectionCount + 1);
-  for (let i = 0; i < n; i++) start[postingSections[i]! + 1]!++;
-  for (let s = 0; s < lexical.sectionCount; s++) start[s + 1]! += start[s]!;
-  const next = start.slice(0, lexical.sectionCount);
-  const bySection = new Int32Array(n);
-  for (let i = 0; i < n; i++) bySection[next[postingSections[i]!]!++] = i;
-  return (section) => {
-    const tokens: FieldTokens = { title: [], headings: [], body: [] };
-    for (let k = start[section]!; k < start[section + 1]!; k++) {
-      const e = bySection[k]!;
-      for (const field of LEXICAL_FIELDS)
-        for (let c = tf[field][e]!; c > 0; c--) tokens[field].push(terms[entryTerm[e]!]!);
+  const out: FieldTokens[] = wanted.map(() => ({ title: [], headings: [], body: [] }));
+  // Each wanted section's place in `out`, plus one (0: not wanted).
+  const place = new Int32Array(lexical.sectionCount);
+  wanted.forEach((section, i) => (place[section] = i + 1));
+  for (let t = 0; t < terms.length; t++) {
+    for (let e = termStart[t]!; e < termStart[t + 1]!; e++) {
+      const i = place[postingSections[e]!]!;
+      if (i === 0) continue;
+      for (const field of LEXICAL_FIELDS) for (let c = tf[field][e]!; c > 0; c--) out[i - 1]![field].push(terms[t]!);
     }
-    return LEXICAL_FIELDS.every((field) => tokens[field].length === lengths[field][section]) ? tokens : undefined;
-  };
+  }
+  return out.map((tokens, i) =>
+    LEXICAL_FIELDS.every((field) => tokens[field].length === lengths[field][wanted[i]!]) ? tokens : undefined,
+  );
 }
 
 function sameCounts(a: FieldTokens, b: FieldTokens): boolean {
