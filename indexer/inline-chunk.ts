@@ -27,7 +27,7 @@ export class InlineChunker implements Chunker {
   async chunk(source: string, options: ChunkOptions): Promise<ChunkOutcome> {
     this.context.run = () => chunkMarkdown(source, options);
     try {
-      const doc = this.script.runInContext(this.context, { timeout: this.timeoutMs }) as ReturnType<
+      const doc = this.script.runInContext(this.context, { timeout: vmTimeout(this.timeoutMs) }) as ReturnType<
         typeof chunkMarkdown
       >;
       return { ok: true, doc };
@@ -42,4 +42,9 @@ export class InlineChunker implements Chunker {
       this.context.run = undefined;
     }
   }
+}
+
+/** node:vm takes a whole number of milliseconds from 1 to 2^32 - 1 (a limit set in seconds may be fractional or huge). */
+function vmTimeout(ms: number): number {
+  return Math.min(Math.max(1, Math.ceil(ms)), 2 ** 32 - 1);
 }

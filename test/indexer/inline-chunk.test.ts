@@ -41,6 +41,15 @@ describe('parsing on the calling thread', () => {
     expect(next).toEqual({ ok: true, doc: chunkMarkdown('# After\n\nParsed.\n', DEFAULT_CHUNK_OPTIONS) });
   });
 
+  it('takes a limit set in seconds however it converts: fractional or beyond what a timer holds', async () => {
+    const source = '# Limits\n\nParsed within any limit.\n';
+    for (const limitMs of [1500.5, 1e13])
+      expect(await new InlineChunker(limitMs).chunk(source, DEFAULT_CHUNK_OPTIONS)).toEqual({
+        ok: true,
+        doc: chunkMarkdown(source, DEFAULT_CHUNK_OPTIONS),
+      });
+  });
+
   it('is chosen for a few small files, the worker for many or large ones', () => {
     const doc = (chars: number) => ({ source: 'x'.repeat(chars) });
     expect(parsesInline([])).toBe(true);
