@@ -90,14 +90,15 @@ export function renderSummary(r: BenchResults): string {
       `| floor: embed the query alone | ${ms(l.embedFloor.p50)} | ${ms(l.embedFloor.p95)} | ${ms(l.embedFloor.p99)} |`,
     );
     lines.push(
-      `| exact vector search (vectorMs) | ${ms(l.exact.vectorMs.p50)} | ${ms(l.exact.vectorMs.p95)} | ${ms(l.exact.vectorMs.p99)} |`,
+      `| vector stage with the graph searched (a sentence model's path), HNSW | ${ms(l.graph.hnsw.p50)} | ${ms(l.graph.hnsw.p95)} | ${ms(l.graph.hnsw.p99)} |`,
+      `| … the same with exact search instead | ${ms(l.graph.exact.p50)} | ${ms(l.graph.exact.p95)} | ${ms(l.graph.exact.p99)} |`,
     );
     lines.push(
       `| floor: plain BM25 over the same sections, windows included | ${ms(l.bm25Floor.p50)} | ${ms(l.bm25Floor.p95)} | ${ms(l.bm25Floor.p99)} |`,
     );
     lines.push(
       '',
-      `Median total with exact search / with HNSW: ${l.exactOverHnsw.toFixed(2)}×. Shipped search / plain BM25 floor, same queries, same run: ${l.shippedOverFloor.p50.toFixed(1)}× at p50, ${l.shippedOverFloor.p95.toFixed(1)}× at p95 (issue 14's goal: ≤ 3×).`,
+      `With the default static model the graph is not searched (its neighbours changed no labelled answer; bench/results/tuning.md): vectorMs above is the cosines of the lexical candidates. With the graph searched, median vector stage exact / HNSW: ${l.exactOverHnsw.toFixed(2)}×. Shipped search / plain BM25 floor, same queries, same run: ${l.shippedOverFloor.p50.toFixed(1)}× at p50, ${l.shippedOverFloor.p95.toFixed(1)}× at p95 (issue 14's goal: ≤ 3×).`,
       '',
     );
   }
@@ -271,7 +272,9 @@ export function renderSummary(r: BenchResults): string {
     );
   }
   if (r.latency)
-    ratios.push(`| median query, exact vector search / HNSW (argocd) | ${r.latency.exactOverHnsw.toFixed(2)}× |`);
+    ratios.push(
+      `| vector stage with the graph searched, exact / HNSW (argocd, p50) | ${r.latency.exactOverHnsw.toFixed(2)}× |`,
+    );
   if (r.latency)
     ratios.push(
       `| in-process search, shipped / plain BM25 floor (argocd), p50 and p95 | ${r.latency.shippedOverFloor.p50.toFixed(1)}×, ${r.latency.shippedOverFloor.p95.toFixed(1)}× |`,
