@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { cacheDir, projectRoot } from '../src/paths.js';
 
@@ -74,6 +75,8 @@ function childEnv(): NodeJS.ProcessEnv {
 export interface ProbeOptions {
   /** V8 heap limit for the child, in MB (large builds). */
   maxOldSpaceMB?: number;
+  /** A compiled bench module (`bench/<name>.js`) the child imports before its script. */
+  preload?: string;
   log: (line: string) => void;
 }
 
@@ -88,7 +91,11 @@ export async function runProbe<T>(
   options: ProbeOptions,
 ): Promise<T> {
   const out = await compileOnce(options.log);
-  const nodeArgs = ['--expose-gc', ...(options.maxOldSpaceMB ? [`--max-old-space-size=${options.maxOldSpaceMB}`] : [])];
+  const nodeArgs = [
+    '--expose-gc',
+    ...(options.maxOldSpaceMB ? [`--max-old-space-size=${options.maxOldSpaceMB}`] : []),
+    ...(options.preload ? ['--import', pathToFileURL(join(out, 'bench', `${options.preload}.js`)).href] : []),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, join(out, 'bench', `${script}.js`), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: childEnv(),

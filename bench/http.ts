@@ -160,8 +160,10 @@ export async function measureHttp(
   const inProcessP50 = percentile(inProcess, 50);
   const single = levels.find((l) => l.sessions === 1) ?? levels[0]!;
   const most = levels.reduce((a, b) => (b.sessions > a.sessions ? b : a));
+  // With the server's V8 settings, applied before the probe's imports as src/cli.ts applies them.
   const memory = await runProbe('memory-probe', ['--index', indexDir, '--queries', queriesFile], memoryReportSchema, {
     log,
+    preload: 'server-heap-preload',
   });
   const serverRssOverDisk = most.serverRssMB / (memory.disk.indexMB + memory.disk.modelMB);
   log(

@@ -11,6 +11,7 @@ import { currentBuildDir, readIndex } from '../src/index/read-index.js';
 import { openPooledEngine } from '../src/search/pool-engine.js';
 import { SearchPool } from '../src/search/pool.js';
 import { SortedWords } from '../src/search/typos.js';
+import { SERVER_V8_FLAGS } from '../src/server-heap.js';
 import { runIfEntry } from './probe-entry.js';
 
 /**
@@ -18,7 +19,8 @@ import { runIfEntry } from './probe-entry.js';
  * process (RSS and V8 after a full GC at each step): the model, the index as read (and the size of
  * each of its parts), the typo dictionary (compact, and as the Set it used to be), the search pool
  * with one worker and with two (the difference is what a worker costs), and the process after a
- * burst of searches. Also the index and the model on disk, for the RSS-over-disk ratio.
+ * burst of searches. Also the index and the model on disk, for the RSS-over-disk ratio. bench/http.ts
+ * starts it with the V8 settings `svc-docs serve` sets for itself (src/server-heap.ts), preloaded.
  *
  * node bench/memory-probe.js --index DIR --queries FILE.json
  */
@@ -30,7 +32,14 @@ export const memoryReportSchema = z.object({
   model: z.object({ rssMB: z.number(), heapMB: z.number(), externalMB: z.number() }),
   index: z.object({ rssMB: z.number(), heapMB: z.number(), parts: z.record(z.string(), z.number()) }),
   dictionary: z.object({ compactMB: z.number(), asSetMB: z.number() }),
-  pool: z.object({ oneWorkerMB: z.number(), perExtraWorkerMB: z.number(), threads: z.number() }),
+  pool: z.object({
+    /** The first worker with the index loaded into the pool: idleWorkerMB plus the index's share. */
+    oneWorkerMB: z.number(),
+    /** The first worker before any index: the thread, its V8 heap and its imports. */
+    idleWorkerMB: z.number().optional(),
+    perExtraWorkerMB: z.number(),
+    threads: z.number(),
+  }),
   afterLoad: z.object({
     rssMB: z.number(),
     heapUsedMB: z.number(),
@@ -42,6 +51,8 @@ export const memoryReportSchema = z.object({
   }),
   disk: z.object({ indexMB: z.number(), modelMB: z.number() }),
   rssOverDisk: z.number(),
+  /** The server's V8 flags (src/server-heap.ts), which bench/http.ts preloads into the probe. */
+  v8Flags: z.array(z.string()).optional(),
 });
 export type MemoryReport = z.infer<typeof memoryReportSchema>;
 
@@ -112,14 +123,19 @@ async function main(): Promise<void> {
   void compact;
   void asSet;
 
-  const withPool = async (threads: number) => {
+  const withPool = async (threads: number, idle?: (rss: number) => void) => {
     const pool = new SearchPool(threads);
+    if (idle) {
+      await pool.started();
+      idle(measure().rss);
+    }
     const engine = await openPooledEngine(pool, indexDir, { embedder });
     for (const q of queries.slice(0, 20)) await engine.search(q);
     return { pool, engine, rss: measure().rss };
   };
   const beforePool = measure();
-  const one = await withPool(1);
+  let idleRss = beforePool.rss;
+  const one = await withPool(1, (rss) => (idleRss = rss));
   await one.engine.releaseIndex();
   await one.pool.close();
   const two = await withPool(2);
@@ -148,7 +164,12 @@ async function main(): Promise<void> {
     },
     index: { rssMB: mb(afterIndex.rss - afterModel.rss), heapMB: mb(afterIndex.heapUsed - afterModel.heapUsed), parts },
     dictionary: { compactMB, asSetMB },
-    pool: { oneWorkerMB: mb(one.rss - beforePool.rss), perExtraWorkerMB: mb(two.rss - one.rss), threads },
+    pool: {
+      oneWorkerMB: mb(one.rss - beforePool.rss),
+      idleWorkerMB: mb(idleRss - beforePool.rss),
+      perExtraWorkerMB: mb(two.rss - one.rss),
+      threads,
+    },
     afterLoad: {
       rssMB: mb(after.rss),
       heapUsedMB: mb(after.heapUsed),
@@ -159,6 +180,7 @@ async function main(): Promise<void> {
     },
     disk,
     rssOverDisk: Math.round((mb(after.rss) / (disk.indexMB + disk.modelMB)) * 100) / 100,
+    v8Flags: [...SERVER_V8_FLAGS],
   };
   console.log(JSON.stringify(report));
 }

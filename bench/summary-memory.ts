@@ -1,5 +1,7 @@
 import type { HttpReport } from './http.js';
 
+const mb1 = (x: number) => Math.round(x * 10) / 10;
+
 /** The memory section of summary.md: where the server's megabytes go (bench/memory-probe.ts), and RSS over disk. */
 export function memoryLines(h: HttpReport): string[] {
   const m = h.memory;
@@ -12,7 +14,7 @@ export function memoryLines(h: HttpReport): string[] {
   return [
     '## Memory (argocd index), MB',
     '',
-    'Where the megabytes go, step by step in a fresh process loading what the server loads (`bench/memory-probe.ts`; RSS after a full GC at each step):',
+    `Where the megabytes go, step by step in a fresh process loading what the server loads, with the V8 settings the server sets (${m.v8Flags?.map((f) => `\`${f}\``).join(' ') ?? 'none'}; src/server-heap.ts) (\`bench/memory-probe.ts\`; RSS after a full GC at each step):`,
     '',
     '| step | MB |',
     '|---|---|',
@@ -20,7 +22,9 @@ export function memoryLines(h: HttpReport): string[] {
     `| the model (table rows read from its file; ${m.model.externalMB} MB outside the V8 heap) | ${m.model.rssMB} |`,
     `| the index as read (${parts}) | ${m.index.rssMB} |`,
     `| the typo dictionary, compact (as the Set it used to be: ${m.dictionary.asSetMB}) | ${m.dictionary.compactMB} |`,
-    `| the search pool's first worker (thread, its imports and its view of the index) | ${m.pool.oneWorkerMB} |`,
+    m.pool.idleWorkerMB === undefined
+      ? `| the search pool's first worker (thread, its imports and its view of the index) | ${m.pool.oneWorkerMB} |`
+      : `| the search pool's first worker: its thread, V8 heap and imports ${m.pool.idleWorkerMB}; the index read again and loaded into the pool (what the main thread keeps of it, the shared arrays, the worker's searcher) ${mb1(m.pool.oneWorkerMB - m.pool.idleWorkerMB)} | ${m.pool.oneWorkerMB} |`,
     `| each further worker (${m.pool.threads} threads on this machine) | ${m.pool.perExtraWorkerMB} |`,
     `| **after load and a burst of searches** (V8 heap used ${m.afterLoad.heapUsedMB}, main thread's young generation ${m.afterLoad.newSpaceMB ?? '?'}) | **${m.afterLoad.rssMB}** |`,
     '',

@@ -228,6 +228,18 @@ export class SearchPool {
     return result;
   }
 
+  /** Resolves once every worker has started (its thread, V8 heap and imports), with or without an index. */
+  async started(): Promise<void> {
+    // Waiting counts as work: an idle worker would not keep the process alive until it answers.
+    const waiting = [...this.workers];
+    for (const worker of waiting) busy(worker, 1);
+    try {
+      await Promise.all(waiting.map((worker) => worker.ready));
+    } finally {
+      for (const worker of waiting) busy(worker, -1);
+    }
+  }
+
   /** Stops every worker; searches still running fail. */
   async close(): Promise<void> {
     this.closed = true;

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/paths.js';
+import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
+import { connectClient } from '../helpers/mcp-client.js';
+
+/**
+ * The V8 settings `svc-docs serve` sets for itself (src/server-heap.ts), seen from outside: the
+ * real CLI serves a burst of searches, then Node's diagnostic report (written on SIGUSR2) shows
+ * its main thread's heap. With V8's defaults the young generation grows past 16 MB in that burst.
+ */
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+interface HeapSpace {
+  memorySize: number;
+  capacity: number;
+}
+
+/** `svc-docs serve` from source, with Node writing a diagnostic report into `reports` on SIGUSR2. */
+async function serveWithReports(reports: string): Promise<{ child: ChildProcess; url: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_')));
+  const child = spawn(
+    process.execPath,
+    [
+      '--report-on-signal',
+      `--report-directory=${reports}`,
+      '--import',
+      'tsx',
+      'src/cli.ts',
+      'serve',
+      '--port',
+      '0',
+      '--no-build',
+      '--index',
+      bundledIndex(),
+    ],
+    { cwd: projectRoot(), env: { ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  children.push(child);
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const found = /serving MCP at (\S+)/.exec(stderr);
+      if (found) resolve(found[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`svc-docs serve exited with ${code}: ${stderr}`)));
+  });
+  return { child, url };
+}
+
+/** The main thread's heap spaces from the report the child writes on SIGUSR2. */
+async function reportedHeap(child: ChildProcess, reports: string): Promise<Record<string, HeapSpace>> {
+  child.kill('SIGUSR2');
+  for (;;) {
+    const [file] = readdirSync(reports).filter((f) => f.endsWith('.json'));
+    if (file && existsSync(join(reports, file))) {
+      try {
+        const report = JSON.parse(readFileSync(join(reports, file), 'utf8')) as {
+          javascriptHeap: { heapSpaces: Record<string, HeapSpace> };
+        };
+        return report.javascriptHeap.heapSpaces;
+      } catch {
+        // Still being written.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('svc-docs serve: V8 heap settings', () => {
+  it("keeps the main thread's young generation at its initial 2 MB through a burst of searches", async () => {
+    const reports = tempDir('serve-heap-reports');
+    const { child, url } = await serveWithReports(reports);
+    const sessions = await Promise.all(Array.from({ length: 8 }, () => connectClient(url)));
+    const terms = ['rate limits', 'verify webhook signature', 'refund a payment', 'pagination cursor'];
+    await Promise.all(
+      sessions.map(async ({ client }, s) => {
+        for (let n = 0; n < 40; n++) {
+          const result = (await client.callTool({
+            name: 'SearchDocs',
+            arguments: { searchTerm: terms[(s + n) % terms.length]! },
+          })) as CallToolResult;
+          expect(result.isError).toBeFalsy();
+        }
+      }),
+    );
+    await Promise.all(sessions.map((s) => s.close()));
+    const heap = await reportedHeap(child, reports);
+    expect(heap.new_space!.capacity).toBeLessThanOrEqual(2 * 2 ** 20);
+    child.kill('SIGTERM');
+  });
+});
+
+describe('SearchPool.started', () => {
+  it('resolves once the workers run, with no index loaded, and keeps the process alive until then', async () => {
+    // In a process of its own: an idle worker does not keep a process alive, so a wait that did
+    // not count as work would end the process before the line is printed.
+    const script = join(tempDir('pool-started'), 'started.mts');
+    const pool = JSON.stringify(join(projectRoot(), 'src', 'search', 'pool.ts'));
+    writeFileSync(
+      script,
+      `import { SearchPool } from ${pool};\nconst pool = new SearchPool(2);\nawait pool.started();\nconsole.log('started');\nawait pool.close();\n`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: projectRoot(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'started\n' });
+  });
+});
