@@ -1,12 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
 import { Searcher, type Embed } from './searcher.js';
+import { searchesGraph } from './searcher-types.js';
 import type { FromWorker, ToWorker } from './pool-protocol.js';
 
 /**
  * Search pool worker: holds the loaded indexes by generation (the big arrays are shared views)
- * and answers searches. The HNSW graph is native memory, so each worker loads its own from the
- * build's file; everything else it searches is shared with the other workers.
+ * and answers searches. The HNSW graph is native memory, so each worker that searches it loads
+ * its own from the build's file; everything else it searches is shared with the other workers.
  */
 
 interface Deferred<T> {
@@ -69,9 +70,14 @@ port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'load': {
       const { generation, parts, hnsw, options } = message;
-      HnswVectorIndex.load(hnsw.path, hnsw.dims, hnsw.size, hnsw.params)
-        .then((graph) => {
-          const index = options.vectorSearch === 'exact' ? new ExactVectorIndex(parts.vectors) : graph;
+      // The graph is native memory, loaded only where searches read it; else the exact index
+      // over the shared vectors stands in (what vectorSearch 'exact' asks for anyway).
+      const graph =
+        options.vectorSearch !== 'exact' && searchesGraph({ ...parts.manifest.fusion, ...options.fusion }, options)
+          ? HnswVectorIndex.load(hnsw.path, hnsw.dims, hnsw.size, hnsw.params)
+          : Promise.resolve(new ExactVectorIndex(parts.vectors));
+      graph
+        .then((index) => {
           searchers.set(generation, new Searcher(parts, index, options));
           send({ type: 'loaded', generation });
         })

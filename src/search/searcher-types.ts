@@ -88,6 +88,17 @@ export interface SearchParts {
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
+/**
+ * Whether searches take the HNSW graph's own nearest-neighbour list (vector-only retrieval, or a
+ * hybrid with graph candidates: EngineOptions.graphCandidates). Only then is the graph loaded
+ * into a search worker: a static model's hybrid search never reads it (~7 MB per worker).
+ */
+export function searchesGraph(fusion: FusionSettings, options: EngineOptions): boolean {
+  const retrieval = options.retrieval ?? 'hybrid';
+  if (retrieval !== 'hybrid') return retrieval === 'vector';
+  return options.graphCandidates ?? (fusion.vectorOnlyResults || fusion.method === 'rrf');
+}
+
 /** Whether a search embeds exactly its own text and nothing else (no query expansion): what a pool can embed up front. */
 export function embedsQueryOnly(fusion: FusionSettings, options: EngineOptions): boolean {
   const retrieval = options.retrieval ?? 'hybrid';

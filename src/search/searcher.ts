@@ -12,14 +12,15 @@ import { relevanceFor } from './relevance.js';
 import { confidence, windowOf } from './result-window.js';
 import { rewriteQuery } from './rewrite.js';
 import { checkSearchInput } from './search-input.js';
-import type {
-  DetailedSearch,
-  Embed,
-  EngineOptions,
-  RankedResult,
-  Retrieval,
-  SearchParts,
-  StageTimings,
+import {
+  type DetailedSearch,
+  type Embed,
+  type EngineOptions,
+  type RankedResult,
+  type Retrieval,
+  type SearchParts,
+  type StageTimings,
+  searchesGraph,
 } from './searcher-types.js';
 import { TypoCorrector } from './typos.js';
 import type { SearchOptions } from './types.js';
@@ -82,10 +83,7 @@ export class Searcher {
     this.fusion = { ...m.fusion, ...options.fusion };
     this.expander = new QueryExpander(parts.expansion, this.lexical, this.fusion);
     this.retrieval = options.retrieval ?? 'hybrid';
-    // Reciprocal-rank fusion gives the vector ranking an equal say: it needs the graph's own list.
-    this.graphCandidates =
-      this.retrieval !== 'hybrid' ||
-      (options.graphCandidates ?? (this.fusion.vectorOnlyResults || this.fusion.method === 'rrf'));
+    this.graphCandidates = searchesGraph(this.fusion, options);
     this.lexicalCandidates = options.lexicalCandidates ?? MAX_LEXICAL_CANDIDATES;
     this.rewrites = options.rewrites ?? true;
     this.typoTolerance = options.typoTolerance ?? true;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import { searchesGraph } from '../../src/search/searcher-types.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
@@ -44,5 +45,17 @@ describe('graph candidates (real index, real model)', () => {
     } finally {
       await engine.close();
     }
+  });
+
+  it('has a search worker load the graph only where searches read it', () => {
+    const fusion = shipped.index.manifest.fusion;
+    expect(fusion.vectorOnlyResults).toBe(false);
+    expect(searchesGraph(fusion, {})).toBe(false);
+    expect(searchesGraph(fusion, { retrieval: 'lexical' })).toBe(false);
+    expect(searchesGraph(fusion, { retrieval: 'vector' })).toBe(true);
+    expect(searchesGraph(fusion, { graphCandidates: true })).toBe(true);
+    expect(searchesGraph({ ...fusion, method: 'rrf' }, {})).toBe(true);
+    expect(searchesGraph({ ...fusion, vectorOnlyResults: true }, {})).toBe(true);
+    expect(searchesGraph({ ...fusion, vectorOnlyResults: true }, { graphCandidates: false })).toBe(false);
   });
 });
