@@ -12,16 +12,16 @@ import { relevanceFor } from './relevance.js';
 import { confidence, windowOf } from './result-window.js';
 import { rewriteQuery } from './rewrite.js';
 import { checkSearchInput } from './search-input.js';
-import {
-  type DetailedSearch,
-  type Embed,
-  type EngineOptions,
-  type RankedResult,
-  type Retrieval,
-  type SearchParts,
-  type StageTimings,
-  searchesGraph,
+import type {
+  DetailedSearch,
+  Embed,
+  EngineOptions,
+  RankedResult,
+  Retrieval,
+  SearchParts,
+  StageTimings,
 } from './searcher-types.js';
+import { searchesGraph } from './searcher-types.js';
 import { TypoCorrector } from './typos.js';
 import type { SearchOptions } from './types.js';
 
