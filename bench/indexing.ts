@@ -40,20 +40,25 @@ export interface IndexingReport {
    * load: the embedder is loaded before the timed build, as in the benchmark's process.
    */
   oneShotSeconds: number;
+  /** Size of the page edited above: the corpus's largest, where parsing costs the most. */
+  editedPageBytes: number;
+  /** The same one-shot for an edit of a median-sized page: what a typical edit costs. */
+  oneShotMedianPage: { bytes: number; seconds: number };
   noChangeSeconds: number;
 }
 
-function largestMarkdown(dir: string): string {
-  let best = { path: '', size: -1 };
+/** The corpus's Markdown files, smallest first. */
+function markdownBySize(dir: string): { path: string; size: number }[] {
+  const files: { path: string; size: number }[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.md') && statSync(p).size > best.size) best = { path: p, size: statSync(p).size };
+      else if (e.name.endsWith('.md')) files.push({ path: p, size: statSync(p).size });
     }
   };
   walk(dir);
-  return best.path;
+  return files.sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1));
 }
 
 const oneShotSchema = z.object({ seconds: z.number(), documentsParsed: z.number(), sectionsEmbedded: z.number() });
@@ -68,7 +73,8 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
   const vectorCacheDir = join(work, 'vectors');
   const full = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
   const unchanged = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
-  const file = largestMarkdown(corpus);
+  const pages = markdownBySize(corpus);
+  const file = pages.at(-1)!.path;
   writeFileSync(
     file,
     readFileSync(file, 'utf8').replace(/\n## /, '\n## Edited section\n\nA new paragraph about benchmark edits.\n\n## '),
@@ -79,11 +85,11 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
   await closeIdleChunker();
   const noWorker = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
   edit('Edited again.', 'Edited once more.');
-  const oneShot = await runProbe('indexing', [corpus, outDir, vectorCacheDir], oneShotSchema, {
-    log: (line) => console.error(`[bench] ${line}`),
-  });
-  if (oneShot.documentsParsed !== 1)
-    throw new Error(`the one-shot reindex parsed ${oneShot.documentsParsed} files, not the one edited`);
+  const oneShot = await oneShotReindex(corpus, outDir, vectorCacheDir);
+  const median = pages[Math.floor(pages.length / 2)]!;
+  const text = readFileSync(median.path, 'utf8');
+  writeFileSync(median.path, `${text}\n\nA new paragraph about benchmark edits.\n`);
+  const oneShotMedian = await oneShotReindex(corpus, outDir, vectorCacheDir);
   return {
     documents: full.documents,
     sections: full.sections,
@@ -94,8 +100,20 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
     fullOverIncremental: full.seconds / incremental.seconds,
     incrementalNoWorkerSeconds: noWorker.seconds,
     oneShotSeconds: oneShot.seconds,
+    editedPageBytes: pages.at(-1)!.size,
+    oneShotMedianPage: { bytes: median.size, seconds: oneShotMedian.seconds },
     noChangeSeconds: unchanged.seconds,
   };
+}
+
+/** A one-file edit reindexed by a new process running the compiled indexer (the probe below). */
+async function oneShotReindex(corpus: string, outDir: string, vectorCacheDir: string): Promise<{ seconds: number }> {
+  const oneShot = await runProbe('indexing', [corpus, outDir, vectorCacheDir], oneShotSchema, {
+    log: (line) => console.error(`[bench] ${line}`),
+  });
+  if (oneShot.documentsParsed !== 1)
+    throw new Error(`the one-shot reindex parsed ${oneShot.documentsParsed} files, not the one edited`);
+  return oneShot;
 }
 
 /** The one-shot reindex, in the child process: the default model (the parent's, so its vector cache applies), then one timed build. */
