@@ -3,12 +3,13 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableLocation } from './lookup-table.js';
 import { LITTLE_ENDIAN_HOST } from './byte-order.js';
+import { PieceTable, slotsFit } from './piece-table.js';
 import type { UnigramParts } from './unigram-tokenizer.js';
 
 /**
  * A static model compiled for loading: its tokenizer's parts as typed arrays and where the table
  * sits in onnx/model.onnx, in one hidden file in the model folder. Loading it reads ≈ 5 MB and
- * parses a few hundred bytes of JSON, where the model's own files need a 3.5 MB tokenizer.json
+ * parses a few hundred bytes of JSON (the vocabulary's hash slots are stored too, not rebuilt), where the model's own files need a 3.5 MB tokenizer.json
  * (150,000 small arrays, ≈ 0.3 s) and a 60 MB protobuf decoded. It is valid only for the folder
  * checksum it records (the digest of every model file, remembered by stat signature in
  * digest-cache.ts), so any change to a model file makes it stale and it is compiled again.
@@ -17,7 +18,7 @@ import type { UnigramParts } from './unigram-tokenizer.js';
 export const LOOKUP_CACHE_FILE = '.svc-docs-lookup.bin';
 
 /** Raised whenever the layout below or the meaning of a stored part changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 const ALIGN = 8;
 
 export interface CompiledLookup {
@@ -33,7 +34,7 @@ interface Header {
   table: TableLocation;
   tokenizer: Omit<UnigramParts, 'pieces' | 'scores' | 'maxTokens'> & { maxTokens: number | null };
   /** Element counts of the arrays that follow, in this order. */
-  lengths: { scores: number; starts: number; ids: number; units: number };
+  lengths: { scores: number; starts: number; ids: number; units: number; slots: number };
 }
 
 const padded = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
@@ -75,10 +76,16 @@ function decode(bytes: Uint8Array, checksum: string): CompiledLookup | undefined
   const starts = take((b, o, n) => new Uint32Array(b, o, n), lengths.starts, 4);
   const ids = take((b, o, n) => new Int32Array(b, o, n), lengths.ids, 4);
   const units = take((b, o, n) => new Uint16Array(b, o, n), lengths.units, 2);
-  if (at !== bytes.byteOffset + bytes.length) return undefined;
+  const slots = take((b, o, n) => new Int32Array(b, o, n), lengths.slots, 4);
+  if (at !== bytes.byteOffset + bytes.length || !slotsFit(slots, ids.length)) return undefined;
   const { maxTokens, ...rest } = header.tokenizer;
   return {
-    tokenizer: { ...rest, maxTokens: maxTokens ?? Number.POSITIVE_INFINITY, scores, pieces: { units, starts, ids } },
+    tokenizer: {
+      ...rest,
+      maxTokens: maxTokens ?? Number.POSITIVE_INFINITY,
+      scores,
+      pieces: { units, starts, ids, slots },
+    },
     table: header.table,
   };
 }
@@ -86,7 +93,9 @@ function decode(bytes: Uint8Array, checksum: string): CompiledLookup | undefined
 /** Stores `compiled` for `checksum`; written to a temporary name and renamed, failures ignored. */
 export function writeCompiledLookup(dir: string, checksum: string, compiled: CompiledLookup): void {
   if (!LITTLE_ENDIAN_HOST) return;
-  const { pieces, scores, maxTokens, ...rest } = compiled.tokenizer;
+  const { pieces: given, scores, maxTokens, ...rest } = compiled.tokenizer;
+  // Parts read from model files come with their hash slots; any others get them built here.
+  const pieces = given.slots ? { ...given, slots: given.slots } : PieceTable.fromArrays(given).arrays;
   const header: Header = {
     format: FORMAT,
     checksum,
@@ -98,10 +107,11 @@ export function writeCompiledLookup(dir: string, checksum: string, compiled: Com
       starts: pieces.starts.length,
       ids: pieces.ids.length,
       units: pieces.units.length,
+      slots: pieces.slots.length,
     },
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
-  const arrays = [scores, pieces.starts, pieces.ids, pieces.units];
+  const arrays = [scores, pieces.starts, pieces.ids, pieces.units, pieces.slots];
   const out = new Uint8Array(padded(4 + json.length) + arrays.reduce((sum, a) => sum + padded(a.byteLength), 0));
   new DataView(out.buffer).setUint32(0, json.length, true);
   out.set(json, 4);

@@ -77,6 +77,13 @@ describe('the compiled static model', () => {
     truncateSync(join(dir, LOOKUP_CACHE_FILE), 1000);
     expect(readCompiledLookup(dir, sum)).toBeUndefined();
     expect(await vectors(loadLookupEmbedder(dir, 'tiny', sum)!)).toEqual(expected);
+    // Hash slots that do not fit the pieces (one points past the last): refused, compiled again.
+    const badSlots = readCompiledLookup(dir, sum)!;
+    badSlots.tokenizer.pieces.slots![0] = badSlots.tokenizer.pieces.ids.length + 1;
+    writeCompiledLookup(dir, sum, badSlots);
+    expect(readCompiledLookup(dir, sum)).toBeUndefined();
+    expect(await vectors(loadLookupEmbedder(dir, 'tiny', sum)!)).toEqual(expected);
+    expect(readCompiledLookup(dir, sum)).toBeDefined();
     writeFileSync(join(dir, LOOKUP_CACHE_FILE), 'not a compiled model');
     expect(await vectors(loadLookupEmbedder(dir, 'tiny', sum)!)).toEqual(expected);
     expect(readCompiledLookup(dir, sum)).toBeDefined();

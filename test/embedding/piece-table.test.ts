@@ -50,4 +50,30 @@ describe('PieceTable', () => {
       PieceTable.fromArrays({ units, starts: new Uint32Array([0, 1]), ids: new Int32Array([1, 2]) }),
     ).toThrow(RangeError);
   });
+
+  it('is read back with its stored hash slots, answering as the table they were built for', () => {
+    const map = new Map([
+      ['sync', 7],
+      ['async', 8],
+      ['▁test', 9],
+    ]);
+    const built = PieceTable.fromMap(map);
+    const { slots } = built.arrays;
+    expect(slots.some((s) => s !== 0)).toBe(true);
+    const restored = PieceTable.fromArrays({ ...built.arrays, slots: slots.slice() });
+    for (const probe of [...map.keys(), 'syn', 'tests', '']) expect(restored.get(probe)).toBe(map.get(probe));
+  });
+
+  it('refuses stored hash slots that cannot be those of its pieces', () => {
+    const { arrays } = PieceTable.fromMap(new Map([['sync', 7]]));
+    const refuse = (slots: Int32Array) => expect(() => PieceTable.fromArrays({ ...arrays, slots })).toThrow(RangeError);
+    refuse(new Int32Array(512));
+    refuse(new Int32Array(1024).fill(1));
+    const outOfRange = arrays.slots.slice();
+    outOfRange[3] = 2;
+    refuse(outOfRange);
+    const negative = arrays.slots.slice();
+    negative[3] = -1;
+    refuse(negative);
+  });
 });
