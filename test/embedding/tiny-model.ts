@@ -84,10 +84,17 @@ export function tinySource(): StaticModelSource {
   };
 }
 
+const scratchDirs: string[] = [];
+// Registered as the test file imports this module: an afterAll called from inside a test (where
+// most scratch folders are made) is never run, and those folders were left in the temp dir.
+afterAll(() => {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh temporary folder, removed after the test file. */
 export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `svc-embedding-${prefix}-`));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  scratchDirs.push(dir);
   return dir;
 }
 

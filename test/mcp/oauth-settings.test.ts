@@ -1,7 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { metadataDocument, metadataPaths } from '../../src/mcp/oauth-metadata.js';
 import { metadataUrlOf, oauthConfigOf } from '../../src/mcp/oauth-settings.js';
 import { ACCEPTED_ALGORITHMS, JwksFileError, readJwksFile, scopesOf } from '../../src/mcp/oauth-verify.js';
@@ -121,6 +121,7 @@ describe('what follows from the settings', () => {
 
   it('names a JWKS file that is missing or not a key set, never its content', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-docs-jwks-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     await writeFile(join(dir, 'bad.json'), '{"secret-looking": "content"}');
     expect(() => readJwksFile(join(dir, 'missing.json'))).toThrow(
       new JwksFileError(

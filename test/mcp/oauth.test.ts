@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/mcp/app.js';
 import { parseServerOptions, type ServerOptionsInput } from '../../src/mcp/server-options.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
@@ -343,6 +343,7 @@ describe('the signing keys', () => {
   it('from a JWKS file: served without fetching; a foreign key, and HMAC even with a symmetric key the set holds, refused', async () => {
     const { server, base } = await listening();
     const dir = await mkdtemp(join(tmpdir(), 'svc-docs-jwks-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'jwks.json');
     // A misconfigured issuer that also publishes a symmetric key: anyone who reads the set could sign
     // with it. Both the pinned algorithms and jose's key sets (which never hand out HMAC keys) refuse it.
