@@ -1,14 +1,13 @@
-import { join } from 'node:path';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
 import type { FusionSettings, Manifest } from '../src/index/manifest.js';
 import { hnswParamsFor, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
-import { cacheDir } from '../src/paths.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
+import { CorpusDigests } from './corpus-digests.js';
 import { chunkCorpus, DEFAULT_FILE_LIMITS, type ChunkedCorpus, type FileLimits } from './chunk-corpus.js';
 import { updateGraph } from './hnsw-update.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
@@ -25,7 +24,7 @@ import {
   type PreviousData,
 } from './previous-build.js';
 import { lexicalData } from './section-tokens.js';
-import { cacheKey, VectorCache } from './vector-cache.js';
+import { cacheKey, VectorCache, vectorCacheDirOf } from './vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write-index.js';
 
 export { indexStatus, type IndexStatus } from './index-status.js';
@@ -48,7 +47,7 @@ export interface BuildOptions {
   model?: string;
   embedder?: Embedder;
   allowRemoteModels?: boolean;
-  /** Where cached vectors live; default `.cache/vectors`. */
+  /** Where cached vectors (and the corpus files' remembered digests) live; default `.cache/vectors`. */
   vectorCacheDir?: string;
   chunk?: ChunkOptions;
   /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
@@ -87,7 +86,8 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const maxFileBytes = options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes;
-  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, warn: log });
+  const digests = CorpusDigests.beside(options.vectorCacheDir);
+  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, warn: log, digests });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const live = await liveBuildIfUnchanged(options, corpus, chunkOptions, log);
   if (live) return unchangedSummary(live.buildDir, live.manifest, started);
@@ -127,7 +127,7 @@ async function embedAndWrite(
 ): Promise<BuildSummary> {
   const { documents, sections } = chunked;
   const cache = await VectorCache.open(
-    options.vectorCacheDir ?? join(cacheDir(), 'vectors'),
+    vectorCacheDirOf(options.vectorCacheDir),
     embedder.checksum,
     embedder.dimensions,
     log,

@@ -6,6 +6,7 @@ import { INDEX_FILES } from '../src/index/format.js';
 import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { currentBuildDir, readManifest } from '../src/index/read-index.js';
 import type { Manifest } from '../src/index/manifest.js';
+import { CorpusDigests } from './corpus-digests.js';
 import { DEFAULT_MAX_FILE_BYTES, loadCorpus, type CorpusDocument } from './load-corpus.js';
 
 export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
@@ -13,13 +14,15 @@ export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; r
 /**
  * Whether the index in `outDir` was built from this corpus as it is now (and with `model`, when
  * one is named). Damaged data files are not checked here: loading the index reports them.
- * `maxFileBytes` must be the build's, so that the files it left out count the same here.
+ * `maxFileBytes` must be the build's, so that the files it left out count the same here, and
+ * `vectorCacheDir` the build's, so that the files' digests it remembers are used.
  */
 export async function indexStatus(
   corpusDirs: string[],
   outDir: string,
   model?: string,
   maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+  vectorCacheDir?: string,
 ): Promise<IndexStatus> {
   let manifest: Manifest;
   try {
@@ -37,7 +40,8 @@ export async function indexStatus(
   ) {
     return { state: 'stale', reason: `the index was built with ${manifest.model.id}, not ${model}` };
   }
-  if (corpusChecksum(loadCorpus(corpusDirs, { maxFileBytes })) !== manifest.corpus.checksum)
+  const digests = CorpusDigests.beside(vectorCacheDir);
+  if (corpusChecksum(loadCorpus(corpusDirs, { maxFileBytes, digests })) !== manifest.corpus.checksum)
     return { state: 'stale', reason: 'the corpus changed since the index was built' };
   return { state: 'current' };
 }

@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import {
+  type BigIntStats,
+  type Dirent,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import type { CorpusDigests } from './corpus-digests.js';
 
 /**
  * Reads Markdown knowledge bases from disk. A corpus folder with Markdown files at its top level
@@ -32,6 +42,19 @@ export interface LoadOptions {
   maxFileBytes?: number;
   /** Receives one line per skipped file or folder. */
   warn?: (line: string) => void;
+  /**
+   * Digests remembered from earlier builds (corpus-digests.ts): a file they vouch for is not
+   * read until its text is asked for. Updated and saved with what this load hashed.
+   */
+  digests?: CorpusDigests;
+}
+
+interface Limits {
+  maxFileBytes: number;
+  warn: (line: string) => void;
+  digests: CorpusDigests | undefined;
+  /** When this load began: every file it hashes was read after it. */
+  startedMs: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -56,10 +79,17 @@ export function escapeName(name: string): string {
 
 export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): CorpusDocument[] {
   if (corpusDirs.length === 0) throw new CorpusError('no corpus folder given: pass --corpus DIR');
-  const limits = { maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, warn: options.warn ?? (() => {}) };
+  const limits: Limits = {
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    warn: options.warn ?? (() => {}),
+    digests: options.digests,
+    startedMs: Date.now(),
+  };
   const documents: CorpusDocument[] = [];
   const seen = new Map<string, string>();
-  for (const dir of corpusDirs.map((d) => resolve(d))) {
+  const dirs = corpusDirs.map((d) => resolve(d));
+  const files = new Set<string>();
+  for (const dir of dirs) {
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
     for (const kbDir of knowledgeBaseDirs(dir, limits.warn)) {
@@ -72,11 +102,13 @@ export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): Cor
       }
       seen.set(name, kbDir);
       for (const file of markdownFiles(kbDir, limits.warn)) {
+        files.add(file);
         const document = readDocument(name, kbDir, file, limits);
         if (document) documents.push(document);
       }
     }
   }
+  options.digests?.save(dirs, files);
   if (documents.length === 0) throw new CorpusError(`no Markdown files (*.md) found in ${corpusDirs.join(', ')}`);
   return documents;
 }
@@ -154,33 +186,54 @@ function markdownFiles(dir: string, warn: (line: string) => void = () => {}): st
   return out.sort();
 }
 
-function readDocument(
-  kb: string,
-  kbDir: string,
-  file: string,
-  limits: Required<LoadOptions>,
-): CorpusDocument | undefined {
+function readDocument(kb: string, kbDir: string, file: string, limits: Limits): CorpusDocument | undefined {
   const path = relative(kbDir, file).split(sep).join('/');
   let bytes: Buffer;
+  let stat: BigIntStats;
   try {
-    const size = statSync(file).size;
-    if (size > limits.maxFileBytes) {
+    stat = statSync(file, { bigint: true });
+    if (stat.size > BigInt(limits.maxFileBytes)) {
       limits.warn(
-        `skipped ${escapeName(`${kb}/${path}`)}: ${bytesText(size)} is over the limit of ${bytesText(limits.maxFileBytes)} per file (SVC_DOCS_MAX_FILE_BYTES)`,
+        `skipped ${escapeName(`${kb}/${path}`)}: ${bytesText(Number(stat.size))} is over the limit of ${bytesText(limits.maxFileBytes)} per file (SVC_DOCS_MAX_FILE_BYTES)`,
       );
       return undefined;
     }
+    const known = limits.digests?.lookup(file, stat);
+    if (known !== undefined) return unreadDocument(kb, path, file, known);
     bytes = readFileSync(file);
   } catch (error) {
-    throw new CorpusError(`cannot read ${escapeName(file)}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw readError(file, error);
   }
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  limits.digests?.record(file, stat, hash, limits.startedMs);
+  // Invalid UTF-8 becomes U+FFFD rather than failing the build: index what can be read.
+  return { kb, path, source: bytes.toString('utf8'), hash };
+}
+
+/**
+ * A file whose digest was remembered: read when its text is asked for (only a file to parse is).
+ * Should it change in between, its new text is indexed under the old digest until the next build,
+ * which sees its new ctime and hashes it again.
+ */
+function unreadDocument(kb: string, path: string, file: string, hash: string): CorpusDocument {
+  let text: string | undefined;
   return {
     kb,
     path,
-    // Invalid UTF-8 becomes U+FFFD rather than failing the build: index what can be read.
-    source: bytes.toString('utf8'),
-    hash: createHash('sha256').update(bytes).digest('hex'),
+    hash,
+    get source() {
+      try {
+        text ??= readFileSync(file).toString('utf8');
+      } catch (error) {
+        throw readError(file, error);
+      }
+      return text;
+    },
   };
+}
+
+function readError(file: string, error: unknown): CorpusError {
+  return new CorpusError(`cannot read ${escapeName(file)}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
 }
 
 function bytesText(bytes: number): string {

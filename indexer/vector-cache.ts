@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cacheDir } from '../src/paths.js';
 import { removeDeadTempFiles } from './clean-index.js';
 import { writeDurably } from './write-index.js';
 
@@ -15,6 +16,11 @@ const KEY_BYTES = 32;
 /** New entries below this share of a file of at least MIN_REWRITE_ENTRIES are not worth rewriting it for (see save). */
 export const MIN_NEW_SHARE = 0.01;
 export const MIN_REWRITE_ENTRIES = 5000;
+
+/** The folder of the vector cache: the one given, else the project's cache folder's `vectors`. */
+export function vectorCacheDirOf(given: string | undefined): string {
+  return given ?? join(cacheDir(), 'vectors');
+}
 
 export function cacheKey(text: string): string {
   return createHash('sha256').update(text).digest('hex');

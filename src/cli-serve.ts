@@ -76,9 +76,9 @@ async function buildQuietly(settings: CommonSettings): Promise<void> {
 }
 
 async function buildIfStale(settings: CommonSettings): Promise<void> {
-  const { corpusDirs, indexDir, model, fileLimits } = settings;
+  const { corpusDirs, indexDir, model, fileLimits, vectorCacheDir } = settings;
   const { indexStatus } = await import('../indexer/build.js');
-  const status = await indexStatus(corpusDirs, indexDir, model, fileLimits.maxFileBytes);
+  const status = await indexStatus(corpusDirs, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
   if (status.state === 'current') return;
   console.error(`${status.reason}: building it from ${corpusDirs.join(', ')}`);
   await buildQuietly(settings);

@@ -1,0 +1,108 @@
+import { type BigIntStats, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { vectorCacheDirOf } from './vector-cache.js';
+
+/**
+ * The sha256 of each corpus file, remembered between builds by its stat signature (size, inode,
+ * mtime and ctime in nanoseconds), as src/embedding/digest-cache.ts does for model files: a
+ * reindex reads and hashes only the files that changed. Reading and hashing every page was
+ * ~50 ms of a one-file reindex of the Argo CD docs (455 pages), and grows with the corpus.
+ *
+ * Any write to a file changes its ctime, which no tool can set back, so an edit is seen even when
+ * it keeps the size and the mtime. One race remains: ctime is only as fine as the kernel's clock
+ * tick, so a file written again within the tick of the write before, after it was hashed, would
+ * keep every field. A digest is therefore trusted only when the file's last change is older than
+ * its hashing by RACY_MARGIN_MS (git's "racily clean" rule); a younger one is hashed again.
+ *
+ * It is only a cache: kept beside the vector cache, a missing or damaged file is an empty cache,
+ * and one that cannot be written leaves every build reading every file, as before.
+ */
+export const CORPUS_DIGESTS_FILE = 'corpus-digests.json';
+
+const FORMAT = 1;
+export const RACY_MARGIN_MS = 2000;
+
+/** Stat signature, sha256, and when the file was hashed (ms since the epoch). */
+type Entry = [signature: string, hash: string, hashedAtMs: number];
+
+function signatureOf(stat: BigIntStats): string {
+  return `${stat.size}\0${stat.ino}\0${stat.mtimeNs}\0${stat.ctimeNs}`;
+}
+
+function isEntry(value: unknown): value is Entry {
+  return (
+    Array.isArray(value) &&
+    value.length === 3 &&
+    typeof value[0] === 'string' &&
+    typeof value[1] === 'string' &&
+    typeof value[2] === 'number'
+  );
+}
+
+export class CorpusDigests {
+  private changed = false;
+
+  /** The digests kept beside the vector cache (`vectorCacheDir`, or the default one). */
+  static beside(vectorCacheDir: string | undefined): CorpusDigests {
+    return CorpusDigests.open(join(vectorCacheDirOf(vectorCacheDir), CORPUS_DIGESTS_FILE));
+  }
+
+  private constructor(
+    private readonly file: string,
+    private readonly entries: Map<string, Entry>,
+  ) {}
+
+  /** The digests remembered in `file` (an empty cache when it is missing or unreadable). */
+  static open(file: string): CorpusDigests {
+    const entries = new Map<string, Entry>();
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; files?: unknown };
+      if (parsed.format === FORMAT && typeof parsed.files === 'object' && parsed.files !== null)
+        for (const [path, entry] of Object.entries(parsed.files)) if (isEntry(entry)) entries.set(path, entry);
+    } catch {
+      // No cache yet, or a damaged one: every file is hashed.
+    }
+    return new CorpusDigests(file, entries);
+  }
+
+  /** The file's hash as recorded, while its stat signature holds and it was hashed well after its last change. */
+  lookup(path: string, stat: BigIntStats): string | undefined {
+    const entry = this.entries.get(path);
+    if (entry === undefined || entry[0] !== signatureOf(stat)) return undefined;
+    const changedAtMs = Number(stat.ctimeNs / 1_000_000n);
+    return changedAtMs + RACY_MARGIN_MS < entry[2] ? entry[1] : undefined;
+  }
+
+  /** Remembers `hash` for the file as `stat` describes it, read at `hashedAtMs` or after. */
+  record(path: string, stat: BigIntStats, hash: string, hashedAtMs: number): void {
+    const entry = this.entries.get(path);
+    const next: Entry = [signatureOf(stat), hash, hashedAtMs];
+    if (entry && entry[0] === next[0] && entry[1] === hash && entry[2] === hashedAtMs) return;
+    this.entries.set(path, next);
+    this.changed = true;
+  }
+
+  /**
+   * Forgets the files below `dirs` that were not `seen` (removed or renamed since), keeping other
+   * corpora's, and writes the cache if anything changed: to a temporary name, then renamed, so a
+   * concurrent build reads the old cache or the new one. Failures are ignored.
+   */
+  save(dirs: readonly string[], seen: ReadonlySet<string>): void {
+    for (const path of this.entries.keys())
+      if (!seen.has(path) && dirs.some((dir) => path.startsWith(dir + sep))) {
+        this.entries.delete(path);
+        this.changed = true;
+      }
+    if (!this.changed) return;
+    // The vector cache removes a `.<pid>.tmp` file whose writer is dead (clean-index.ts).
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      writeFileSync(tmp, JSON.stringify({ format: FORMAT, files: Object.fromEntries(this.entries) }));
+      renameSync(tmp, this.file);
+      this.changed = false;
+    } catch {
+      rmSync(tmp, { force: true });
+    }
+  }
+}
