@@ -28,11 +28,15 @@ import { HnswVectorIndex, type VectorMatrix } from './vector-index.js';
  * line naming the file (and a running server keeps the index it has) rather than served.
  */
 
-export interface LoadedIndex extends IndexContent {
+/** A build as read, without its HNSW graph (what a process that never searches the graph itself needs). */
+export interface IndexWithoutGraph extends IndexContent {
   manifest: Manifest;
-  hnsw: HnswVectorIndex;
   /** The build folder it was read from. */
   buildDir: string;
+}
+
+export interface LoadedIndex extends IndexWithoutGraph {
+  hnsw: HnswVectorIndex;
 }
 
 /** The live build folder, or undefined when there is no index yet. */
@@ -160,10 +164,23 @@ function refuseBadReferences(path: string, problem: string | undefined): void {
 
 /** Loads and verifies the current build: every file present, intact and consistent. */
 export async function readIndex(indexDir: string): Promise<LoadedIndex> {
+  const index = await readIndexWithoutGraph(indexDir);
+  return { ...index, hnsw: await readBuildGraph(index.buildDir, index.manifest) };
+}
+
+/**
+ * readIndex without the HNSW graph, which is neither read nor checked: for a search pool's main
+ * thread, whose workers load the graph themselves where their searches read it.
+ */
+export async function readIndexWithoutGraph(indexDir: string): Promise<IndexWithoutGraph> {
   const buildDir = await currentBuildDir(indexDir);
   if (buildDir === undefined)
     throw new IndexError(`no index in ${indexDir} (no ${CURRENT_FILE} file): run 'svc-docs index' first`);
-  return readBuild(buildDir);
+  const { manifest, documents, sections } = await readBuildSections(buildDir);
+  const lexical = await readBuildLexical(buildDir, manifest);
+  const vectors = await readBuildVectors(buildDir, manifest);
+  const expansion = await readBuildExpansion(buildDir, manifest);
+  return { manifest, documents, sections, vectors, lexical, expansion, buildDir };
 }
 
 /** A build's manifest, documents and sections (what a reindex compares against and reuses), verified. */
@@ -229,22 +246,4 @@ export async function readBuildGraph(buildDir: string, manifest: Manifest): Prom
   }
   refuseBadReferences(path, checkVectorLabels(hnsw.labels(), manifest.sections));
   return hnsw;
-}
-
-export async function readBuild(buildDir: string): Promise<LoadedIndex> {
-  const { manifest, documents, sections } = await readBuildSections(buildDir);
-  const lexical = await readBuildLexical(buildDir, manifest);
-  const vectors = await readBuildVectors(buildDir, manifest);
-  const expansion = await readBuildExpansion(buildDir, manifest);
-  const hnsw = await readBuildGraph(buildDir, manifest);
-  return {
-    manifest,
-    documents,
-    sections,
-    vectors,
-    lexical,
-    expansion,
-    hnsw,
-    buildDir,
-  };
 }

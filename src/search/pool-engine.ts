@@ -1,5 +1,5 @@
 import { INDEX_FILES } from '../index/format.js';
-import { readIndex, type LoadedIndex } from '../index/read-index.js';
+import { type IndexWithoutGraph, readBuildGraph, readIndexWithoutGraph } from '../index/read-index.js';
 import { compactLexical } from '../index/lexical-index.js';
 import type { VectorMatrix } from '../index/vector-index.js';
 import { loadEmbedder } from '../embedding/embedder.js';
@@ -19,6 +19,7 @@ import {
   type SearchParts,
 } from './engine.js';
 import type { SearchPool } from './pool.js';
+import { searchesGraph } from './searcher-types.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
 
 /**
@@ -31,9 +32,9 @@ import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './
 /** What the main thread keeps of a pooled index. */
 export interface PooledIndex {
   buildDir: string;
-  manifest: LoadedIndex['manifest'];
-  documents: LoadedIndex['documents'];
-  sections: LoadedIndex['sections'];
+  manifest: IndexWithoutGraph['manifest'];
+  documents: IndexWithoutGraph['documents'];
+  sections: IndexWithoutGraph['sections'];
 }
 
 export class PooledEngine implements SearchEngine {
@@ -89,7 +90,7 @@ function shared(matrix: VectorMatrix): VectorMatrix {
 }
 
 /** The search parts of `index` with every big array in shared memory: what each worker is handed. */
-export function sharedParts(index: LoadedIndex, options: EngineOptions): SearchParts {
+export function sharedParts(index: IndexWithoutGraph, options: EngineOptions): SearchParts {
   const sectionDoc = new Int32Array(new SharedArrayBuffer(index.sections.length * 4));
   index.sections.forEach((s, i) => (sectionDoc[i] = s.doc));
   return {
@@ -109,7 +110,11 @@ export async function openPooledEngine(
   indexDir: string,
   options: EngineOptions = {},
 ): Promise<PooledEngine> {
-  const index = await readIndex(indexDir);
+  const index = await readIndexWithoutGraph(indexDir);
+  // Workers load the graph only where their searches read it (searchesGraph); it is checked here
+  // first then, so that a damaged graph is refused at start, as by the in-process engine.
+  if (options.vectorSearch !== 'exact' && searchesGraph({ ...index.manifest.fusion, ...options.fusion }, options))
+    await readBuildGraph(index.buildDir, index.manifest);
   const built = index.manifest.model;
   if (options.model !== undefined && !sameModel(options.model, built.id)) {
     throw new ModelMismatchError(
