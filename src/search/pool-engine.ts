@@ -19,7 +19,6 @@ import {
   type SearchParts,
 } from './engine.js';
 import type { SearchPool } from './pool.js';
-import { searchesGraph } from './searcher-types.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
 
 /**
@@ -111,10 +110,12 @@ export async function openPooledEngine(
   options: EngineOptions = {},
 ): Promise<PooledEngine> {
   const index = await readIndexWithoutGraph(indexDir);
-  // Workers load the graph only where their searches read it (searchesGraph); it is checked here
-  // first then, so that a damaged graph is refused at start, as by the in-process engine.
-  if (options.vectorSearch !== 'exact' && searchesGraph({ ...index.manifest.fusion, ...options.fusion }, options))
-    await readBuildGraph(index.buildDir, index.manifest);
+  // The graph is checked here (read, loaded by hnswlib off this thread, then dropped) while the
+  // workers load the index and this thread loads the model: a damaged graph is refused at start
+  // even where no search reads it. Workers that search it load their own (searchesGraph).
+  const graphChecked = readBuildGraph(index.buildDir, index.manifest).then(() => undefined);
+  // Awaited below; a rejection meanwhile must not count as unhandled.
+  graphChecked.catch(() => undefined);
   const built = index.manifest.model;
   if (options.model !== undefined && !sameModel(options.model, built.id)) {
     throw new ModelMismatchError(
@@ -138,6 +139,7 @@ export async function openPooledEngine(
       given ??
       (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false, tableRows: 'file' }));
     checkModel(index, embedder);
+    await graphChecked;
     await loaded;
     pool.useEmbedder(generation, embedder);
     const kept: PooledIndex = {

@@ -1,11 +1,5 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { INDEX_FILES, IndexError } from '../../src/index/format.js';
-import { currentBuildDir } from '../../src/index/read-index.js';
-import { openPooledEngine } from '../../src/search/pool-engine.js';
-import { SearchPool } from '../../src/search/pool.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { searchesGraph } from '../../src/search/searcher-types.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
@@ -63,27 +57,5 @@ describe('graph candidates (real index, real model)', () => {
     expect(searchesGraph({ ...fusion, method: 'rrf' }, {})).toBe(true);
     expect(searchesGraph({ ...fusion, vectorOnlyResults: true }, {})).toBe(true);
     expect(searchesGraph({ ...fusion, vectorOnlyResults: true }, { graphCandidates: false })).toBe(false);
-  });
-
-  it('has a search pool read and check the graph only where searches read it', async () => {
-    const damaged = tempDir('damaged-graph');
-    cpSync(outDir, damaged, { recursive: true });
-    const graph = join((await currentBuildDir(damaged))!, INDEX_FILES.hnsw);
-    const bytes = readFileSync(graph);
-    bytes[bytes.length - 1]! ^= 0xff;
-    writeFileSync(graph, bytes);
-    const pool = new SearchPool(1);
-    try {
-      await expect(
-        openPooledEngine(pool, damaged, { embedder: shipped.embedder, graphCandidates: true }),
-      ).rejects.toBeInstanceOf(IndexError);
-      const engine = await openPooledEngine(pool, damaged, { embedder: shipped.embedder });
-      expect((await engine.search('entityEventSequence')).map((r) => r.path)).toEqual(
-        (await shipped.search('entityEventSequence')).map((r) => r.path),
-      );
-      await engine.close();
-    } finally {
-      await pool.close();
-    }
   });
 });
