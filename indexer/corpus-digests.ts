@@ -1,5 +1,7 @@
-import { type BigIntStats, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { type BigIntStats, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { writeCacheFile } from '../src/cache-file.js';
+import { statSignature } from '../src/embedding/digest-cache.js';
 import { vectorCacheDirOf } from './vector-cache.js';
 
 /**
@@ -24,10 +26,6 @@ export const RACY_MARGIN_MS = 2000;
 
 /** Stat signature, sha256, and when the file was hashed (ms since the epoch). */
 type Entry = [signature: string, hash: string, hashedAtMs: number];
-
-function signatureOf(stat: BigIntStats): string {
-  return `${stat.size}\0${stat.ino}\0${stat.mtimeNs}\0${stat.ctimeNs}`;
-}
 
 function isEntry(value: unknown): value is Entry {
   return (
@@ -68,7 +66,7 @@ export class CorpusDigests {
   /** The file's hash as recorded, while its stat signature holds and it was hashed well after its last change. */
   lookup(path: string, stat: BigIntStats): string | undefined {
     const entry = this.entries.get(path);
-    if (entry === undefined || entry[0] !== signatureOf(stat)) return undefined;
+    if (entry === undefined || entry[0] !== statSignature(stat)) return undefined;
     const changedAtMs = Number(stat.ctimeNs / 1_000_000n);
     return changedAtMs + RACY_MARGIN_MS < entry[2] ? entry[1] : undefined;
   }
@@ -76,7 +74,7 @@ export class CorpusDigests {
   /** Remembers `hash` for the file as `stat` describes it, read at `hashedAtMs` or after. */
   record(path: string, stat: BigIntStats, hash: string, hashedAtMs: number): void {
     const entry = this.entries.get(path);
-    const next: Entry = [signatureOf(stat), hash, hashedAtMs];
+    const next: Entry = [statSignature(stat), hash, hashedAtMs];
     if (entry && entry[0] === next[0] && entry[1] === hash && entry[2] === hashedAtMs) return;
     this.entries.set(path, next);
     this.changed = true;
@@ -94,15 +92,7 @@ export class CorpusDigests {
         this.changed = true;
       }
     if (!this.changed) return;
-    // The vector cache removes a `.<pid>.tmp` file whose writer is dead (clean-index.ts).
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      writeFileSync(tmp, JSON.stringify({ format: FORMAT, files: Object.fromEntries(this.entries) }));
-      renameSync(tmp, this.file);
+    if (writeCacheFile(this.file, JSON.stringify({ format: FORMAT, files: Object.fromEntries(this.entries) })))
       this.changed = false;
-    } catch {
-      rmSync(tmp, { force: true });
-    }
   }
 }

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type BigIntStats, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeCacheFile } from '../cache-file.js';
 
 /**
  * Digests of a model folder's files, remembered in a hidden file inside it and trusted while
@@ -27,13 +27,17 @@ export function cachedDigest(folder: string, key: string, files: readonly string
   return digest;
 }
 
+/** What a write to a file always changes: size, inode, mtime and ctime in nanoseconds. */
+export function statSignature(stat: BigIntStats): string {
+  return `${stat.size}\0${stat.ino}\0${stat.mtimeNs}\0${stat.ctimeNs}`;
+}
+
 /** The files' relative paths and stat signatures; undefined when one cannot be read. */
 function signatureOf(folder: string, files: readonly string[]): string | undefined {
   try {
     return files
       .map((path) => {
-        const s = statSync(join(folder, path), { bigint: true });
-        return `${path}\0${s.size}\0${s.ino}\0${s.mtimeNs}\0${s.ctimeNs}`;
+        return `${path}\0${statSignature(statSync(join(folder, path), { bigint: true }))}`;
       })
       .join('\n');
   } catch {
@@ -50,13 +54,6 @@ function readCache(folder: string): Record<string, CacheEntry | undefined> {
   }
 }
 
-/** Written to a temporary name and renamed, so a concurrent reader sees the old cache or the new one. */
 function writeCache(folder: string, cache: Record<string, CacheEntry | undefined>): void {
-  const tmp = join(folder, `${DIGEST_CACHE_FILE}.tmp.${process.pid}.${randomBytes(4).toString('hex')}`);
-  try {
-    writeFileSync(tmp, JSON.stringify(cache));
-    renameSync(tmp, join(folder, DIGEST_CACHE_FILE));
-  } catch {
-    rmSync(tmp, { force: true });
-  }
+  writeCacheFile(join(folder, DIGEST_CACHE_FILE), JSON.stringify(cache));
 }

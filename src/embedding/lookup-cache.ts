@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeCacheFile } from '../cache-file.js';
 import type { TableLocation } from './lookup-table.js';
 import { LITTLE_ENDIAN_HOST } from './byte-order.js';
-import { PieceTable, slotsFit } from './piece-table.js';
+import { slotsFit } from './piece-table.js';
 import type { UnigramParts } from './unigram-tokenizer.js';
 
 /**
@@ -93,9 +93,7 @@ function decode(bytes: Uint8Array, checksum: string): CompiledLookup | undefined
 /** Stores `compiled` for `checksum`; written to a temporary name and renamed, failures ignored. */
 export function writeCompiledLookup(dir: string, checksum: string, compiled: CompiledLookup): void {
   if (!LITTLE_ENDIAN_HOST) return;
-  const { pieces: given, scores, maxTokens, ...rest } = compiled.tokenizer;
-  // Parts read from model files come with their hash slots; any others get them built here.
-  const pieces = given.slots ? { ...given, slots: given.slots } : PieceTable.fromArrays(given).arrays;
+  const { pieces, scores, maxTokens, ...rest } = compiled.tokenizer;
   const header: Header = {
     format: FORMAT,
     checksum,
@@ -120,11 +118,5 @@ export function writeCompiledLookup(dir: string, checksum: string, compiled: Com
     out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
     at += padded(array.byteLength);
   }
-  const tmp = join(dir, `${LOOKUP_CACHE_FILE}.tmp.${process.pid}.${randomBytes(4).toString('hex')}`);
-  try {
-    writeFileSync(tmp, out);
-    renameSync(tmp, join(dir, LOOKUP_CACHE_FILE));
-  } catch {
-    rmSync(tmp, { force: true });
-  }
+  writeCacheFile(join(dir, LOOKUP_CACHE_FILE), out);
 }

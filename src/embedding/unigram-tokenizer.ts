@@ -16,7 +16,8 @@ const SPLIT_CACHE_WORDS = 4096;
 
 /** Everything a `UnigramTokenizer` holds, as plain data and typed arrays (no parsing to restore it). */
 export interface UnigramParts {
-  pieces: PieceArrays;
+  /** The vocabulary with its hash slots (as stored: PieceTable.arrays). */
+  pieces: Required<PieceArrays>;
   /** By token id. */
   scores: Float64Array;
   unkId: number;
