@@ -6,7 +6,9 @@ import { closeIdleChunker } from '../indexer/bounded-chunk.js';
 import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { runProbe } from './child-process.js';
+import { resolveSettings } from '../src/config.js';
+import { KeptReindexer } from '../src/reindex-process.js';
+import { compileOnce, runProbe } from './child-process.js';
 import { runIfEntry } from './probe-entry.js';
 
 /**
@@ -34,10 +36,10 @@ export interface IndexingReport {
    */
   incrementalNoWorkerSeconds: number;
   /**
-   * The same edit once more, reindexed by a new process running the compiled indexer, as
-   * `svc-docs index` (and `serve --watch`, which runs one per change) does: nothing loaded or
-   * compiled before, no parser worker. Neither figure counts process start, imports or model
-   * load: the embedder is loaded before the timed build, as in the benchmark's process.
+   * The same edit once more, reindexed by a new process running the compiled indexer, as a
+   * one-shot `svc-docs index` does: nothing loaded or compiled before, no parser worker. Neither
+   * figure counts process start, imports or model load: the embedder is loaded before the timed
+   * build, as in the benchmark's process.
    */
   oneShotSeconds: number;
   /** Size of the page edited above: the corpus's largest, where parsing costs the most. */
@@ -45,6 +47,14 @@ export interface IndexingReport {
   /** The same one-shot for an edit of a median-sized page: what a typical edit costs. */
   oneShotMedianPage: { bytes: number; seconds: number };
   noChangeSeconds: number;
+  /**
+   * `serve --watch`'s reindex (src/reindex-process.ts): the compiled `svc-docs index --ipc`, kept
+   * between edits, asked to rebuild; wall time from request to answer, everything included (the
+   * model is kept between builds, checked for changes before each). `firstSeconds`: the first
+   * edit after the server started, which starts the process; `nextSeconds`: the median of three
+   * further edits of the largest page.
+   */
+  watch: { firstSeconds: number; nextSeconds: number };
 }
 
 /** The corpus's Markdown files, smallest first. */
@@ -90,6 +100,9 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
   const text = readFileSync(median.path, 'utf8');
   writeFileSync(median.path, `${text}\n\nA new paragraph about benchmark edits.\n`);
   const oneShotMedian = await oneShotReindex(corpus, outDir, vectorCacheDir);
+  const watch = await keptReindexes(corpus, outDir, vectorCacheDir, (n) =>
+    edit(n === 0 ? 'Edited once more.' : `Edit ${n - 1}.`, `Edit ${n}.`),
+  );
   return {
     documents: full.documents,
     sections: full.sections,
@@ -103,7 +116,41 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
     editedPageBytes: pages.at(-1)!.size,
     oneShotMedianPage: { bytes: median.size, seconds: oneShotMedian.seconds },
     noChangeSeconds: unchanged.seconds,
+    watch,
   };
+}
+
+/** `serve --watch`'s kept reindexer running the compiled CLI: the first edit, then three more (`edit(n)` makes the n-th). */
+async function keptReindexes(
+  corpus: string,
+  outDir: string,
+  vectorCacheDir: string,
+  edit: (n: number) => void,
+): Promise<IndexingReport['watch']> {
+  const log = (line: string) => console.error(`[bench] ${line}`);
+  const script = join(await compileOnce(log), 'src', 'cli.js');
+  const settings = resolveSettings({ corpus: [corpus], out: outDir, vectorCache: vectorCacheDir });
+  let report = '';
+  const reindexer = new KeptReindexer(settings, (line) => line.startsWith('indexed ') && (report = line), {
+    script,
+    execArgv: [],
+  });
+  const timed = async (n: number) => {
+    edit(n);
+    const start = performance.now();
+    await reindexer.rebuild();
+    const seconds = (performance.now() - start) / 1000;
+    if (!report.includes('(1 parsed,'))
+      throw new Error(`the kept reindexer parsed more than the file edited: ${report}`);
+    return seconds;
+  };
+  try {
+    const firstSeconds = await timed(0);
+    const next = [await timed(1), await timed(2), await timed(3)].sort((a, b) => a - b);
+    return { firstSeconds, nextSeconds: next[1]! };
+  } finally {
+    await reindexer.close();
+  }
 }
 
 /** A one-file edit reindexed by a new process running the compiled indexer (the probe below). */

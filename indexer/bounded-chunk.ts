@@ -111,10 +111,9 @@ export class BoundedChunker implements Chunker {
 /**
  * Starting the worker (loading the Markdown parser into a new thread) costs 0.2 s compiled and
  * 0.7 s under tsx: more than the rest of a one-file reindex. A finished build hands its chunker
- * back, and the next build in this process (a benchmark, a test suite, bench/tune.ts) takes it
- * for IDLE_MS; then the worker is ended. Each build has a chunker of its own while it runs.
- * (`svc-docs index` and `serve --watch`'s reindex are one build per process: they start a
- * worker only for a large change set, chunk-corpus.ts.)
+ * back, and the next build in this process (`serve --watch`'s kept reindexer, a benchmark, a test
+ * suite, bench/tune.ts) takes it for IDLE_MS; then the worker is ended. Each build has a chunker
+ * of its own while it runs. (Builds start a worker only for a large change set, chunk-corpus.ts.)
  */
 const IDLE_MS = 60_000;
 let idle: { chunker: BoundedChunker; timer: NodeJS.Timeout } | undefined;

@@ -1,6 +1,9 @@
 import { type BuildOptions, type BuildSummary, buildIndex } from '../indexer/build.js';
 import { progressReporter } from './cli-progress.js';
+import { loadEmbedder, modelChecksum } from './embedding/embedder.js';
+import type { Embedder } from './embedding/types.js';
 import type { CommonSettings } from './config.js';
+import type { FromReindexer, ToReindexer } from './reindex-process.js';
 
 /**
  * The CLI's index builds: `svc-docs index` with a progress bar and a full report, and the quiet
@@ -62,4 +65,50 @@ export async function buildWithProgress(settings: CommonSettings): Promise<void>
 export async function buildQuietly(settings: CommonSettings): Promise<void> {
   const summary = await buildIndex({ ...buildOptions(settings), log: (line) => console.error(line) });
   console.error(describeBuild(summary)[0]);
+}
+
+/**
+ * `svc-docs index --ipc`: the reindexer `serve --watch` keeps (src/reindex-process.ts). One build
+ * per request on the IPC channel, answered when written, until the channel closes; the log and
+ * each build's report go to stderr and stdout as a one-shot `svc-docs index` prints them. A failed
+ * build is answered as failed and the process stays, as the previous index keeps serving.
+ */
+export async function buildOnRequest(settings: CommonSettings): Promise<void> {
+  if (process.send === undefined) throw new Error('--ipc is for the reindexer serve --watch starts (no IPC channel)');
+  const answer = (message: FromReindexer) => process.send?.(message);
+  const log = (line: string) => console.error(line);
+  // The model is kept too (loading a sentence model takes seconds), as long as its files are
+  // those it was loaded from.
+  const modelOptions = { model: settings.model, allowRemote: settings.allowRemoteModels, log };
+  let kept: Embedder | undefined;
+  const embedder = async () => {
+    const checksum = await modelChecksum(modelOptions).catch(() => undefined);
+    if (kept !== undefined && kept.checksum === checksum) return kept;
+    await kept?.dispose();
+    kept = undefined;
+    kept = await loadEmbedder(modelOptions);
+    return kept;
+  };
+  let queue = Promise.resolve();
+  const build = async (id: number) => {
+    try {
+      const summary = await buildIndex({ ...buildOptions(settings), embedder: await embedder(), log });
+      for (const line of describeBuild(summary)) console.log(line);
+      answer({ type: 'built', id });
+    } catch (error) {
+      const message = (error as Error).message;
+      console.error(`svc-docs: ${message}`);
+      answer({ type: 'failed', id, message });
+    }
+  };
+  await new Promise<void>((resolve) => {
+    process.on('message', (message: Partial<ToReindexer> | null) => {
+      if (message?.type === 'build' && typeof message.id === 'number') {
+        const id = message.id;
+        queue = queue.then(() => build(id));
+      }
+    });
+    process.once('disconnect', () => void queue.then(resolve));
+  });
+  await kept?.dispose();
 }

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { addServeCommand } from './cli-serve.js';
 import {
   authTokenSet,
@@ -51,10 +51,11 @@ function addIndexCommand(program: Command): void {
     .option('--model <model>', 'Transformers.js model folder or Hub id (default: the bundled offline model)')
     .option('--allow-remote-models', 'let Transformers.js download a Hub model')
     .option('--vector-cache <dir>', `vector cache folder (or set ${ENV.vectorCache}; default: <cache>/vectors)`)
-    .action(async (flags: CommonFlags) => {
+    .addOption(new Option('--ipc', 'build on request from serve --watch, until it lets go').hideHelp())
+    .action(async (flags: CommonFlags & { ipc?: boolean }) => {
       // The indexer is imported only by the commands that build: `serve --no-build` starts without it.
-      const { buildWithProgress } = await import('./cli-build.js');
-      await buildWithProgress(resolveSettings(flags));
+      const { buildOnRequest, buildWithProgress } = await import('./cli-build.js');
+      await (flags.ipc ? buildOnRequest : buildWithProgress)(resolveSettings(flags));
     });
 }
 

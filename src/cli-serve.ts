@@ -10,7 +10,7 @@ import {
   serverSettings,
 } from './config.js';
 import type { ServerOptions } from './mcp/server-options.js';
-import { reindexInChildProcess } from './reindex-process.js';
+import { KeptReindexer } from './reindex-process.js';
 import { ModelMismatchError } from './search/engine.js';
 import { type RunningDocsServer, serve, startupBanner } from './serve.js';
 
@@ -64,9 +64,12 @@ async function runServe(flags: CommonFlags & ServeFlags): Promise<void> {
   // so serving someone's --index never overwrites it with the bundled corpus.
   const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexDir === defaultIndexDir());
   if (mayBuild) await buildIfStale(settings);
-  const running = await startServing(settings, server, flags.watch === true, mayBuild);
+  // A rebuild while serving runs in a child process: in this one it would stall every request.
+  const reindexer = flags.watch === true ? new KeptReindexer(settings, (line) => console.error(line)) : undefined;
+  const running = await startServing(settings, server, reindexer, mayBuild);
   console.error(startupBanner(running.http.url, server.authToken !== undefined));
   await untilSignalled(running);
+  await reindexer?.close();
 }
 
 /** The indexer is loaded only here: a server that never builds (`--no-build`) starts without it. */
@@ -88,7 +91,7 @@ async function buildIfStale(settings: CommonSettings): Promise<void> {
 async function startServing(
   settings: CommonSettings,
   server: ServerOptions,
-  watch: boolean,
+  reindexer: KeptReindexer | undefined,
   mayBuild: boolean,
 ): Promise<RunningDocsServer> {
   const start = () =>
@@ -97,10 +100,7 @@ async function startServing(
       server,
       engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels },
       searchThreads: settings.searchThreads,
-      // A rebuild while serving runs in a child process: in this one it would stall every request.
-      watch: watch
-        ? { dirs: settings.corpusDirs, rebuild: () => reindexInChildProcess(settings, (line) => console.error(line)) }
-        : undefined,
+      watch: reindexer ? { dirs: settings.corpusDirs, rebuild: () => reindexer.rebuild() } : undefined,
       log: (line) => console.log(line),
     });
   try {

@@ -70,6 +70,16 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
   return embedder;
 }
 
+/**
+ * The checksum `loadEmbedder(options)` would give its model, without loading it (the digest is
+ * remembered by the files' stat signatures): a process that keeps an embedder between builds
+ * checks with it that the model on disk is still the one it holds.
+ */
+export async function modelChecksum(options: LoadEmbedderOptions = {}): Promise<string> {
+  const source = await resolveSource(options, options.log ?? (() => {}));
+  return folderChecksum(source.dir);
+}
+
 /** A static model's folder, embedded without Transformers.js (lookup-embedder.ts); undefined for other models. */
 function loadLookup(source: ModelSource, tableRows: TableRowsMode | undefined): Embedder | undefined {
   try {

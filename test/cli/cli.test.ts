@@ -316,11 +316,40 @@ describe('svc-docs serve --watch', () => {
       expect(failures).toEqual([]);
       expect(answeredBeforeReload).toBeGreaterThan(0);
       // Builds are named with their writer's pid: the one now served was written by another process.
-      const current = readFileSync(join(index, 'CURRENT'), 'utf8').trim();
-      const writer = Number(/^build-\w+-(\d+)-/.exec(current)?.[1]);
+      const writer = writerOf(index);
       expect(writer).toBeGreaterThan(0);
       expect(writer).not.toBe(server.pid);
+
+      // The next edit is built by the same reindexer, kept between edits.
+      writeFileSync(
+        join(corpus, 'handbook', 'oncall.md'),
+        '# On call\n\n## Pager\n\nThe heron pager wakes whoever is on call.\n',
+      );
+      await waitFor(
+        async () => (await searchPaths(server.url, 'heron'))[0] === 'handbook/oncall.md',
+        60_000,
+        () => server.stderr(),
+      );
+      expect(writerOf(index)).toBe(writer);
+
+      // A reindexer that dies is replaced at the next edit.
+      process.kill(writer, 'SIGKILL');
+      writeFileSync(
+        join(corpus, 'handbook', 'oncall.md'),
+        '# On call\n\n## Pager\n\nThe ibis pager wakes whoever is on call.\n',
+      );
+      await waitFor(
+        async () => (await searchPaths(server.url, 'ibis'))[0] === 'handbook/oncall.md',
+        60_000,
+        () => server.stderr(),
+      );
+      const replacement = writerOf(index);
+      expect(replacement).not.toBe(writer);
+      expect(replacement).not.toBe(server.pid);
       await transport.terminateSession();
+      // Stopping the server lets its reindexer go.
+      await server.stop();
+      expect(alive(replacement)).toBe(false);
     } finally {
       searching = false;
       await load;
@@ -329,6 +358,20 @@ describe('svc-docs serve --watch', () => {
     }
   }, 300_000);
 });
+
+/** The pid of the process that wrote the index's current build (builds are named with it). */
+function writerOf(index: string): number {
+  return Number(/^build-\w+-(\d+)-/.exec(readFileSync(join(index, 'CURRENT'), 'utf8').trim())?.[1]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Polls `done` until it holds, failing with `context()` after `timeoutMs`. */
 async function waitFor(

@@ -1,0 +1,131 @@
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/config.js';
+import { readIndex } from '../../src/index/read-index.js';
+import { projectRoot } from '../../src/paths.js';
+import { KeptReindexer } from '../../src/reindex-process.js';
+import { buildTinyBert } from '../embedding/tiny-bert.js';
+import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
+
+/**
+ * The reindexer `serve --watch` keeps: a real `svc-docs index --ipc` process (from source), one
+ * build per request, kept between them, let go when idle or closed, replaced when it dies.
+ */
+
+const reindexers: KeptReindexer[] = [];
+afterEach(async () => {
+  await Promise.all(reindexers.splice(0).map((r) => r.close()));
+});
+
+function setUp(idleMs = 60_000, model?: string) {
+  const corpus = writeCorpus({ 'kb/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback.\n' });
+  const index = tempDir('kept-index');
+  const settings = resolveSettings({ corpus: [corpus], out: index, vectorCache: tempDir('kept-vectors'), model });
+  const lines: string[] = [];
+  const reindexer = new KeptReindexer(settings, (line) => lines.push(line), {
+    script: join(projectRoot(), 'src', 'cli.ts'),
+    execArgv: ['--import', 'tsx'],
+    idleMs,
+  });
+  reindexers.push(reindexer);
+  const writer = () => Number(/^build-\w+-(\d+)-/.exec(readFileSync(join(index, 'CURRENT'), 'utf8').trim())?.[1]);
+  return { corpus, index, reindexer, lines, writer };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the kept reindexer', () => {
+  it('builds each edit in the same process, which it lets go when idle and replaces at the next edit', async () => {
+    const { corpus, reindexer, lines, writer } = setUp(1_000);
+    await reindexer.rebuild();
+    const first = reindexer.pid!;
+    expect(writer()).toBe(first);
+    expect(lines.some((l) => /changes since the previous index: 1 added/.test(l))).toBe(true);
+
+    writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe pelican pager.\n');
+    await reindexer.rebuild();
+    expect(reindexer.pid).toBe(first);
+    expect(writer()).toBe(first);
+    expect(lines.filter((l) => /changes since the previous index: 1 added/.test(l))).toHaveLength(2);
+
+    await until(() => !alive(first), 30_000);
+    expect(reindexer.pid).toBeUndefined();
+    writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe heron pager.\n');
+    await reindexer.rebuild();
+    expect(writer()).not.toBe(first);
+    expect(writer()).toBe(reindexer.pid);
+  }, 120_000);
+
+  it('answers a failed build as failed and stays; the next build succeeds in the same process', async () => {
+    const { corpus, reindexer, writer } = setUp();
+    await reindexer.rebuild();
+    const pid = reindexer.pid!;
+    renameSync(corpus, `${corpus}-away`);
+    await expect(reindexer.rebuild()).rejects.toThrow(
+      /the reindex failed \(.*does not exist.*previous index keeps serving/,
+    );
+    expect(reindexer.pid).toBe(pid);
+    renameSync(`${corpus}-away`, corpus);
+    writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe pelican pager.\n');
+    await reindexer.rebuild();
+    expect(writer()).toBe(pid);
+  }, 120_000);
+
+  it('fails the build under way when its process dies, and starts a new one for the next', async () => {
+    const { corpus, reindexer, writer } = setUp();
+    await reindexer.rebuild();
+    const pid = reindexer.pid!;
+    writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe pelican pager.\n');
+    // Killed right after the request is sent: before it can have answered.
+    const building = reindexer.rebuild();
+    process.kill(pid, 'SIGKILL');
+    await expect(building).rejects.toThrow(/stopped by SIGKILL; the previous index keeps serving/);
+    expect(writer()).toBe(pid);
+    await reindexer.rebuild();
+    expect(writer()).not.toBe(pid);
+  }, 120_000);
+
+  it('keeps the model between builds, and loads it again once its files change', async () => {
+    const model = buildTinyBert(join(tempDir('kept-model'), 'tiny-bert'));
+    const { corpus, index, reindexer, lines } = setUp(60_000, model);
+    await reindexer.rebuild();
+    const pid = reindexer.pid;
+    const first = (await readIndex(index)).manifest.model.checksum;
+    writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe pelican pager.\n');
+    await reindexer.rebuild();
+    expect((await readIndex(index)).manifest.model.checksum).toBe(first);
+    expect(lines.filter((l) => l.startsWith('loaded model'))).toHaveLength(1);
+
+    appendFileSync(join(model, 'config.json'), '\n');
+    writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe heron pager.\n');
+    await reindexer.rebuild();
+    expect(reindexer.pid).toBe(pid);
+    expect((await readIndex(index)).manifest.model.checksum).not.toBe(first);
+    expect(lines.filter((l) => l.startsWith('loaded model'))).toHaveLength(2);
+  }, 120_000);
+
+  it('lets its process go when closed', async () => {
+    const { reindexer } = setUp();
+    await reindexer.rebuild();
+    const pid = reindexer.pid!;
+    await reindexer.close();
+    expect(alive(pid)).toBe(false);
+    await expect(reindexer.rebuild()).rejects.toThrow(/closed/);
+  }, 120_000);
+});
