@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
+import { alive, buildWriter } from '../helpers/processes.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { readIndex } from '../../src/index/read-index.js';
 
@@ -316,34 +317,27 @@ describe('svc-docs serve --watch', () => {
       expect(failures).toEqual([]);
       expect(answeredBeforeReload).toBeGreaterThan(0);
       // Builds are named with their writer's pid: the one now served was written by another process.
-      const writer = writerOf(index);
+      const writer = buildWriter(index);
       expect(writer).toBeGreaterThan(0);
       expect(writer).not.toBe(server.pid);
 
+      // Edits the page to name a new bird, and waits until a search for that bird finds it.
+      const editServed = async (bird: string) => {
+        writeFileSync(join(corpus, 'handbook', 'oncall.md'), `# On call\n\n## Pager\n\nThe ${bird} pager.\n`);
+        await waitFor(
+          async () => (await searchPaths(server.url, bird))[0] === 'handbook/oncall.md',
+          60_000,
+          () => server.stderr(),
+        );
+      };
       // The next edit is built by the same reindexer, kept between edits.
-      writeFileSync(
-        join(corpus, 'handbook', 'oncall.md'),
-        '# On call\n\n## Pager\n\nThe heron pager wakes whoever is on call.\n',
-      );
-      await waitFor(
-        async () => (await searchPaths(server.url, 'heron'))[0] === 'handbook/oncall.md',
-        60_000,
-        () => server.stderr(),
-      );
-      expect(writerOf(index)).toBe(writer);
+      await editServed('heron');
+      expect(buildWriter(index)).toBe(writer);
 
       // A reindexer that dies is replaced at the next edit.
       process.kill(writer, 'SIGKILL');
-      writeFileSync(
-        join(corpus, 'handbook', 'oncall.md'),
-        '# On call\n\n## Pager\n\nThe ibis pager wakes whoever is on call.\n',
-      );
-      await waitFor(
-        async () => (await searchPaths(server.url, 'ibis'))[0] === 'handbook/oncall.md',
-        60_000,
-        () => server.stderr(),
-      );
-      const replacement = writerOf(index);
+      await editServed('ibis');
+      const replacement = buildWriter(index);
       expect(replacement).not.toBe(writer);
       expect(replacement).not.toBe(server.pid);
       await transport.terminateSession();
@@ -358,20 +352,6 @@ describe('svc-docs serve --watch', () => {
     }
   }, 300_000);
 });
-
-/** The pid of the process that wrote the index's current build (builds are named with it). */
-function writerOf(index: string): number {
-  return Number(/^build-\w+-(\d+)-/.exec(readFileSync(join(index, 'CURRENT'), 'utf8').trim())?.[1]);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Polls `done` until it holds, failing with `context()` after `timeoutMs`. */
 async function waitFor(

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config.js';
@@ -7,6 +7,7 @@ import { projectRoot } from '../../src/paths.js';
 import { KeptReindexer } from '../../src/reindex-process.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { alive, buildWriter } from '../helpers/processes.js';
 
 /**
  * The reindexer `serve --watch` keeps: a real `svc-docs index --ipc` process (from source), one
@@ -29,17 +30,8 @@ function setUp(idleMs = 60_000, model?: string) {
     idleMs,
   });
   reindexers.push(reindexer);
-  const writer = () => Number(/^build-\w+-(\d+)-/.exec(readFileSync(join(index, 'CURRENT'), 'utf8').trim())?.[1]);
+  const writer = () => buildWriter(index);
   return { corpus, index, reindexer, lines, writer };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function until(done: () => boolean, timeoutMs: number): Promise<void> {
