@@ -75,7 +75,8 @@ export async function buildQuietly(settings: CommonSettings): Promise<void> {
  */
 export async function buildOnRequest(settings: CommonSettings): Promise<void> {
   if (process.send === undefined) throw new Error('--ipc is for the reindexer serve --watch starts (no IPC channel)');
-  const answer = (message: FromReindexer) => process.send?.(message);
+  // Once the server has let go, there is no one to answer.
+  const answer = (message: FromReindexer) => process.connected && process.send?.(message);
   const log = (line: string) => console.error(line);
   // The model is kept too (loading a sentence model takes seconds), as long as its files are
   // those it was loaded from.

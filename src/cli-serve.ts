@@ -68,8 +68,10 @@ async function runServe(flags: CommonFlags & ServeFlags): Promise<void> {
   const reindexer = flags.watch === true ? new KeptReindexer(settings, (line) => console.error(line)) : undefined;
   const running = await startServing(settings, server, reindexer, mayBuild);
   console.error(startupBanner(running.http.url, server.authToken !== undefined));
-  await untilSignalled(running);
-  await reindexer?.close();
+  await untilSignalled();
+  // Side by side: the server waits for a reindex under way, which the reindexer, let go, ends
+  // within seconds (a build stopped before it switches CURRENT leaves the index as it was).
+  await Promise.all([running.close(), reindexer?.close()]);
 }
 
 /** The indexer is loaded only here: a server that never builds (`--no-build`) starts without it. */
@@ -113,10 +115,9 @@ async function startServing(
   }
 }
 
-function untilSignalled(running: RunningDocsServer): Promise<void> {
+function untilSignalled(): Promise<void> {
   return new Promise<void>((resolve) => {
-    const stop = () => void running.close().then(resolve);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
   });
 }

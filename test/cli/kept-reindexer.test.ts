@@ -120,4 +120,18 @@ describe('the kept reindexer', () => {
     expect(alive(pid)).toBe(false);
     await expect(reindexer.rebuild()).rejects.toThrow(/closed/);
   }, 120_000);
+
+  it('closes while a build is under way: the build ends, answered or failed, and so does the process', async () => {
+    const { corpus, reindexer } = setUp();
+    await reindexer.rebuild();
+    const pid = reindexer.pid!;
+    writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe pelican pager.\n');
+    const building = reindexer.rebuild().then(
+      () => 'built',
+      (error: Error) => error.message,
+    );
+    await reindexer.close();
+    expect(alive(pid)).toBe(false);
+    expect(await building).toMatch(/^built$|exited with code 0|stopped by SIGKILL/);
+  }, 120_000);
 });
