@@ -74,7 +74,8 @@ export async function buildQuietly(settings: CommonSettings): Promise<void> {
  * build is answered as failed and the process stays, as the previous index keeps serving.
  */
 export async function buildOnRequest(settings: CommonSettings): Promise<void> {
-  if (process.send === undefined) throw new Error('--ipc is for the reindexer serve --watch starts (no IPC channel)');
+  if (process.send === undefined)
+    throw new Error('--ipc is only for the reindexer serve --watch starts: this process has no IPC channel');
   // Once the server has let go, there is no one to answer.
   const answer = (message: FromReindexer) => process.connected && process.send?.(message);
   const log = (line: string) => console.error(line);

@@ -29,7 +29,7 @@ const IDLE_MS = 2 * 60_000;
 const EXIT_GRACE_MS = 5_000;
 
 /** The `index` command line that rebuilds what `settings` describe, as a kept reindexer. */
-export function reindexArguments(settings: CommonSettings): string[] {
+function reindexArguments(settings: CommonSettings): string[] {
   const args = ['index', '--ipc', '--out', settings.indexDir];
   for (const dir of settings.corpusDirs) args.push('--corpus', dir);
   if (settings.model !== undefined) args.push('--model', settings.model);

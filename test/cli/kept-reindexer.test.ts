@@ -1,4 +1,4 @@
-import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config.js';
@@ -8,6 +8,7 @@ import { KeptReindexer } from '../../src/reindex-process.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { alive, buildWriter } from '../helpers/processes.js';
+import { runCli } from '../reliability/helpers.js';
 
 /**
  * The reindexer `serve --watch` keeps: a real `svc-docs index --ipc` process (from source), one
@@ -134,4 +135,19 @@ describe('the kept reindexer', () => {
     expect(alive(pid)).toBe(false);
     expect(await building).toMatch(/^built$|exited with code 0|stopped by SIGKILL/);
   }, 120_000);
+
+  it('refuses to start by hand: --ipc without an IPC channel is a usage error, and no index is written', async () => {
+    const out = tempDir('kept-by-hand');
+    const run = await runCli([
+      'index',
+      '--ipc',
+      '--corpus',
+      writeCorpus({ 'kb/a.md': '# A\n\nText.\n' }),
+      '--out',
+      out,
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/--ipc is only for the reindexer serve --watch starts/);
+    expect(existsSync(join(out, 'CURRENT'))).toBe(false);
+  }, 60_000);
 });
