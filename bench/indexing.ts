@@ -8,7 +8,7 @@ import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { resolveSettings } from '../src/config.js';
 import { KeptReindexer } from '../src/reindex-process.js';
-import { compileOnce, runProbe } from './child-process.js';
+import { compileOnce, memoryOf, runProbe } from './child-process.js';
 import { runIfEntry } from './probe-entry.js';
 
 /**
@@ -52,9 +52,10 @@ export interface IndexingReport {
    * between edits, asked to rebuild; wall time from request to answer, everything included (the
    * model is kept between builds, checked for changes before each). `firstSeconds`: the first
    * edit after the server started, which starts the process; `nextSeconds`: the median of three
-   * further edits of the largest page.
+   * further edits of the largest page; `keptRssMB`: the kept process's RSS after them, what it
+   * holds while it waits for the next edit.
    */
-  watch: { firstSeconds: number; nextSeconds: number };
+  watch: { firstSeconds: number; nextSeconds: number; keptRssMB: number };
 }
 
 /** The corpus's Markdown files, smallest first. */
@@ -147,7 +148,7 @@ async function keptReindexes(
   try {
     const firstSeconds = await timed(0);
     const next = [await timed(1), await timed(2), await timed(3)].sort((a, b) => a - b);
-    return { firstSeconds, nextSeconds: next[1]! };
+    return { firstSeconds, nextSeconds: next[1]!, keptRssMB: memoryOf(reindexer.pid!).rssMB };
   } finally {
     await reindexer.close();
   }
