@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -11,6 +10,7 @@ import { currentBuildDir, readIndex } from '../src/index/read-index.js';
 import { openPooledEngine } from '../src/search/pool-engine.js';
 import { SearchPool } from '../src/search/pool.js';
 import { SortedWords } from '../src/search/typos.js';
+import { defaultSearchThreads } from '../src/config.js';
 import { SERVER_V8_FLAGS } from '../src/server-heap.js';
 import { runIfEntry } from './probe-entry.js';
 
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   await two.engine.releaseIndex();
   await two.pool.close();
 
-  const threads = availableParallelism();
+  const threads = defaultSearchThreads();
   const served = await withPool(threads);
   await Promise.all(queries.flatMap((q) => [served.engine.search(q), served.engine.search(q, { limit: 10 })]));
   const after = measure();

@@ -1,6 +1,6 @@
-import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { defaultSearchThreads } from '../src/config.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import { startHttpServer } from '../src/mcp/http.js';
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   t = performance.now();
   await import('../src/cli-program.js');
   const cliImportsMs = performance.now() - t;
-  const poolThreads = availableParallelism();
+  const poolThreads = defaultSearchThreads();
   t = performance.now();
   const pool = new SearchPool(poolThreads);
   const pooled = await openPooledEngine(pool, indexDir, { embedder });

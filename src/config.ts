@@ -45,11 +45,24 @@ export interface CommonSettings {
   vectorCacheDir: string | undefined;
   /** Per-file limits of the indexer; undefined = its defaults (1 MiB, 20 s). */
   fileLimits: { maxFileBytes: number | undefined; parseTimeoutMs: number | undefined };
-  /** Worker threads the server searches in; 0 = on the main thread. Default: one per core. */
+  /** Worker threads the server searches in; 0 = on the main thread. Default: defaultSearchThreads(). */
   searchThreads: number;
   /** The corpus was named (flag or variable) rather than defaulted: serve may build this index. */
   corpusGiven: boolean;
   debug: boolean;
+}
+
+/**
+ * One search worker per core but the one the main thread needs: the main thread does a call's
+ * sessions, protocol, JSON and rendering, several times the search's own CPU (bench: 2.5–4 ms of
+ * server CPU per call against 0.5 ms in-process on Argo CD), so it bounds throughput on any
+ * machine. On 2 cores a second worker only competed with it: over six interleaved pairs of
+ * `--parts=http` runs, 1 worker served 32 sessions at 347–526 calls/s against 302–488 for 2, and
+ * the server's RSS after them was 185–190 MB against 207–219 MB (each worker holds ~33 MB of its
+ * own: V8 heap, vocabulary, typo dictionary).
+ */
+export function defaultSearchThreads(cores: number = availableParallelism()): number {
+  return Math.max(1, cores - 1);
 }
 
 export function defaultCorpusDir(): string {
@@ -157,7 +170,7 @@ export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = pro
       maxFileBytes: positiveNumber(env, ENV.maxFileBytes),
       parseTimeoutMs: parseTimeoutSeconds === undefined ? undefined : parseTimeoutSeconds * 1000,
     },
-    searchThreads: wholeNumber(env, ENV.searchThreads) ?? availableParallelism(),
+    searchThreads: wholeNumber(env, ENV.searchThreads) ?? defaultSearchThreads(),
     corpusGiven:
       (flags.corpus !== undefined && flags.corpus.length > 0) || (envCorpus !== undefined && envCorpus.length > 0),
     debug: debugRequested(env),

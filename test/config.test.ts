@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENV, resolveSettings, SettingsError } from '../src/config.js';
+import { defaultSearchThreads, ENV, resolveSettings, SettingsError } from '../src/config.js';
 import { AUTH_TOKEN_FILE_ENV, parseServerOptions } from '../src/mcp/server-options.js';
 import { projectRoot } from '../src/paths.js';
 
@@ -32,5 +33,11 @@ describe('configuration', () => {
     expect(() => resolveSettings({}, { [ENV.maxFileBytes]: 'lots' })).toThrow(
       /SVC_DOCS_MAX_FILE_BYTES must be a positive number/,
     );
+  });
+
+  it('leaves the main thread a core of its own for search workers by default, and never starts none', () => {
+    expect([1, 2, 3, 8].map((cores) => defaultSearchThreads(cores))).toEqual([1, 1, 2, 7]);
+    expect(resolveSettings({}, {}).searchThreads).toBe(Math.max(1, availableParallelism() - 1));
+    expect(resolveSettings({}, { [ENV.searchThreads]: '3' }).searchThreads).toBe(3);
   });
 });
