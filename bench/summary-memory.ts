@@ -25,7 +25,7 @@ export function memoryLines(h: HttpReport): string[] {
     m.pool.idleWorkerMB === undefined
       ? `| the search pool's first worker (thread, its imports and its view of the index) | ${m.pool.oneWorkerMB} |`
       : `| the search pool's first worker: its thread, V8 heap and imports ${m.pool.idleWorkerMB}; the index read again and loaded into the pool (what the main thread keeps of it, the shared arrays, the worker's searcher) ${mb1(m.pool.oneWorkerMB - m.pool.idleWorkerMB)} | ${m.pool.oneWorkerMB} |`,
-    `| each further worker (the server starts ${m.pool.threads} on this machine: one per core but the main thread's; counted below) | ${m.pool.perExtraWorkerMB} |`,
+    `| each further worker (measured by starting two; the server starts ${m.pool.threads} on this machine: one per core but the main thread's) | ${m.pool.perExtraWorkerMB} |`,
     `| **after load and a burst of searches** (V8 heap used ${m.afterLoad.heapUsedMB}, main thread's young generation ${m.afterLoad.newSpaceMB ?? '?'}) | **${m.afterLoad.rssMB}** |`,
     '',
     `On disk: index ${m.disk.indexMB} MB, model ${m.disk.modelMB} MB. RSS over index + model on disk (issue 14's goal: ≤ 3×): ${m.rssOverDisk.toFixed(2)}× after load in the probe; the served process above ${(one.serverRssMB / disk).toFixed(2)}× after 1 session, ${(most.serverRssMB / disk).toFixed(2)}× after ${most.sessions}.`,
