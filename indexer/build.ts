@@ -11,11 +11,13 @@ import { CorpusDigests } from './corpus-digests.js';
 import { chunkCorpus, DEFAULT_FILE_LIMITS, type ChunkedCorpus, type FileLimits } from './chunk-corpus.js';
 import { updateGraph } from './hnsw-update.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
+import type { KeptBuild } from './kept-build.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { embeddingText, lexicalFields, vocabularyOf } from './section-text.js';
 import {
   carriedFrom,
   carriedVectors,
+  chunkedAlike,
   diffDocuments,
   previousBuild,
   readPreviousData,
@@ -58,6 +60,8 @@ export interface BuildOptions {
   batchSize?: number;
   onProgress?: (progress: BuildProgress) => void;
   log?: (line: string) => void;
+  /** A long-lived indexer's last build, kept in memory for the next (kept-build.ts): read from and updated. */
+  keep?: KeptBuild;
   /** Test hook: called after each embedded batch, so a test can simulate a crash mid-build. */
   afterBatch?: (embeddedSoFar: number) => void | Promise<void>;
 }
@@ -91,10 +95,13 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const live = await liveBuildIfUnchanged(options, corpus, chunkOptions, log);
   if (live) return unchangedSummary(live.buildDir, live.manifest, started);
-  const previous = await previousBuild(options.outDir);
+  const kept = await options.keep?.take(options.outDir);
+  const previous = kept?.previous ?? (await previousBuild(options.outDir));
   // Read while the changed files are parsed. It never rejects: it is awaited only after the
   // parse, and a rejection unhandled meanwhile would end the process.
-  const previousData = readPreviousData(previous, chunkOptions).catch(() => undefined);
+  const previousData = kept
+    ? Promise.resolve(chunkedAlike(kept.previous, chunkOptions) ? kept.data : undefined)
+    : readPreviousData(previous, chunkOptions).catch(() => undefined);
   const parseTimeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
   const chunked = await chunkCorpus(corpus, previous, chunkOptions, parseTimeoutMs, log);
   const ownsEmbedder = options.embedder === undefined;
@@ -166,8 +173,10 @@ async function embedAndWrite(
   const draft = manifestDraft(options, embedder, { corpus, chunkOptions, chunked, previous, data }, hnswParams);
   const expansion = { terms: vocabulary, vectors: vocabularyVectors.matrix };
   const content = { documents, sections, vectors: sectionVectors.matrix, lexical, expansion, wordCounts };
+  const buildDir = await writeIndex(options.outDir, draft, content, hnsw);
+  await options.keep?.keep(buildDir, content, hnsw);
   return {
-    buildDir: await writeIndex(options.outDir, draft, content, hnsw),
+    buildDir,
     documents: documents.length,
     sections: sections.length,
     knowledgeBases: draft.corpus.knowledgeBases,

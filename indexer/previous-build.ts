@@ -41,17 +41,18 @@ export interface PreviousData {
   expansion: Map<string, Float32Array> | undefined;
 }
 
+/** Whether `previous` chunked as this build does: else its sections say nothing about this build's. */
+export function chunkedAlike(previous: PreviousBuild, chunkOptions: ChunkOptions): boolean {
+  const { chunking } = previous.manifest;
+  return chunking.maxSectionChars === chunkOptions.maxSectionChars && chunking.version === CHUNKER_VERSION;
+}
+
 /** Undefined when the previous build chunked differently: its sections say nothing about this build's. Never rejects. */
 export async function readPreviousData(
   previous: PreviousBuild | undefined,
   chunkOptions: ChunkOptions,
 ): Promise<PreviousData | undefined> {
-  if (
-    !previous ||
-    previous.manifest.chunking.maxSectionChars !== chunkOptions.maxSectionChars ||
-    previous.manifest.chunking.version !== CHUNKER_VERSION
-  )
-    return undefined;
+  if (!previous || !chunkedAlike(previous, chunkOptions)) return undefined;
   const [lexical, graph, wordCounts, vectors, expansion] = await Promise.all([
     readBuildLexical(previous.buildDir, previous.manifest).catch(() => undefined),
     previousGraph(previous.buildDir, previous.manifest),

@@ -1,4 +1,5 @@
 import { type BuildOptions, type BuildSummary, buildIndex } from '../indexer/build.js';
+import { KeptBuild } from '../indexer/kept-build.js';
 import { progressReporter } from './cli-progress.js';
 import { loadEmbedder, modelChecksum } from './embedding/embedder.js';
 import type { Embedder } from './embedding/types.js';
@@ -91,10 +92,12 @@ export async function buildOnRequest(settings: CommonSettings): Promise<void> {
     kept = await loadEmbedder(modelOptions);
     return kept;
   };
+  // So is the last build it wrote, for the next one to start from (indexer/kept-build.ts).
+  const keep = new KeptBuild();
   let queue = Promise.resolve();
   const build = async (id: number) => {
     try {
-      const summary = await buildIndex({ ...buildOptions(settings), embedder: await embedder(), log });
+      const summary = await buildIndex({ ...buildOptions(settings), embedder: await embedder(), log, keep });
       for (const line of describeBuild(summary)) console.log(line);
       answer({ type: 'built', id });
     } catch (error) {

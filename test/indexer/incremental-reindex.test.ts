@@ -2,8 +2,9 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
+import { KeptBuild } from '../../indexer/kept-build.js';
 import { INDEX_FILES } from '../../src/index/format.js';
-import { readIndex, type LoadedIndex } from '../../src/index/read-index.js';
+import { currentBuildDir, readIndex, type LoadedIndex } from '../../src/index/read-index.js';
 import { ExactVectorIndex } from '../../src/index/vector-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
@@ -40,9 +41,17 @@ function withoutGraph(files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).filter(([file]) => !GRAPH_FILES.includes(file)));
 }
 
-/** Reindexes `corpus` in `outDir`, builds it from scratch elsewhere, and checks they agree; returns the reindexed index. */
-async function reindexMatchesFullBuild(corpus: string, outDir: string, vectorCacheDir: string): Promise<LoadedIndex> {
-  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+/**
+ * Reindexes `corpus` in `outDir` (starting from `keep`'s build when given), builds it from scratch
+ * elsewhere, and checks they agree; returns the reindexed index.
+ */
+async function reindexMatchesFullBuild(
+  corpus: string,
+  outDir: string,
+  vectorCacheDir: string,
+  keep?: KeptBuild,
+): Promise<LoadedIndex> {
+  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep });
   const fresh = tempDir('index');
   await buildIndex({ corpusDirs: [corpus], outDir: fresh, vectorCacheDir });
   const [incremental, scratch] = await Promise.all([readIndex(outDir), readIndex(fresh)]);
@@ -71,11 +80,11 @@ const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + 
 const identity = (index: LoadedIndex) => index.hnsw.sectionOf.every((section, slot) => section === slot);
 
 /** A fresh copy of CORPUS, built once: the starting point each test edits and reindexes. */
-async function builtCorpus(): Promise<{ corpus: string; outDir: string; vectorCacheDir: string }> {
+async function builtCorpus(keep?: KeptBuild): Promise<{ corpus: string; outDir: string; vectorCacheDir: string }> {
   const corpus = writeCorpus({ ...CORPUS });
   const outDir = tempDir('index');
   const vectorCacheDir = tempDir('vectors');
-  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep });
   return { corpus, outDir, vectorCacheDir };
 }
 
@@ -126,5 +135,37 @@ describe('incremental reindex', () => {
     rmSync(join(corpus, 'kb', 'page-7.md'));
     const index = await reindexMatchesFullBuild(corpus, outDir, vectorCacheDir);
     expect(identity(index)).toBe(true);
+  });
+
+  it('starts from the build it kept in memory (serve --watch): what a full build writes, edit after edit, without reading it back', async () => {
+    const keep = new KeptBuild();
+    const { corpus, outDir, vectorCacheDir } = await builtCorpus(keep);
+    // Damage the live build's graph on disk: a reindex that read it back would find it unusable
+    // and build a fresh graph (slot = section); one that starts from the kept build carries it.
+    writeFileSync(join((await currentBuildDir(outDir))!, INDEX_FILES.hnsw), 'not a graph');
+    appendFileSync(join(corpus, 'kb', 'page-0.md'), '\n## Stdio\n\nOr start the server over stdio.\n');
+    const first = await reindexMatchesFullBuild(corpus, outDir, vectorCacheDir, keep);
+    expect(identity(first)).toBe(false);
+    rmSync(join(corpus, 'kb', 'page-2.md'));
+    writeFileSync(join(corpus, 'kb', 'page-3a.md'), page('Added', 40, 3));
+    const second = await reindexMatchesFullBuild(corpus, outDir, vectorCacheDir, keep);
+    expect(second.hnsw.sectionOf).toContain(-1);
+  });
+
+  it('hands a kept build out once, and never once another writer has switched CURRENT', async () => {
+    const keep = new KeptBuild();
+    const { corpus, outDir, vectorCacheDir } = await builtCorpus(keep);
+    const live = await currentBuildDir(outDir);
+    expect((await keep.take(outDir))?.previous.buildDir).toBe(live);
+    // Taken: a build that fails after updating the graph in place must not leave it to the next.
+    expect(await keep.take(outDir)).toBeUndefined();
+    appendFileSync(join(corpus, 'kb', 'page-0.md'), '\n## Kept\n\nThe kept reindexer wrote this.\n');
+    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep });
+    const kept = await currentBuildDir(outDir);
+    expect(kept).not.toBe(live);
+    appendFileSync(join(corpus, 'kb', 'page-1.md'), '\n## Elsewhere\n\nA one-shot build wrote this.\n');
+    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    expect(await currentBuildDir(outDir)).not.toBe(kept);
+    expect(await keep.take(outDir)).toBeUndefined();
   });
 });
