@@ -1,7 +1,7 @@
-import type { IndexContent, StoredDocument, StoredSection } from '../src/index/format.js';
 import { currentBuildDir, readManifest } from '../src/index/read-index.js';
 import type { HnswVectorIndex } from '../src/index/vector-index.js';
-import type { PreviousBuild, PreviousData } from './previous-build.js';
+import { expansionByTerm, type PreviousBuild, type PreviousData } from './previous-build.js';
+import type { BuildContent } from './write-index.js';
 
 /**
  * The build a long-lived indexer (`serve --watch`'s kept reindexer, src/reindex-process.ts) wrote
@@ -27,12 +27,7 @@ export class KeptBuild {
   }
 
   /** Keeps what a build just wrote to `buildDir` (its manifest read back: the checksums are the writer's). */
-  async keep(
-    buildDir: string,
-    content: IndexContent & { documents: StoredDocument[]; sections: StoredSection[]; wordCounts: Map<string, number> },
-    graph: HnswVectorIndex,
-  ): Promise<void> {
-    const { dims, data } = content.expansion.vectors;
+  async keep(buildDir: string, content: BuildContent, graph: HnswVectorIndex): Promise<void> {
     this.last = {
       previous: {
         buildDir,
@@ -45,7 +40,7 @@ export class KeptBuild {
         graph,
         wordCounts: content.wordCounts,
         vectors: content.vectors.data,
-        expansion: new Map(content.expansion.terms.map((term, t) => [term, data.subarray(t * dims, (t + 1) * dims)])),
+        expansion: expansionByTerm(content.expansion),
       },
     };
   }

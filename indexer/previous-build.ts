@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { StoredDocument, StoredSection } from '../src/index/format.js';
+import type { IndexContent, StoredDocument, StoredSection } from '../src/index/format.js';
 import type { LexicalData } from '../src/index/lexical-index.js';
 import {
   currentBuildDir,
@@ -35,7 +35,7 @@ export async function previousBuild(outDir: string): Promise<PreviousBuild | und
 export interface PreviousData {
   lexical: LexicalData | undefined;
   graph: HnswVectorIndex | undefined;
-  wordCounts: Map<string, number> | undefined;
+  wordCounts: ReadonlyMap<string, number> | undefined;
   vectors: Float32Array | undefined;
   /** The expansion vocabulary's vectors, by word. */
   expansion: Map<string, Float32Array> | undefined;
@@ -97,7 +97,11 @@ async function previousVectors(previous: PreviousBuild): Promise<Float32Array | 
 
 async function previousExpansion(previous: PreviousBuild): Promise<Map<string, Float32Array> | undefined> {
   const expansion = await readBuildExpansion(previous.buildDir, previous.manifest).catch(() => undefined);
-  if (!expansion) return undefined;
+  return expansion && expansionByTerm(expansion);
+}
+
+/** A build's expansion vocabulary as each word's vector (views into the matrix). */
+export function expansionByTerm(expansion: IndexContent['expansion']): Map<string, Float32Array> {
   const { dims, data } = expansion.vectors;
   return new Map(expansion.terms.map((term, t) => [term, data.subarray(t * dims, (t + 1) * dims)]));
 }

@@ -35,11 +35,7 @@ export function statSignature(stat: BigIntStats): string {
 /** The files' relative paths and stat signatures; undefined when one cannot be read. */
 function signatureOf(folder: string, files: readonly string[]): string | undefined {
   try {
-    return files
-      .map((path) => {
-        return `${path}\0${statSignature(statSync(join(folder, path), { bigint: true }))}`;
-      })
-      .join('\n');
+    return files.map((path) => `${path}\0${statSignature(statSync(join(folder, path), { bigint: true }))}`).join('\n');
   } catch {
     return undefined;
   }
