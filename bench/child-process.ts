@@ -142,7 +142,32 @@ export interface SpawnedServer {
 }
 
 /** `node <compiled>/src/cli.js serve` on a loopback port, resolved once /readyz answers 200. */
-export async function spawnServer(indexDir: string, log: (line: string) => void): Promise<SpawnedServer> {
+export interface ServerSpawnOptions {
+  /** Search worker threads (SVC_DOCS_SEARCH_THREADS); the server's default when undefined. */
+  searchThreads?: number;
+}
+
+/**
+ * `--search-threads=<n>` on a benchmark's command line: the spawned server's search workers, to
+ * compare pool sizes (the server's own default otherwise). The benchmark's SVC_DOCS_* variables
+ * never reach the server, so this is the way to set it.
+ */
+export function searchThreadsFlag(argv: readonly string[] = process.argv): ServerSpawnOptions {
+  const raw = argv.find((a) => a.startsWith('--search-threads='))?.slice('--search-threads='.length);
+  if (raw === undefined) return {};
+  const searchThreads = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(searchThreads) || searchThreads < 0)
+    throw new Error(
+      `--search-threads must be a whole number of worker threads (0: search on the main thread), got '${raw}'`,
+    );
+  return { searchThreads };
+}
+
+export async function spawnServer(
+  indexDir: string,
+  log: (line: string) => void,
+  { searchThreads }: ServerSpawnOptions = {},
+): Promise<SpawnedServer> {
   const out = await compileOnce(log);
   const port = await freePort();
   const started = performance.now();
@@ -162,7 +187,10 @@ export async function spawnServer(indexDir: string, log: (line: string) => void)
     ],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: childEnv(),
+      env: {
+        ...childEnv(),
+        ...(searchThreads === undefined ? {} : { SVC_DOCS_SEARCH_THREADS: String(searchThreads) }),
+      },
     },
   );
   let stderr = '';

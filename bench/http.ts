@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { openEngine } from '../src/search/engine.js';
-import { cpuSecondsOf, memoryOf, runProbe, spawnServer } from './child-process.js';
+import { cpuSecondsOf, memoryOf, runProbe, type ServerSpawnOptions, spawnServer } from './child-process.js';
 import { memoryReportSchema, type MemoryReport } from './memory-probe.js';
 import { percentile } from './metrics.js';
 
@@ -124,6 +124,7 @@ export async function measureHttp(
   queriesFile: string,
   plan: HttpPlan[],
   log: (line: string) => void,
+  spawnOptions: ServerSpawnOptions = {},
 ): Promise<HttpReport> {
   const engine = await openEngine(indexDir, { embedder });
   for (const q of queries.slice(0, 5)) await engine.search(q, { limit: SERVER_RESULT_LIMIT });
@@ -137,7 +138,7 @@ export async function measureHttp(
   }
   await engine.close();
 
-  const server = await spawnServer(indexDir, log);
+  const server = await spawnServer(indexDir, log, spawnOptions);
   const levels: HttpLevel[] = [];
   try {
     // Warm the server's code paths first, as the in-process engine above was warmed.

@@ -5,6 +5,7 @@ import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
+import { searchThreadsFlag } from './child-process.js';
 import { measureColdStart, type ColdStartReport } from './coldstart.js';
 import { measureHttp, type HttpReport } from './http.js';
 import { measureIndexing, type IndexingReport } from './indexing.js';
@@ -23,7 +24,8 @@ import { renderSummary } from './summary.js';
  * start, and behaviour at scale, all measured in this one run on this machine. Select parts with
  * `--parts=quality,latency,indexing,http,coldstart,scale` (all by default) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
- * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`. The run fails only when a benchmark is broken
+ * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
+ * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
 
@@ -132,6 +134,8 @@ async function main(): Promise<void> {
     (scaleOnly ? SCALE_ONLY_SIZES : quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
   if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
+  // `--search-threads=<n>`: the HTTP part's server with that many search workers (comparing pool sizes).
+  const serverOptions = searchThreadsFlag();
   const root = projectRoot();
   // `--out=<dir>`: a side run (a helper's experiment) writes there, leaving the committed results alone.
   const outDir = flag('out') ?? join(root, 'bench', 'results');
@@ -204,6 +208,7 @@ async function main(): Promise<void> {
       join(root, 'bench', 'queries', 'argocd.json'),
       plan,
       log,
+      serverOptions,
     );
   });
   await timed('coldstart', async () => {

@@ -2,18 +2,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
-import { spawnServer } from './child-process.js';
+import { searchThreadsFlag, spawnServer } from './child-process.js';
 import { percentile } from './metrics.js';
 import { labelledSets } from './queries.js';
 
 /**
- * `npx tsx bench/worst-request.ts`: how long `/healthz` takes while the heaviest requests one can
- * send under the body limit are running. The compiled server (`serve`, default settings: a
- * search pool per core) on the Argo CD index gets, from 8 clients at once and over and over:
+ * `npx tsx bench/worst-request.ts [--search-threads=<n>] [--out=<dir>]`: how long `/healthz` takes
+ * while the heaviest requests one can send under the body limit are running. The compiled server
+ * (`serve`, default settings unless `--search-threads` sets the pool's size) on the Argo CD index gets, from 8 clients at once and over and over:
  * SearchDocs with the longest search term allowed (1,000 characters of the corpus's most common
  * words, so every term matches thousands of sections), and a batch of 100 such calls (refused
  * whole, since batches of tool calls left MCP). Meanwhile /healthz is asked every 20 ms. Writes
- * bench/results/worst-request.json.
+ * worst-request.json to bench/results/ or `--out`.
  */
 
 const CLIENTS = 8;
@@ -72,11 +72,12 @@ async function client(url: string, stopAt: number, tally: { searches: number; ba
 
 async function main(): Promise<void> {
   const log = (line: string) => console.error(`[worst-request] ${line}`);
+  const serverOptions = searchThreadsFlag();
   const set = labelledSets(projectRoot()).find((s) => s.name === 'argocd');
   if (!set) throw new Error('the Argo CD query set is missing');
   const indexDir = join(cacheDir(), 'bench', 'argocd-index');
   await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir });
-  const server = await spawnServer(indexDir, log);
+  const server = await spawnServer(indexDir, log, serverOptions);
   const healthz = server.url.replace(/\/docs$/, '/healthz');
   const tally = { searches: 0, batches: 0, refused: 0 };
   const latencies: number[] = [];
@@ -106,7 +107,8 @@ async function main(): Promise<void> {
       maxMs: Math.max(...latencies),
     },
   };
-  const out = join(projectRoot(), 'bench', 'results');
+  const out =
+    process.argv.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? join(projectRoot(), 'bench', 'results');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'worst-request.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
