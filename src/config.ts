@@ -56,10 +56,10 @@ export interface CommonSettings {
  * One search worker per core but the one the main thread needs: the main thread does a call's
  * sessions, protocol, JSON and rendering, several times the search's own CPU (bench: 2.5–4 ms of
  * server CPU per call against 0.5 ms in-process on Argo CD), so it bounds throughput on any
- * machine. On 2 cores a second worker only competed with it: over six interleaved pairs of
- * `--parts=http` runs, 1 worker served 32 sessions at 347–526 calls/s against 302–488 for 2, and
- * the server's RSS after them was 185–190 MB against 207–219 MB (each worker holds ~33 MB of its
- * own: V8 heap, vocabulary, typo dictionary).
+ * machine. On 2 cores a second worker only competed with it: over three interleaved pairs of
+ * `npx tsx bench/run.ts --parts=http --search-threads=1|2`, 1 worker served 32 sessions at
+ * 330–451 calls/s against 300–430 for 2, and the server's RSS after them was 183–184 MB against
+ * 212–215 MB (each worker holds 22–35 MB of its own: V8 heap, vocabulary, typo dictionary).
  */
 export function defaultSearchThreads(cores: number = availableParallelism()): number {
   return Math.max(1, cores - 1);
