@@ -40,3 +40,27 @@ export class EditDistance {
     return Math.min(previous[m]!, bound + 1);
   }
 }
+
+/**
+ * Which characters a string holds, as 32 bits (a code unit's bit is its value mod 32: `a`–`z`
+ * each have their own). Compared by `distanceAtLeast` before the distance itself is worked out.
+ */
+export function characterMask(s: string): number {
+  let mask = 0;
+  for (let i = 0; i < s.length; i++) mask |= 1 << (s.charCodeAt(i) & 31);
+  return mask;
+}
+
+/**
+ * A lower bound on the distance of two strings, from their character masks: an insertion or
+ * deletion sets or clears at most one bit, a substitution at most two, a transposition none, so
+ * masks that differ in n bits are at least ⌈n / 2⌉ edits apart. Most of a vocabulary differs from
+ * a word in far more letters than two edits can explain, and is ruled out without a matrix.
+ */
+export function distanceAtLeast(maskA: number, maskB: number): number {
+  let bits = maskA ^ maskB;
+  bits -= (bits >>> 1) & 0x55555555;
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  const count = (((bits + (bits >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  return (count + 1) >> 1;
+}

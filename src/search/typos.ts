@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import wordListPath from 'word-list';
 import { stem } from '../index/tokenize.js';
-import { EditDistance } from './edit-distance.js';
+import { characterMask, distanceAtLeast, EditDistance } from './edit-distance.js';
 
 /**
  * Typo tolerance for query terms the index does not have: `signiture` finds `signature`,
@@ -104,9 +104,15 @@ function englishWords(): SortedWords {
   return dictionary;
 }
 
+/** Index terms of one first character, most common first, with each one's character mask. */
+interface Bucket {
+  terms: string[];
+  masks: Int32Array;
+}
+
 export class TypoCorrector {
-  /** Index terms by first character, most common first; built on the first typo. */
-  private byInitial: Map<string, string[]> | undefined;
+  /** Index terms by first character; built on the first typo. */
+  private byInitial: Map<string, Bucket> | undefined;
   private readonly distance = new EditDistance();
 
   constructor(
@@ -139,9 +145,14 @@ export class TypoCorrector {
     const limit = maxEdits(term);
     let best: string | undefined;
     let bestSteps = limit + 1;
-    for (const candidate of this.buckets().get(term[0]!) ?? []) {
+    const bucket = this.buckets().get(term[0]!);
+    if (!bucket) return undefined;
+    const mask = characterMask(term);
+    for (let i = 0; i < bucket.terms.length; i++) {
+      const candidate = bucket.terms[i]!;
       if (Math.abs(candidate.length - term.length) > limit || candidate.length < MIN_LENGTH) continue;
       // Only a distance below the best so far matters: anything more counts as bestSteps.
+      if (distanceAtLeast(mask, bucket.masks[i]!) >= bestSteps) continue;
       const steps = this.distance.atMost(term, candidate, bestSteps - 1);
       // Candidates come most common first, so a tie keeps the more common term.
       if (steps < bestSteps) {
@@ -153,16 +164,19 @@ export class TypoCorrector {
     return best;
   }
 
-  private buckets(): Map<string, string[]> {
+  private buckets(): Map<string, Bucket> {
     if (this.byInitial) return this.byInitial;
-    const byInitial = new Map<string, string[]>();
+    const lists = new Map<string, string[]>();
     for (const term of this.terms()) {
-      let list = byInitial.get(term[0]!);
-      if (!list) byInitial.set(term[0]!, (list = []));
+      let list = lists.get(term[0]!);
+      if (!list) lists.set(term[0]!, (list = []));
       list.push(term);
     }
-    for (const list of byInitial.values())
-      list.sort((a, b) => this.documentFrequency(b) - this.documentFrequency(a) || (a < b ? -1 : 1));
+    const byInitial = new Map<string, Bucket>();
+    for (const [initial, terms] of lists) {
+      terms.sort((a, b) => this.documentFrequency(b) - this.documentFrequency(a) || (a < b ? -1 : 1));
+      byInitial.set(initial, { terms, masks: Int32Array.from(terms, characterMask) });
+    }
     return (this.byInitial = byInitial);
   }
 }

@@ -1,7 +1,7 @@
 import levenshtein from 'damerau-levenshtein';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EditDistance } from '../../src/search/edit-distance.js';
+import { characterMask, distanceAtLeast, EditDistance } from '../../src/search/edit-distance.js';
 
 /** Short strings over a small alphabet, so transpositions, repeats and near misses are common. */
 const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'e', 'é', '😀'), maxLength: 12 });
@@ -24,5 +24,23 @@ describe('EditDistance', () => {
     expect(distance.atMost('kutsomize', 'kustomize', 2)).toBe(1);
     expect(distance.atMost('abc', 'cba', 5)).toBe(2);
     expect(distance.atMost('ca', 'abc', 5)).toBe(3);
+  });
+});
+
+describe('distanceAtLeast', () => {
+  it('never exceeds the distance, so the strings it rules out are never the nearest', () => {
+    const wide = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'q', '1', 'A', '-', 'é', '😀'), maxLength: 12 });
+    fc.assert(
+      fc.property(wide, wide, (a, b) => {
+        expect(distanceAtLeast(characterMask(a), characterMask(b))).toBeLessThanOrEqual(levenshtein(a, b).steps);
+      }),
+      { numRuns: 5000, seed: 20261124 },
+    );
+  });
+
+  it('rules out words that share few letters, and keeps near misses', () => {
+    expect(distanceAtLeast(characterMask('signiture'), characterMask('signature'))).toBe(1);
+    expect(distanceAtLeast(characterMask('kutsomize'), characterMask('kustomize'))).toBe(0);
+    expect(distanceAtLeast(characterMask('webhook'), characterMask('zebrafish'))).toBeGreaterThan(2);
   });
 });
