@@ -60,6 +60,9 @@ export interface CommonSettings {
  * `npx tsx bench/run.ts --parts=http --search-threads=1|2`, 1 worker served 32 sessions at
  * 330–451 calls/s against 300–430 for 2, and the server's RSS after them was 183–184 MB against
  * 212–215 MB (each worker holds 22–35 MB of its own: V8 heap, vocabulary, typo dictionary).
+ * In a container, `availableParallelism()` counts its CPU quota rather than the host's cores
+ * where libuv finds one (cgroup v2 `cpu.max`, v1 `cpu,cpuacct`: libuv/libuv#4746, in Node 24's
+ * libuv 1.52); `SVC_DOCS_SEARCH_THREADS` sets the pool where it does not.
  */
 export function defaultSearchThreads(cores: number = availableParallelism()): number {
   return Math.max(1, cores - 1);
