@@ -94,19 +94,30 @@ function sectionBlock(section: WindowSection, maxChars: number): string {
 }
 
 /** A section shown apart from the window: its heading path, and which sections between were left out. */
-function excerptBlock(section: WindowSection, left: { from: number; to: number }, maxChars: number): string {
+function excerptBlock(section: WindowSection, left: LeftOut, maxChars: number): string {
   const heading = section.headings.length > 0 ? ` | ${oneLine(section.headings.join(' > '))}` : '';
-  const gap = `section${left.from === left.to ? '' : 's'} ${range(left.from + 1, left.to + 1)} not shown`;
+  const gap =
+    'nextTo' in left
+      ? `next to section ${left.nextTo + 1}`
+      : `section${left.from === left.to ? '' : 's'} ${range(left.from + 1, left.to + 1)} not shown`;
   return `----- separate excerpt: section ${section.position + 1}${heading} (${gap}) -----\n${clipSection(section.text, maxChars)}`;
 }
 
-/** The sections between an excerpt and the nearest shown section before or after it. */
-function leftOut(section: WindowSection, shown: readonly number[]): { from: number; to: number } {
-  const before = Math.max(-1, ...shown.filter((p) => p < section.position));
-  const after = Math.min(Number.MAX_SAFE_INTEGER, ...shown.filter((p) => p > section.position));
-  return before >= 0 && section.position - before > 1
-    ? { from: before + 1, to: section.position - 1 }
-    : { from: section.position + 1, to: after - 1 };
+/** The sections left out between an excerpt and the nearest shown section, or the shown section it sits next to. */
+type LeftOut = { from: number; to: number } | { nextTo: number };
+
+/**
+ * What lies between an excerpt and the shown sections: the gap before it, else the gap after it.
+ * An excerpt can sit right next to the window: one chosen beyond the ±15 sections a result
+ * carries while the window was narrow, which the window then grew to the edge of.
+ */
+function leftOut(section: WindowSection, shown: readonly number[]): LeftOut {
+  const at = section.position;
+  const before = Math.max(-1, ...shown.filter((p) => p < at));
+  const after = Math.min(Number.MAX_SAFE_INTEGER, ...shown.filter((p) => p > at));
+  if (before >= 0 && at - before > 1) return { from: before + 1, to: at - 1 };
+  if (before < 0 && after - at > 1) return { from: at + 1, to: after - 1 };
+  return { nextTo: at - before === 1 ? before : after };
 }
 
 function excerptNote(excerpts: readonly { position: number }[]): string {

@@ -201,6 +201,37 @@ describe('what fits the budget', () => {
     expect(whole).toEqual(Array.from({ length: 11 }, (_, i) => i));
   });
 
+  it('says which section an excerpt sits next to when the window grew to meet it, before or after', () => {
+    // Best section 20 of a 60-section page; the result carries ±15 (5–35). The sections on one
+    // side match, so the window grows that way to the edge of what the result carries; the
+    // section just beyond (4 or 36) matches strongly and was taken as an excerpt while the
+    // window was narrow. The budget leaves out some of the other side.
+    const beyond = (at: number) => ({
+      ...result('a', 1, 0, { first: at, textChars: 60 }).sections[0]!,
+      isBest: false,
+      match: 0.9,
+    });
+    for (const at of [4, 36]) {
+      const match = Array.from({ length: 31 }, (_, i) => (i === 15 ? 1 : (at === 4) === i < 15 ? 0.5 : 0));
+      const r = {
+        ...result('a', 31, 15, { first: 5, textChars: 60, documentSections: 60, match }),
+        excerpts: [beyond(at)],
+      };
+      const whole = renderSearch('q', [r], { budgetChars: 100_000, minConfidence: 0 }).text.length;
+      const rendered = renderSearch('q', [r], { budgetChars: whole - 300, minConfidence: 0 });
+      const shown = rendered.structured.results[0]!.sections;
+      const window = shown.filter((s) => !s.excerpt).map((s) => s.position);
+      expect(window).toContain(at === 4 ? 5 : 35);
+      expect(window.length).toBeLessThan(31);
+      expect(shown.filter((s) => s.excerpt).map((s) => s.position)).toEqual([at]);
+      const neighbour = at === 4 ? 6 : 36;
+      expect(rendered.text).toContain(
+        `----- separate excerpt: section ${at + 1} | a guide > Part ${at} (next to section ${neighbour}) -----`,
+      );
+      expect(rendered.text).not.toMatch(/not shown/);
+    }
+  });
+
   it('for any results and budget: the top best section is shown, windows stay contiguous around their best, and the text fits unless one section alone is over', () => {
     const arbResult = fc
       .record({
@@ -234,7 +265,9 @@ describe('what fits the budget', () => {
       fc.property(
         fc.array(arbResult, { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 2_000, max: 40_000 }),
-        (results, budgetChars) => {
+        (generated, budgetChars) => {
+          const results = generated.map((r, i) => ({ ...r, path: `d${i}.md` }));
+          const input = new Map(results.map((r) => [r.path, r]));
           const rendered = renderSearch('property', results, { budgetChars, minConfidence: 0 });
           const { results: shown, omittedResults } = rendered.structured;
           expect(shown.length + omittedResults).toBe(results.length);
@@ -245,9 +278,34 @@ describe('what fits the budget', () => {
             expect(r.sections.filter((s) => s.isBest)).toHaveLength(1);
             const positions = r.sections.filter((s) => !s.excerpt).map((s) => s.position);
             expect(positions).toEqual(positions.map((_, k) => positions[0]! + k));
+            // An excerpt is apart from the window, or lies beyond the sections its result carries
+            // (chosen while the window was narrow, which then grew to their edge).
+            const carried = input.get(r.path)!.sections.map((s) => s.position);
             for (const e of r.sections.filter((s) => s.excerpt)) {
               expect(e.isBest).toBe(false);
-              expect(e.position < positions[0]! - 1 || e.position > positions.at(-1)! + 1).toBe(true);
+              const apart = e.position < positions[0]! - 1 || e.position > positions.at(-1)! + 1;
+              expect(apart || e.position < carried[0]! || e.position > carried.at(-1)!).toBe(true);
+            }
+          }
+          // Every excerpt marker names real sections: the ones left out, or the shown one it sits next to.
+          const shownByPath = new Map(shown.map((r) => [r.path, new Set(r.sections.map((s) => s.position + 1))]));
+          for (const block of rendered.text.split(/\n(?=Title: )/).slice(1)) {
+            const path = /^Path: (.*)$/m.exec(block)![1]!;
+            const numbers = shownByPath.get(path)!;
+            for (const [, at, gap] of block.matchAll(/----- separate excerpt: section (\d+) \| [^(]*\((.*)\) -----/g)) {
+              const next = /^next to section (\d+)$/.exec(gap!);
+              const left = /^sections? (\d+)(?:-(\d+))? not shown$/.exec(gap!);
+              expect(next ?? left).not.toBeNull();
+              if (next) {
+                expect(Math.abs(Number(next[1]) - Number(at))).toBe(1);
+                expect(numbers.has(Number(next[1]))).toBe(true);
+              } else {
+                const from = Number(left![1]);
+                const to = Number(left![2] ?? left![1]);
+                expect(from).toBeLessThanOrEqual(to);
+                expect(Math.min(Math.abs(from - Number(at)), Math.abs(to - Number(at)))).toBe(1);
+                for (let n = from; n <= to; n++) expect(numbers.has(n)).toBe(false);
+              }
             }
           }
           const oneSectionLeft = shown.length === 1 && shown[0]!.sections.length === 1;
