@@ -292,6 +292,12 @@ describe('what fits the budget', () => {
           for (const block of rendered.text.split(/\n(?=Title: )/).slice(1)) {
             const path = /^Path: (.*)$/m.exec(block)![1]!;
             const numbers = shownByPath.get(path)!;
+            // The Content line names the window and the excerpts the block shows.
+            const structured = shown.find((r) => r.path === path)!.sections;
+            const window = structured.filter((x) => !x.excerpt).map((x) => x.position + 1);
+            const apart = structured.filter((x) => x.excerpt).map((x) => x.position + 1);
+            const content = `Content: section${window.length > 1 ? 's' : ''} ${window.length > 1 ? `${window[0]}-${window.at(-1)}` : window[0]}${apart.length > 0 ? `, and separately section${apart.length > 1 ? 's' : ''} ${apart.join(' and ')}` : ''} of the page's `;
+            expect(block).toContain(content);
             for (const [, at, gap] of block.matchAll(/----- separate excerpt: section (\d+) \| [^(]*\((.*)\) -----/g)) {
               const next = /^next to section (\d+)$/.exec(gap!);
               const left = /^sections? (\d+)(?:-(\d+))? not shown$/.exec(gap!);
