@@ -61,6 +61,6 @@ export function distanceAtLeast(maskA: number, maskB: number): number {
   let bits = maskA ^ maskB;
   bits -= (bits >>> 1) & 0x55555555;
   bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
-  const count = (((bits + (bits >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  const count = Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
   return (count + 1) >> 1;
 }

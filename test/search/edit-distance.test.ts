@@ -42,5 +42,8 @@ describe('distanceAtLeast', () => {
     expect(distanceAtLeast(characterMask('signiture'), characterMask('signature'))).toBe(1);
     expect(distanceAtLeast(characterMask('kutsomize'), characterMask('kustomize'))).toBe(0);
     expect(distanceAtLeast(characterMask('webhook'), characterMask('zebrafish'))).toBeGreaterThan(2);
+    // Every bit, the sign bit included: 32 bits apart is 16 edits at least.
+    expect(distanceAtLeast(0, -1)).toBe(16);
+    expect(distanceAtLeast(characterMask('\u001f'), characterMask('@'))).toBe(1);
   });
 });
