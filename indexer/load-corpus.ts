@@ -61,13 +61,18 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** In a `u` regex a surrogate class matches only a surrogate that is not half of a pair. */
+const LONE_SURROGATE = /\p{Cs}/u;
 const kbConfigSchema = z.object({
   name: z
     .string()
     .trim()
     .min(1)
     .max(200)
-    .refine((name) => !CONTROL.test(name), 'a name of one line without control characters'),
+    .refine((name) => !CONTROL.test(name), 'a name of one line without control characters')
+    // JSON can escape half a surrogate pair ("\ud800"); it would be stored as U+FFFD in the
+    // index files but as itself in the manifest, so the two would disagree on the name.
+    .refine((name) => !LONE_SURROGATE.test(name), 'well-formed text (a lone surrogate escape is not a character)'),
 });
 
 /** A name as it may be shown in a message: control characters escaped, so it stays one line. */

@@ -49,6 +49,15 @@ describe('loadCorpus', () => {
     );
   });
 
+  it('refuses a kb.json name with half a surrogate pair, and keeps one with a whole pair', () => {
+    const corpus = writeCorpus({ 'kb/a.md': '# A\n', 'kb/kb.json': '{ "name": "Docs \\ud800 team" }' });
+    expect(() => loadCorpus([corpus])).toThrow(
+      /kb\.json must be \{ "name": "<one-line string>" \} \(name: well-formed text/,
+    );
+    const paired = writeCorpus({ 'kb/a.md': '# A\n', 'kb/kb.json': '{ "name": "Docs \\ud83d\\udcd8 team" }' });
+    expect(loadCorpus([paired]).map((d) => d.kb)).toEqual(['Docs 📘 team']);
+  });
+
   it('never reads a kb.json linked to a file outside the corpus, and says so without quoting it', () => {
     const secret = join(tempDir('outside'), 'passwd');
     writeFileSync(secret, 'root:x:0:0:root:/root:/bin/bash\n');
