@@ -19,7 +19,16 @@ export const readPageInputSchema = z.strictObject({
     .min(1)
     .max(2048)
     .describe('The page URI a SearchDocs result gives (svc-docs://<knowledge base>/<path>).'),
-  fromSection: z.number().int().min(0).default(0).describe('0-based position of the first section to return.'),
+  // Numbered from 1, as SearchDocs results number sections ("section 9", "sections 8-10"): a
+  // model that read "section 11" there asks for fromSection 11 and must get that section.
+  fromSection: z
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .describe(
+      'Number of the first section to return, from 1, as SearchDocs text numbers them ("section 9"; a structured result\'s position + 1).',
+    ),
   sectionCount: z
     .number()
     .int()
@@ -33,17 +42,21 @@ function textResult(text: string, isError = false) {
   return { content: [{ type: 'text' as const, text }], ...(isError ? { isError: true } : {}) };
 }
 
-/** The text ReadPage returns: a header naming what is shown, then the sections' Markdown, cut to the budget. */
+/**
+ * The text ReadPage returns: a header naming what is shown (sections numbered from 1, `first`
+ * being the first one's number), then the sections' Markdown, cut to the budget.
+ */
 function renderSections(
   uri: string,
   title: string,
   total: number,
-  from: number,
+  first: number,
   texts: string[],
   budgetChars: number,
 ): string {
-  const shown = `sections ${from}–${from + texts.length - 1} of ${total}`;
-  const next = from + texts.length < total ? ` Next: fromSection ${from + texts.length}.` : '';
+  const last = first + texts.length - 1;
+  const shown = first === last ? `section ${first} of ${total}` : `sections ${first}-${last} of ${total}`;
+  const next = last < total ? ` Next: fromSection ${last + 1}.` : '';
   const body = texts.join('\n\n');
   const cut =
     body.length > budgetChars
@@ -59,7 +72,8 @@ export function registerReadPageTool(server: McpServer, pages: () => PageIndex, 
       title: 'Read documentation page',
       description:
         'Read a documentation page whole, or a run of its sections, by the page URI a SearchDocs result gives. ' +
-        `Returns up to ${MAX_SECTIONS_PER_READ} consecutive sections from fromSection; call again with the next fromSection for more.`,
+        `Returns up to ${MAX_SECTIONS_PER_READ} consecutive sections from fromSection (numbered from 1, as SearchDocs results number them); ` +
+        'call again with the next fromSection for more.',
       inputSchema: readPageInputSchema,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -68,12 +82,12 @@ export function registerReadPageTool(server: McpServer, pages: () => PageIndex, 
       const index = pages();
       const doc = ref && findPage(index, ref.source, ref.path);
       if (!doc) return textResult(`No page ${page}: pass the page URI exactly as a SearchDocs result gives it.`, true);
-      if (fromSection >= doc.sectionCount)
+      if (fromSection > doc.sectionCount)
         return textResult(
-          `${page} has ${doc.sectionCount} sections (0–${doc.sectionCount - 1}); fromSection ${fromSection} is past the end.`,
+          `${page} has ${doc.sectionCount} section${doc.sectionCount === 1 ? '' : 's'} (1-${doc.sectionCount}); fromSection ${fromSection} is past the end.`,
           true,
         );
-      const texts = pageSections(index, doc, fromSection, sectionCount).map((s) => s.text);
+      const texts = pageSections(index, doc, fromSection - 1, sectionCount).map((s) => s.text);
       return textResult(renderSections(page, doc.title, doc.sectionCount, fromSection, texts, budgetChars));
     },
   );

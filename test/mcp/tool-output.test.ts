@@ -84,16 +84,39 @@ describe('ReadPage', () => {
       const whole = (await client.callTool({ name: 'ReadPage', arguments: { page } })) as CallToolResult;
       const first = whole.content[0] as { text: string };
       expect(first.text).toMatch(
-        /^Page: Long Reference\nURI: svc-docs:\/\/platform\/long\.md\nShowing sections 0–30 of 61\. Next: fromSection 31\./,
+        /^Page: Long Reference\nURI: svc-docs:\/\/platform\/long\.md\nShowing sections 1-31 of 61\. Next: fromSection 32\./,
       );
       const part = (await client.callTool({
         name: 'ReadPage',
-        arguments: { page, fromSection: 41, sectionCount: 2 },
+        arguments: { page, fromSection: 42, sectionCount: 2 },
       })) as CallToolResult;
       const text = (part.content[0] as { text: string }).text;
-      expect(text).toContain('Showing sections 41–42 of 61.');
+      expect(text).toContain('Showing sections 42-43 of 61.');
       expect(text).toContain('## Topic 40\n\nDetails for topic number 40. The zanzibar setting lives here.');
       expect(text).not.toContain('## Topic 42');
+      // The numbers SearchDocs shows are the ones ReadPage takes: its best match, read alone.
+      const search = (await client.callTool({
+        name: 'SearchDocs',
+        arguments: { searchTerm: 'zanzibar setting' },
+      })) as CallToolResult;
+      const [, number, heading] = />>>>> BEST MATCH \| section (\d+) \| ([^\n]*) <<<<</.exec(
+        (search.content[0] as { text: string }).text,
+      )!;
+      const best = (await client.callTool({
+        name: 'ReadPage',
+        arguments: { page, fromSection: Number(number), sectionCount: 1 },
+      })) as CallToolResult;
+      const bestText = (best.content[0] as { text: string }).text;
+      expect(bestText).toContain(`Showing section ${number} of 61.`);
+      expect(bestText).toContain(`## ${heading!.split(' > ').at(-1)}\n`);
+      const past = (await client.callTool({
+        name: 'ReadPage',
+        arguments: { page, fromSection: 62 },
+      })) as CallToolResult;
+      expect(past.isError).toBe(true);
+      expect((past.content[0] as { text: string }).text).toContain(
+        'has 61 sections (1-61); fromSection 62 is past the end',
+      );
       const missing = (await client.callTool({
         name: 'ReadPage',
         arguments: { page: pageUri('platform', 'nope.md') },
