@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { cutMarkdown } from './cut-markdown.js';
 import { parsePageUri } from './page-uri.js';
 import { findPage, pageSections, type PageIndex } from './pages.js';
 
@@ -58,10 +59,8 @@ function renderSections(
   const shown = first === last ? `section ${first} of ${total}` : `sections ${first}-${last} of ${total}`;
   const next = last < total ? ` Next: fromSection ${last + 1}.` : '';
   const body = texts.join('\n\n');
-  const cut =
-    body.length > budgetChars
-      ? `${body.slice(0, budgetChars)}\n\n[cut to the response budget: read fewer sections]`
-      : body;
+  const { text: head, omitted } = cutMarkdown(body, budgetChars);
+  const cut = omitted > 0 ? `${head}\n\n[cut to the response budget: read fewer sections]` : body;
   return `Page: ${title}\nURI: ${uri}\nShowing ${shown}.${next}\n\n${cut}`;
 }
 

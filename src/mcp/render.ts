@@ -3,6 +3,7 @@ import { RELEVANCE_LABELS, type SearchResult, type WindowSection } from '../sear
 import { WINDOW_RADIUS } from '../search/window.js';
 import { DEFAULT_FIT, fitToBudget, type FitMeasure, type FitOptions, type FittedResult } from './fit-budget.js';
 import { pageUri } from './page-uri.js';
+import { cutMarkdown } from './cut-markdown.js';
 
 /**
  * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
@@ -65,15 +66,12 @@ function oneLine(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
 }
 
-/** Cuts a long section at a line break, closing a code fence it cut through. */
+/** Cuts a long section at a line break, closing a code fence it cut through (cut-markdown.ts). */
 export function clipSection(text: string, maxChars: number): string {
   const trimmed = text.trim();
   if (trimmed.length <= maxChars) return trimmed;
-  const cut = trimmed.lastIndexOf('\n', maxChars);
-  let head = trimmed.slice(0, cut > maxChars / 2 ? cut : maxChars);
-  const fences = head.match(/^\s*(```|~~~)/gm)?.length ?? 0;
-  if (fences % 2 === 1) head += '\n```';
-  return `${head}\n[… ${trimmed.length - head.length} more characters of this section: read the whole page]`;
+  const { text: head, omitted } = cutMarkdown(trimmed, maxChars);
+  return `${head}\n[… ${omitted} more characters of this section: read the whole page]`;
 }
 
 function relevanceLine(relevance: SearchResult['relevance']): string {
