@@ -81,6 +81,8 @@ export function registerReadPageTool(server: McpServer, pages: () => PageIndex, 
       const index = pages();
       const doc = ref && findPage(index, ref.source, ref.path);
       if (!doc) return textResult(`No page ${page}: pass the page URI exactly as a SearchDocs result gives it.`, true);
+      // An empty Markdown file is indexed as a page with no sections.
+      if (doc.sectionCount === 0) return textResult(`Page: ${doc.title}\nURI: ${page}\nThe page is empty.`);
       if (fromSection > doc.sectionCount)
         return textResult(
           `${page} has ${doc.sectionCount} section${doc.sectionCount === 1 ? '' : 's'} (1-${doc.sectionCount}); fromSection ${fromSection} is past the end.`,

@@ -127,3 +127,22 @@ describe('ReadPage', () => {
     }
   });
 });
+
+describe('ReadPage on an empty page', () => {
+  const empty = useServedEngine(async () =>
+    openEngine(await fixtureIndex({ 'kb/empty.md': '', 'kb/full.md': '# Full\n\nSome words about zanzibar.\n' })),
+  );
+
+  it('says the page is empty instead of naming sections it does not have', async () => {
+    const server = await empty.serve({ readPageTool: true });
+    const { client, close } = await connectV2(server.url, { pin: MODERN_VERSION });
+    try {
+      const page = pageUri('kb', 'empty.md');
+      const read = (await client.callTool({ name: 'ReadPage', arguments: { page } })) as CallToolResult;
+      expect(read.isError).toBeUndefined();
+      expect((read.content[0] as { text: string }).text).toBe(`Page: empty\nURI: ${page}\nThe page is empty.`);
+    } finally {
+      await close();
+    }
+  });
+});
