@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { cacheDir, projectRoot } from '../src/paths.js';
+import { flagValue } from './flags.js';
 
 /**
  * The benchmark's child processes: the compiled server (`svc-docs serve`, as users run it) and the
@@ -141,7 +142,6 @@ export interface SpawnedServer {
   stop(): Promise<void>;
 }
 
-/** `node <compiled>/src/cli.js serve` on a loopback port, resolved once /readyz answers 200. */
 export interface ServerSpawnOptions {
   /** Search worker threads (SVC_DOCS_SEARCH_THREADS); the server's default when undefined. */
   searchThreads?: number;
@@ -153,7 +153,7 @@ export interface ServerSpawnOptions {
  * never reach the server, so this is the way to set it.
  */
 export function searchThreadsFlag(argv: readonly string[] = process.argv): ServerSpawnOptions {
-  const raw = argv.find((a) => a.startsWith('--search-threads='))?.slice('--search-threads='.length);
+  const raw = flagValue('search-threads', argv);
   if (raw === undefined) return {};
   const searchThreads = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(searchThreads) || searchThreads < 0)
@@ -163,6 +163,7 @@ export function searchThreadsFlag(argv: readonly string[] = process.argv): Serve
   return { searchThreads };
 }
 
+/** `node <compiled>/src/cli.js serve` on a loopback port, resolved once /readyz answers 200. */
 export async function spawnServer(
   indexDir: string,
   log: (line: string) => void,

@@ -6,6 +6,7 @@ import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
 import { searchThreadsFlag } from './child-process.js';
+import { flagValue } from './flags.js';
 import { measureColdStart, type ColdStartReport } from './coldstart.js';
 import { measureHttp, type HttpReport } from './http.js';
 import { measureIndexing, type IndexingReport } from './indexing.js';
@@ -127,10 +128,9 @@ async function main(): Promise<void> {
   const runStarted = performance.now();
   const quick = process.argv.includes('--quick');
   const scaleOnly = process.argv.includes('--scale');
-  const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const parts = new Set((flag('parts') ?? (scaleOnly ? 'scale' : ALL_PARTS)).split(','));
+  const parts = new Set((flagValue('parts') ?? (scaleOnly ? 'scale' : ALL_PARTS)).split(','));
   const scaleSizes =
-    flag('scale-sizes')?.split(',').map(Number) ??
+    flagValue('scale-sizes')?.split(',').map(Number) ??
     (scaleOnly ? SCALE_ONLY_SIZES : quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
   if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   const serverOptions = searchThreadsFlag();
   const root = projectRoot();
   // `--out=<dir>`: a side run (a helper's experiment) writes there, leaving the committed results alone.
-  const outDir = flag('out') ?? join(root, 'bench', 'results');
+  const outDir = flagValue('out') ?? join(root, 'bench', 'results');
   const work = join(cacheDir(), 'bench');
   mkdirSync(outDir, { recursive: true });
   mkdirSync(work, { recursive: true });

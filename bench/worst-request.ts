@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
 import { searchThreadsFlag, spawnServer } from './child-process.js';
+import { flagValue } from './flags.js';
 import { percentile } from './metrics.js';
 import { labelledSets } from './queries.js';
 
@@ -107,8 +108,7 @@ async function main(): Promise<void> {
       maxMs: Math.max(...latencies),
     },
   };
-  const out =
-    process.argv.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? join(projectRoot(), 'bench', 'results');
+  const out = flagValue('out') ?? join(projectRoot(), 'bench', 'results');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'worst-request.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));

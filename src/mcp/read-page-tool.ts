@@ -60,7 +60,7 @@ function renderSections(
   const next = last < total ? ` Next: fromSection ${last + 1}.` : '';
   const body = texts.join('\n\n');
   const { text: head, omitted } = cutMarkdown(body, budgetChars);
-  const cut = omitted > 0 ? `${head}\n\n[cut to the response budget: read fewer sections]` : body;
+  const cut = omitted === 0 ? head : `${head}\n\n[cut to the response budget: read fewer sections]`;
   return `Page: ${title}\nURI: ${uri}\nShowing ${shown}.${next}\n\n${cut}`;
 }
 

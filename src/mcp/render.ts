@@ -68,10 +68,8 @@ function oneLine(value: string): string {
 
 /** Cuts a long section at a line break, closing a code fence it cut through (cut-markdown.ts). */
 export function clipSection(text: string, maxChars: number): string {
-  const trimmed = text.trim();
-  if (trimmed.length <= maxChars) return trimmed;
-  const { text: head, omitted } = cutMarkdown(trimmed, maxChars);
-  return `${head}\n[… ${omitted} more characters of this section: read the whole page]`;
+  const { text: head, omitted } = cutMarkdown(text.trim(), maxChars);
+  return omitted === 0 ? head : `${head}\n[… ${omitted} more characters of this section: read the whole page]`;
 }
 
 function relevanceLine(relevance: SearchResult['relevance']): string {
