@@ -13,8 +13,9 @@ import { INDEX_FORMAT_VERSION, type Manifest } from '../src/index/manifest.js';
 import { postingsPieces } from '../src/index/postings-file.js';
 import { sectionsPieces } from '../src/index/sections-file.js';
 import { currentBuildDir } from '../src/index/read-index.js';
-import { HnswVectorIndex, type VectorMatrix } from '../src/index/vector-index.js';
+import type { HnswVectorIndex, VectorMatrix } from '../src/index/vector-index.js';
 import { removeAbandonedTemps, removeOldBuilds } from './clean-index.js';
+import { hnswFileProblem } from './hnsw-file-check.js';
 import { wordCountsPieces } from './word-counts.js';
 
 /**
@@ -83,31 +84,20 @@ function matrixBytes(m: VectorMatrix): Buffer {
   return Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
 }
 
-/**
- * hnswlib neither reports a failed write (a full disk or a file size limit leaves a truncated
- * file, and save() still succeeds) nor syncs: load the graph and its slot map back to prove them
- * whole, then sync them. Returns their checksums by file name.
- */
-async function saveHnswDurably(
-  hnsw: HnswVectorIndex,
-  dir: string,
-  dims: number,
-  rows: number,
-  params: Manifest['hnsw'],
-): Promise<Record<string, string>> {
+/** Saves the graph and its slot map, proves the graph whole (hnsw-file-check.ts), syncs both; returns their checksums by file name. */
+async function saveHnswDurably(hnsw: HnswVectorIndex, dir: string, dims: number): Promise<Record<string, string>> {
   const path = join(dir, INDEX_FILES.hnsw);
   await hnsw.save(path);
-  try {
-    await HnswVectorIndex.load(path, dims, rows, params);
-  } catch (error) {
-    throw Object.assign(new Error(`${basename(path)} was written incompletely (${(error as Error).message})`), {
-      code: 'EINCOMPLETE',
-    });
-  }
   const files: Record<string, string> = {};
   for (const file of [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels]) {
     await syncPath(join(dir, file), 'r+');
-    files[file] = sha256(await readFile(join(dir, file)));
+    const bytes = await readFile(join(dir, file));
+    const problem = file === INDEX_FILES.hnsw ? hnswFileProblem(bytes, dims, hnsw.sectionOf.length) : undefined;
+    if (problem !== undefined)
+      throw Object.assign(new Error(`${basename(path)} was written incompletely (${problem})`), {
+        code: 'EINCOMPLETE',
+      });
+    files[file] = sha256(bytes);
   }
   return files;
 }
@@ -181,7 +171,7 @@ async function writeBuild(
   try {
     const files = await allSettledOrThrow([
       writeDataFiles(tmp, content),
-      saveHnswDurably(hnsw, tmp, content.vectors.dims, content.sections.length, draft.hnsw),
+      saveHnswDurably(hnsw, tmp, content.vectors.dims),
     ]);
     const manifest: Manifest = { formatVersion: INDEX_FORMAT_VERSION, ...draft, files };
     await writeDurably(join(tmp, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
