@@ -1,7 +1,13 @@
-import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheKey, MIN_NEW_SHARE, MIN_REWRITE_ENTRIES, VectorCache } from '../../indexer/vector-cache.js';
+import {
+  cacheKey,
+  MIN_NEW_SHARE,
+  MIN_REWRITE_ENTRIES,
+  SCANNED_LOOKUPS,
+  VectorCache,
+} from '../../indexer/vector-cache.js';
 import { tempDir } from '../helpers/index-fixture.js';
 
 /** The vector cache keeps what it was given across opens, and is written whole each time. */
@@ -73,5 +79,34 @@ describe('VectorCache', () => {
     for (let i = 0; i < enough; i++) many.set(cacheKey(`new ${i}`), vector(i));
     await many.save();
     expect((await open()).size).toBe(MIN_REWRITE_ENTRIES + enough);
+  });
+
+  it('answers the same before its keys are mapped (a scan of the records) as after, past the switch', async () => {
+    const dir = tempDir('vectors');
+    const open = () => VectorCache.open(dir, 'm'.repeat(64), DIMS);
+    // Keys alike in their first bytes, so the scan must compare whole keys.
+    const key = (i: number) => `${'ab'.repeat(8)}${i.toString(16).padStart(48, '0')}`;
+    const seed = await open();
+    for (let i = 0; i < 50; i++) seed.set(key(i), vector(i));
+    await seed.save();
+    // The same key twice in the file (two saves' records joined): the later record counts.
+    appendFileSync(cacheFile(dir), readFileSync(cacheFile(dir)).subarray(0, RECORD));
+    const lastRecord = Buffer.concat([Buffer.from(key(0), 'hex'), Buffer.from(vector(100).buffer)]);
+    appendFileSync(cacheFile(dir), lastRecord);
+
+    const mapped = await open();
+    expect(mapped.size).toBe(50);
+    const scanned = await open();
+    const asked = [...Array.from({ length: SCANNED_LOOKUPS + 10 }, (_, i) => key(i)), key(999), cacheKey('absent')];
+    for (const k of asked) expect(scanned.get(k), k).toEqual(mapped.get(k));
+    expect(scanned.get(key(0))).toEqual(vector(100));
+    expect(scanned.get(key(49))).toEqual(vector(49));
+    expect([scanned.hits, scanned.misses]).toEqual([mapped.hits + 2, mapped.misses]);
+
+    const fresh = await open();
+    expect(fresh.get(key(7))).toEqual(vector(7));
+    fresh.set(cacheKey('new'), vector(-2));
+    expect(fresh.get(cacheKey('new'))).toEqual(vector(-2));
+    expect(fresh.size).toBe(51);
   });
 });
