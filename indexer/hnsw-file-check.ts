@@ -7,17 +7,25 @@
  * element's upper-level link list behind its byte count; the file must end exactly there.
  */
 
-/** size_t fields are 8 bytes on every 64-bit platform hnswlib-node builds for. */
+/**
+ * The header's size and the offsets of the fields read here. Its fields, in order: offsetLevel0,
+ * max_elements, cur_element_count, size_data_per_element, label_offset, offsetData (size_t),
+ * maxlevel (int), enterpoint_node (u32), maxM, maxM0, M (size_t), mult (double), ef_construction
+ * (size_t); size_t is 8 bytes on every 64-bit platform hnswlib-node builds for.
+ */
 const HEADER_BYTES = 6 * 8 + 4 + 4 + 3 * 8 + 8 + 8;
+const ELEMENT_COUNT_AT = 2 * 8;
+const ELEMENT_BYTES_AT = 3 * 8;
+const MAX_M0_AT = 6 * 8 + 4 + 4 + 8;
 
 /** What is wrong with the file, or undefined when it is whole and holds `slots` elements of `dims` floats. */
 export function hnswFileProblem(bytes: Uint8Array, dims: number, slots: number): string | undefined {
   if (bytes.byteLength < HEADER_BYTES) return `it is ${bytes.byteLength} bytes, shorter than its header`;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = (at: number) => Number(view.getBigUint64(at, true));
-  const count = size(16);
-  const perElement = size(24);
-  const maxM0 = size(64);
+  const count = size(ELEMENT_COUNT_AT);
+  const perElement = size(ELEMENT_BYTES_AT);
+  const maxM0 = size(MAX_M0_AT);
   if (count !== slots) return `it holds ${count} elements where ${slots} were saved`;
   // Each level-0 record: its link count and links (u32 each), the vector, the label (size_t).
   const expected = 4 + maxM0 * 4 + dims * 4 + 8;

@@ -88,18 +88,18 @@ function matrixBytes(m: VectorMatrix): Buffer {
 async function saveHnswDurably(hnsw: HnswVectorIndex, dir: string, dims: number): Promise<Record<string, string>> {
   const path = join(dir, INDEX_FILES.hnsw);
   await hnsw.save(path);
-  const files: Record<string, string> = {};
-  for (const file of [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels]) {
-    await syncPath(join(dir, file), 'r+');
-    const bytes = await readFile(join(dir, file));
-    const problem = file === INDEX_FILES.hnsw ? hnswFileProblem(bytes, dims, hnsw.sectionOf.length) : undefined;
-    if (problem !== undefined)
-      throw Object.assign(new Error(`${basename(path)} was written incompletely (${problem})`), {
-        code: 'EINCOMPLETE',
-      });
-    files[file] = sha256(bytes);
-  }
-  return files;
+  const graph = await syncedBytes(path);
+  const problem = hnswFileProblem(graph, dims, hnsw.sectionOf.length);
+  if (problem !== undefined)
+    throw Object.assign(new Error(`${basename(path)} was written incompletely (${problem})`), { code: 'EINCOMPLETE' });
+  const labels = await syncedBytes(join(dir, INDEX_FILES.hnswLabels));
+  return { [INDEX_FILES.hnsw]: sha256(graph), [INDEX_FILES.hnswLabels]: sha256(labels) };
+}
+
+/** A file another writer made (hnswlib), synced, then read back whole. */
+async function syncedBytes(path: string): Promise<Buffer> {
+  await syncPath(path, 'r+');
+  return readFile(path);
 }
 
 /**
