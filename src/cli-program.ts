@@ -9,9 +9,6 @@ import {
   resolveSettings,
   serverSettings,
 } from './config.js';
-import { clientConfigs } from './mcp/client-config.js';
-import { renderSearch } from './mcp/render.js';
-import { openEngine } from './search/engine.js';
 
 /**
  * The command line: the one place that wires the indexer and the server together. A user's
@@ -68,13 +65,14 @@ function addConfigCommand(program: Command): void {
     .action(printClientConfigs);
 }
 
-function printClientConfigs(flags: { url: string; auth?: boolean }): void {
+async function printClientConfigs(flags: { url: string; auth?: boolean }): Promise<void> {
   let url: URL;
   try {
     url = new URL(flags.url);
   } catch {
     throw new UsageError(`--url must be an absolute URL such as http://127.0.0.1:8080/docs, got "${flags.url}"`);
   }
+  const { clientConfigs } = await import('./mcp/client-config.js');
   for (const c of clientConfigs(url.href, { auth: flags.auth ?? authTokenSet() })) {
     console.log(`# ${c.client} (${c.file})\n${c.text}\n`);
   }
@@ -98,6 +96,10 @@ async function printSearch(words: string[], flags: SearchFlags): Promise<void> {
   const term = words.join(' ').trim();
   if (term === '') throw new UsageError('the search term is empty: svc-docs search "webhook signature"');
   const settings = resolveSettings(flags);
+  const [{ openEngine }, { renderSearch }] = await Promise.all([
+    import('./search/engine.js'),
+    import('./mcp/render.js'),
+  ]);
   const engine = await openEngine(settings.indexDir, {
     model: settings.model,
     allowRemoteModels: settings.allowRemoteModels,

@@ -11,12 +11,15 @@ import {
 } from './config.js';
 import type { ServerOptions } from './mcp/server-options.js';
 import { KeptReindexer } from './reindex-process.js';
-import { ModelMismatchError } from './search/engine.js';
-import { type RunningDocsServer, serve, startupBanner } from './serve.js';
+import type { RunningDocsServer } from './serve.js';
 
 /**
  * `svc-docs serve`: build the index first when it is missing or stale (and this command owns it),
  * serve it, rebuild once if the model changed under it, and run until SIGINT or SIGTERM.
+ *
+ * The server's modules (express, the MCP SDK, the search engine) are imported when `serve` runs,
+ * not when the command line is set up: every other command (`index` above all, which
+ * `serve --watch`'s reindexer runs too) would otherwise spend about 0.13 s loading them.
  */
 
 export function addServeCommand(program: Command): void {
@@ -67,6 +70,7 @@ async function runServe(flags: CommonFlags & ServeFlags): Promise<void> {
   // A rebuild while serving runs in a child process: in this one it would stall every request.
   const reindexer = flags.watch === true ? new KeptReindexer(settings, (line) => console.error(line)) : undefined;
   const running = await startServing(settings, server, reindexer, mayBuild);
+  const { startupBanner } = await import('./serve.js');
   console.error(startupBanner(running.http.url, server.authToken !== undefined));
   await untilSignalled();
   // Side by side: the server waits for a reindex under way, which the reindexer, let go, ends
@@ -96,6 +100,7 @@ async function startServing(
   reindexer: KeptReindexer | undefined,
   mayBuild: boolean,
 ): Promise<RunningDocsServer> {
+  const [{ serve }, { ModelMismatchError }] = await Promise.all([import('./serve.js'), import('./search/engine.js')]);
   const start = () =>
     serve({
       indexDir: settings.indexDir,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -121,6 +121,36 @@ describe('svc-docs index and search', () => {
     const results = JSON.parse(search.stdout) as { source: string; path: string; sections: { text: string }[] }[];
     expect(results[0]).toMatchObject({ source: 'kb', path: 'quokka.md' });
     expect(results[0]!.sections.map((s) => s.text).join('\n')).toContain('opens at ten');
+  });
+});
+
+describe('svc-docs: each command loads only what it runs', () => {
+  /** The URLs of every module a CLI run loaded (test/cli/record-loaded-modules.mjs records them). */
+  async function modulesLoadedBy(args: string[]): Promise<string[]> {
+    const file = join(tempDir('cli-modules'), 'loaded.txt');
+    const hook = join(projectRoot(), 'test', 'cli', 'record-loaded-modules.mjs');
+    const result = await finished(
+      spawnCli(args, cliEnv({ LOADED_MODULES_FILE: file }), ['--import', hook, ...FROM_SOURCE]),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    return readFileSync(file, 'utf8').split('\n');
+  }
+  /** The server's modules: about 0.13 s to load, of no use to a build or a client config. */
+  const SERVER_MODULES =
+    /\/node_modules\/(express|@modelcontextprotocol)\/|\/src\/serve\.ts$|\/src\/search\/engine\.ts$/;
+
+  it('index and config run without loading the server (express, the MCP SDK, the search engine)', async () => {
+    const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
+    const vectors = tempDir('cli-modules-vectors');
+    const [index, config] = await Promise.all([
+      modulesLoadedBy(['index', '--corpus', corpus, '--out', tempDir('cli-modules-out'), '--vector-cache', vectors]),
+      modulesLoadedBy(['config', '--url', 'http://127.0.0.1:8080/docs']),
+    ]);
+    // What each command does run is recorded: the list is the process's, not empty.
+    expect(index.some((url) => url.endsWith('/indexer/build.ts'))).toBe(true);
+    expect(config.some((url) => url.endsWith('/src/mcp/client-config.ts'))).toBe(true);
+    expect(index.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
+    expect(config.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
   });
 });
 
