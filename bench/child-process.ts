@@ -73,6 +73,26 @@ function childEnv(): NodeJS.ProcessEnv {
   );
 }
 
+/**
+ * Runs a compiled script (e.g. `src/cli.js` of compileOnce's output) as users run it, and times it
+ * from spawn to exit: process start, imports and exit included. A non-zero exit throws.
+ */
+export async function timedRun(script: string, args: string[]): Promise<{ seconds: number; stdout: string }> {
+  const start = performance.now();
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+  });
+  const seconds = (performance.now() - start) / 1000;
+  if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}: ${stderr}`);
+  return { seconds, stdout };
+}
+
 export interface ProbeOptions {
   /** V8 heap limit for the child, in MB (large builds). */
   maxOldSpaceMB?: number;

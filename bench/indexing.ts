@@ -1,5 +1,5 @@
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { closeIdleChunker } from '../indexer/bounded-chunk.js';
@@ -8,7 +8,7 @@ import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { resolveSettings } from '../src/config.js';
 import { KeptReindexer } from '../src/reindex-process.js';
-import { compileOnce, memoryOf, runProbe } from './child-process.js';
+import { compileOnce, memoryOf, runProbe, timedRun } from './child-process.js';
 import { runIfEntry } from './probe-entry.js';
 
 /**
@@ -57,6 +57,13 @@ export interface IndexingReport {
    * holds while it waits for the next edit.
    */
   watch: { firstSeconds: number; nextSeconds: number; medianPageSeconds: number; keptRssMB: number };
+  /**
+   * What a user waits for: the compiled `svc-docs index` run in a new process, from spawn to exit
+   * (Node's start, imports, model load, the build, exit; its compile cache warmed by one run
+   * before), median of three: after an edit of the largest page, of the median-sized page, and
+   * with nothing changed; and once, a full build into a new index with a new (cold) vector cache.
+   */
+  cli: { fullBuildSeconds: number; largestPageSeconds: number; medianPageSeconds: number; noChangeSeconds: number };
 }
 
 /** The corpus's Markdown files, smallest first. */
@@ -106,13 +113,21 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
     const before = n === 0 ? 'A new paragraph about benchmark edits.' : `Median edit ${n - 1}.`;
     writeFileSync(median.path, readFileSync(median.path, 'utf8').replace(before, `Median edit ${n}.`));
   };
-  const watch = await keptReindexes(
+  const watch = await keptReindexes({
     corpus,
     outDir,
     vectorCacheDir,
-    (n) => edit(n === 0 ? 'Edited once more.' : `Edit ${n - 1}.`, `Edit ${n}.`),
+    edit: (n) => edit(n === 0 ? 'Edited once more.' : `Edit ${n - 1}.`, `Edit ${n}.`),
     editMedian,
-  );
+  });
+  // Numbered on from the kept reindexer's edits: its last were `Edit 3.` and `Median edit 2.`.
+  const cli = await cliReindexes({
+    corpus,
+    outDir,
+    vectorCacheDir,
+    edit: (n) => edit(`Edit ${n + 3}.`, `Edit ${n + 4}.`),
+    editMedian: (n) => editMedian(n + 3),
+  });
   return {
     documents: full.documents,
     sections: full.sections,
@@ -127,20 +142,73 @@ export async function measureIndexing(corpusDir: string, work: string, embedder:
     oneShotMedianPage: { bytes: median.size, seconds: oneShotMedian.seconds },
     noChangeSeconds: unchanged.seconds,
     watch,
+    cli,
   };
+}
+
+/** The benchmark's copy of the corpus, its index and vector cache, and its n-th edit of the largest and the median-sized page. */
+interface EditedCorpus {
+  corpus: string;
+  outDir: string;
+  vectorCacheDir: string;
+  edit: (n: number) => void;
+  editMedian: (n: number) => void;
+}
+
+/**
+ * The compiled `svc-docs index`, spawned and timed to its exit: three edits of each page (`edit(n)`,
+ * `editMedian(n)` make the n-th), three runs with nothing changed, and a full build from nothing.
+ */
+async function cliReindexes({
+  corpus,
+  outDir,
+  vectorCacheDir,
+  edit,
+  editMedian,
+}: EditedCorpus): Promise<IndexingReport['cli']> {
+  const script = join(await compileOnce((line) => console.error(`[bench] ${line}`)), 'src', 'cli.js');
+  const index = (out = outDir, vectors = vectorCacheDir) =>
+    timedRun(script, ['index', '--corpus', corpus, '--out', out, '--vector-cache', vectors]);
+  const middle = (times: number[]) => times.sort((a, b) => a - b)[1]!;
+  const afterEdit = async (change: (n: number) => void) => {
+    const times: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      change(n);
+      const { seconds, stdout } = await index();
+      if (!stdout.includes('(1 parsed,')) throw new Error(`svc-docs index parsed more than the file edited: ${stdout}`);
+      times.push(seconds);
+    }
+    return middle(times);
+  };
+  const unchanged = async () => {
+    const { seconds, stdout } = await index();
+    if (!stdout.startsWith('the index is up to date'))
+      throw new Error(`svc-docs index rebuilt an unchanged corpus: ${stdout}`);
+    return seconds;
+  };
+  // Fills Node's compile cache, as any run before a user's would have.
+  await unchanged();
+  const largestPageSeconds = await afterEdit(edit);
+  const medianPageSeconds = await afterEdit(editMedian);
+  const noChangeSeconds = middle([await unchanged(), await unchanged(), await unchanged()]);
+  const fresh = join(dirname(outDir), 'cli-full');
+  const full = await index(join(fresh, 'index'), join(fresh, 'vectors'));
+  if (!full.stdout.includes(`(${markdownBySize(corpus).length} parsed, 0 unchanged)`))
+    throw new Error(`svc-docs index did not build every page: ${full.stdout}`);
+  return { fullBuildSeconds: full.seconds, largestPageSeconds, medianPageSeconds, noChangeSeconds };
 }
 
 /**
  * `serve --watch`'s kept reindexer running the compiled CLI: the first edit, then three more of the
  * largest page (`edit(n)` makes the n-th), then three of the median-sized page (`editMedian(n)`).
  */
-async function keptReindexes(
-  corpus: string,
-  outDir: string,
-  vectorCacheDir: string,
-  edit: (n: number) => void,
-  editMedian: (n: number) => void,
-): Promise<IndexingReport['watch']> {
+async function keptReindexes({
+  corpus,
+  outDir,
+  vectorCacheDir,
+  edit,
+  editMedian,
+}: EditedCorpus): Promise<IndexingReport['watch']> {
   const log = (line: string) => console.error(`[bench] ${line}`);
   const script = join(await compileOnce(log), 'src', 'cli.js');
   const settings = resolveSettings({ corpus: [corpus], out: outDir, vectorCache: vectorCacheDir });
