@@ -86,7 +86,8 @@ async function buildQuietly(settings: CommonSettings): Promise<void> {
 
 async function buildIfStale(settings: CommonSettings): Promise<void> {
   const { corpusDirs, indexDir, model, fileLimits, vectorCacheDir } = settings;
-  const { indexStatus } = await import('../indexer/build.js');
+  // Only the check: the parser and the rest of the indexer load if a build is needed.
+  const { indexStatus } = await import('../indexer/index-status.js');
   const status = await indexStatus(corpusDirs, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
   if (status.state === 'current') return;
   console.error(`${status.reason}: building it from ${corpusDirs.join(', ')}`);

@@ -125,34 +125,64 @@ describe('svc-docs index and search', () => {
 });
 
 describe('svc-docs: each command loads only what it runs', () => {
-  /** The URLs of every module a CLI run loaded (test/cli/record-loaded-modules.mjs records them). */
-  async function modulesLoadedBy(args: string[]): Promise<string[]> {
-    const file = join(tempDir('cli-modules'), 'loaded.txt');
-    const hook = join(projectRoot(), 'test', 'cli', 'record-loaded-modules.mjs');
-    const result = await finished(
-      spawnCli(args, cliEnv({ LOADED_MODULES_FILE: file }), ['--import', hook, ...FROM_SOURCE]),
-    );
-    expect(result.code, result.stderr).toBe(0);
-    return readFileSync(file, 'utf8').split('\n');
-  }
   /** The server's modules: about 0.13 s to load, of no use to a build or a client config. */
   const SERVER_MODULES =
     /\/node_modules\/(express|@modelcontextprotocol)\/|\/src\/serve\.ts$|\/src\/search\/engine\.ts$/;
+  /** The Markdown parser's: about 0.1 s, of no use to a server whose index is current. */
+  const PARSER_MODULES = /\/node_modules\/(remark-parse|remark-gfm|micromark)\/|\/indexer\/chunk\.ts$/;
 
   it('index and config run without loading the server (express, the MCP SDK, the search engine)', async () => {
     const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
     const vectors = tempDir('cli-modules-vectors');
-    const [index, config] = await Promise.all([
-      modulesLoadedBy(['index', '--corpus', corpus, '--out', tempDir('cli-modules-out'), '--vector-cache', vectors]),
-      modulesLoadedBy(['config', '--url', 'http://127.0.0.1:8080/docs']),
-    ]);
+    const [index, config] = await Promise.all(
+      [
+        ['index', '--corpus', corpus, '--out', tempDir('cli-modules-out'), '--vector-cache', vectors],
+        ['config', '--url', 'http://127.0.0.1:8080/docs'],
+      ].map(async (args) => {
+        const modules = recordedModules();
+        const result = await finished(spawnCli(args, cliEnv(modules.env), modules.entry));
+        expect(result.code, result.stderr).toBe(0);
+        return modules.loaded();
+      }),
+    );
     // What each command does run is recorded: the list is the process's, not empty.
-    expect(index.some((url) => url.endsWith('/indexer/build.ts'))).toBe(true);
-    expect(config.some((url) => url.endsWith('/src/mcp/client-config.ts'))).toBe(true);
-    expect(index.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
-    expect(config.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
+    expect(index!.some((url) => url.endsWith('/indexer/build.ts'))).toBe(true);
+    expect(config!.some((url) => url.endsWith('/src/mcp/client-config.ts'))).toBe(true);
+    expect(index!.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
+    expect(config!.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
+  });
+
+  it('serve checks that its index is current without loading the Markdown parser', async () => {
+    const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
+    const args = ['serve', '--port', '0', '--corpus', corpus, '--index', tempDir('cli-modules-index')];
+    const env = { SVC_DOCS_VECTOR_CACHE_DIR: tempDir('cli-modules-vectors') };
+    // The first start builds the index (the parser loads), the second finds it current.
+    for (const built of [true, false]) {
+      const modules = recordedModules();
+      const server = await startServe(args, cliEnv({ ...env, ...modules.env }), modules.entry);
+      expect((await searchPaths(server.url, 'quokka enclosure'))[0]).toBe('kb/quokka.md');
+      const exit = await server.stop();
+      expect(exit.code, exit.stderr).toBe(0);
+      const loaded = modules.loaded();
+      expect(loaded.some((url) => url.endsWith('/indexer/index-status.ts'))).toBe(true);
+      expect(loaded.some((url) => PARSER_MODULES.test(url))).toBe(built);
+    }
   });
 });
+
+/**
+ * A CLI run that records the URL of every module its main thread loads
+ * (test/cli/record-loaded-modules.mjs): `entry` and `env` (to add) to spawn it with, `loaded()` after its exit.
+ */
+function recordedModules(): { entry: string[]; env: Record<string, string>; loaded: () => string[] } {
+  const file = join(tempDir('cli-modules'), 'loaded.txt');
+  const hook = join(projectRoot(), 'test', 'cli', 'record-loaded-modules.mjs');
+  return {
+    entry: ['--import', hook, ...FROM_SOURCE],
+    env: { LOADED_MODULES_FILE: file },
+    loaded: () => readFileSync(file, 'utf8').split('\n'),
+  };
+}
 
 describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero exit', () => {
   it('indexes with the model folder --model names, and searches with it', async () => {
