@@ -85,7 +85,7 @@ export const serverOptionsSchema = z
       .int()
       .min(1024)
       .default(256 * 1024),
-    /** Largest SearchDocs result (characters of the text and the structured copy together). */
+    /** Largest SearchDocs text result, in characters (a structured copy, when enabled, comes on top). */
     responseBudgetChars: z.number().int().min(2000).default(DEFAULT_RESPONSE_BUDGET_CHARS),
     /** Documents returned per search at most. */
     maxResults: z.number().int().min(1).max(50).default(5),
