@@ -73,23 +73,40 @@ function childEnv(): NodeJS.ProcessEnv {
   );
 }
 
+/** A Node child's run: its exit code, stdout, the tail of its stderr, and its time from spawn to exit. */
+interface NodeRun {
+  code: number;
+  stdout: string;
+  stderrTail: string;
+  seconds: number;
+}
+
+/** Runs `node <args>` with the children's environment; `onStderr` sees its stderr as it comes. */
+async function runNode(args: string[], onStderr: (text: string) => void = () => {}): Promise<NodeRun> {
+  const start = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+  let stdout = '';
+  let stderrTail = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => {
+    const text = c.toString();
+    stderrTail = (stderrTail + text).slice(-4000);
+    onStderr(text);
+  });
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+  });
+  return { code, stdout, stderrTail, seconds: (performance.now() - start) / 1000 };
+}
+
 /**
  * Runs a compiled script (e.g. `src/cli.js` of compileOnce's output) as users run it, and times it
  * from spawn to exit: process start, imports and exit included. A non-zero exit throws.
  */
 export async function timedRun(script: string, args: string[]): Promise<{ seconds: number; stdout: string }> {
-  const start = performance.now();
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-  const code = await new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
-  });
-  const seconds = (performance.now() - start) / 1000;
-  if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}: ${stderr}`);
+  const { code, stdout, stderrTail, seconds } = await runNode([script, ...args]);
+  if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}: ${stderrTail}`);
   return { seconds, stdout };
 }
 
@@ -117,22 +134,12 @@ export async function runProbe<T>(
     ...(options.maxOldSpaceMB ? [`--max-old-space-size=${options.maxOldSpaceMB}`] : []),
     ...(options.preload ? ['--import', pathToFileURL(join(out, 'bench', `${options.preload}.js`)).href] : []),
   ];
-  const child = spawn(process.execPath, [...nodeArgs, join(out, 'bench', `${script}.js`), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: childEnv(),
-  });
-  let stdout = '';
-  let stderrTail = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => {
-    const text = c.toString();
-    stderrTail = (stderrTail + text).slice(-4000);
-    for (const line of text.split('\n')) if (line.trim() !== '') options.log(`  ${script}: ${line}`);
-  });
-  const code = await new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
-  });
+  const { code, stdout, stderrTail } = await runNode(
+    [...nodeArgs, join(out, 'bench', `${script}.js`), ...args],
+    (text) => {
+      for (const line of text.split('\n')) if (line.trim() !== '') options.log(`  ${script}: ${line}`);
+    },
+  );
   if (code !== 0)
     throw new Error(
       `bench/${script} ${args.join(' ')} exited with ${code}: ${stderrTail.trim().split('\n').slice(-5).join(' | ')}`,
