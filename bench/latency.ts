@@ -6,7 +6,8 @@ import { RESULT_COUNT } from './response.js';
 
 /**
  * In-process query latency by stage, next to two floors: embedding the query alone, and plain
- * BM25 over the same sections (bench/bm25-floor.ts), timed in the same run on the same queries.
+ * BM25 over the same sections (bench/bm25-floor.ts), timed in the same run on the same queries;
+ * and the shipped engine without its vector side, to show what of the distance to the floor that is.
  */
 
 export interface Percentiles {
@@ -30,6 +31,12 @@ export interface LatencyReport {
   bm25Floor: Percentiles;
   /** Shipped search (HNSW) over the BM25 floor, at p50 and at p95. */
   shippedOverFloor: { p50: number; p95: number };
+  /**
+   * The shipped engine without its vector side (`retrieval: 'lexical'`: no query vector, no
+   * cosines), timed next to the two above: how much of the distance to the floor the vector side is.
+   */
+  lexicalOnly: Percentiles;
+  lexicalOnlyOverFloor: { p50: number; p95: number };
 }
 
 const pct = (xs: number[]): Percentiles => ({
@@ -38,9 +45,15 @@ const pct = (xs: number[]): Percentiles => ({
   p99: percentile(xs, 99),
 });
 
+/** A search timed next to the engine's: it answers each query right after the engine does. */
+interface Companion {
+  search: (query: string) => unknown;
+  ms: number[];
+}
+
 /**
- * Engine timings by stage. With `floor`, the BM25 floor answers each query right after the engine,
- * so both see the same load on a busy machine (only their ratio is steady there).
+ * Engine timings by stage. Each companion answers each query right after the engine, so all see
+ * the same load on a busy machine (only their ratios are steady there).
  */
 async function timings(
   indexDir: string,
@@ -48,23 +61,23 @@ async function timings(
   queries: string[],
   rounds: number,
   engineOptions: EngineOptions,
-  floor?: { bm25: Bm25Floor; ms: number[] },
+  companions: readonly Companion[] = [],
 ): Promise<(StageTimings & { total: number })[]> {
   const engine = await openEngine(indexDir, { embedder, ...engineOptions });
   const out: (StageTimings & { total: number })[] = [];
   for (const q of queries.slice(0, 5)) {
     await engine.search(q); // warm-up
-    floor?.bm25.search(q, RESULT_COUNT);
+    for (const c of companions) await c.search(q);
   }
   for (let r = 0; r < rounds; r++) {
     for (const q of queries) {
       const start = performance.now();
       const { timings } = await engine.searchDetailed(q);
       out.push({ ...timings, total: performance.now() - start });
-      if (floor) {
-        const floorStart = performance.now();
-        floor.bm25.search(q, RESULT_COUNT);
-        floor.ms.push(performance.now() - floorStart);
+      for (const c of companions) {
+        const companionStart = performance.now();
+        await c.search(q);
+        c.ms.push(performance.now() - companionStart);
       }
     }
   }
@@ -78,8 +91,12 @@ export async function measureLatency(
   queries: string[],
   rounds: number,
 ): Promise<LatencyReport> {
-  const bm25 = { bm25: await Bm25Floor.open(indexDir), ms: [] as number[] };
-  const hnsw = await timings(indexDir, embedder, queries, rounds, {}, bm25);
+  const floorIndex = await Bm25Floor.open(indexDir);
+  const bm25: Companion = { search: (q) => floorIndex.search(q, RESULT_COUNT), ms: [] };
+  const lexicalEngine = await openEngine(indexDir, { embedder, retrieval: 'lexical' });
+  const lexical: Companion = { search: (q) => lexicalEngine.search(q), ms: [] };
+  const hnsw = await timings(indexDir, embedder, queries, rounds, {}, [lexical, bm25]);
+  await lexicalEngine.close();
   const graphHnsw = await timings(indexDir, embedder, queries, rounds, { graphCandidates: true });
   const graphExact = await timings(indexDir, embedder, queries, rounds, {
     graphCandidates: true,
@@ -95,6 +112,7 @@ export async function measureLatency(
   }
   const stage = (k: keyof StageTimings | 'total') => pct(hnsw.map((t) => t[k]));
   const bm25Floor = pct(bm25.ms);
+  const lexicalOnly = pct(lexical.ms);
   return {
     queries: hnsw.length,
     hnsw: {
@@ -118,5 +136,7 @@ export async function measureLatency(
       ),
     bm25Floor,
     shippedOverFloor: { p50: stage('total').p50 / bm25Floor.p50, p95: stage('total').p95 / bm25Floor.p95 },
+    lexicalOnly,
+    lexicalOnlyOverFloor: { p50: lexicalOnly.p50 / bm25Floor.p50, p95: lexicalOnly.p95 / bm25Floor.p95 },
   };
 }
