@@ -26,6 +26,7 @@ export default defineConfig({
       'test/mcp/sessions.test.ts',
       'test/package/source-shape.test.ts',
       'test/paths.test.ts',
+      'test/search/corpus-profile.test.ts',
       'test/search/cosines.test.ts',
       'test/search/edit-distance.test.ts',
       'test/search/fuse.test.ts',

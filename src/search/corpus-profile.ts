@@ -12,7 +12,7 @@ export interface KnowledgeBaseProfile {
   areas: string[];
   /** Titles of the pages with the most sections: the corpus's main topics. */
   topics: string[];
-  /** Identifiers (options, API names, fields) its headings and inline code use on the most pages. */
+  /** Identifiers (options, API names, fields) its headings and inline code use on the most pages, one per family of pages. */
   exampleTerms: string[];
 }
 
@@ -35,15 +35,37 @@ function isIdentifier(text: string): boolean {
   return match !== null && match[0] === text;
 }
 
-function ranked(counts: Map<string, number>, limit: number): string[] {
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, limit)
-    .map(([key]) => key);
+function byCount<T>(counts: Map<string, T>, size: (value: T) => number): string[] {
+  return [...counts.entries()].sort((a, b) => size(b[1]) - size(a[1]) || (a[0] < b[0] ? -1 : 1)).map(([key]) => key);
 }
 
 function count(counts: Map<string, number>, key: string, by = 1): void {
   counts.set(key, (counts.get(key) ?? 0) + by);
+}
+
+/**
+ * The identifiers used on the most pages, first skipping one whose pages are mostly another
+ * chosen one's: options that come together (an HTTP client's `maxIdleConns`, `maxConnsPerHost`,
+ * `idleConnTimeout` on the same seven Argo CD notification pages) show one family once, and the
+ * few examples name different parts of the docs. In a knowledge base too small for that, the
+ * skipped ones fill the rest, in the same order.
+ */
+function exampleTerms(pagesOf: Map<string, Set<number>>, limit: number): string[] {
+  const chosen: Set<number>[] = [];
+  const terms: string[] = [];
+  const skipped: string[] = [];
+  for (const term of byCount(pagesOf, (pages) => pages.size)) {
+    if (terms.length === limit) break;
+    const pages = pagesOf.get(term)!;
+    const shared = (other: Set<number>) => [...pages].filter((p) => other.has(p)).length;
+    if (chosen.some((other) => shared(other) * 2 >= pages.size)) {
+      skipped.push(term);
+      continue;
+    }
+    chosen.push(pages);
+    terms.push(term);
+  }
+  return [...terms, ...skipped.slice(0, limit - terms.length)];
 }
 
 export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
@@ -55,8 +77,8 @@ export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
   }
   return [...byKb.entries()].map(([name, docs]) => {
     const areas = new Map<string, number>();
-    const terms = new Map<string, number>();
-    for (const doc of docs) {
+    const pagesOf = new Map<string, Set<number>>();
+    for (const [page, doc] of docs.entries()) {
       const slash = doc.path.indexOf('/');
       if (slash > 0) count(areas, doc.path.slice(0, slash));
       const seen = new Set<string>();
@@ -67,7 +89,11 @@ export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
         for (const [, code] of section.text.matchAll(INLINE_CODE)) if (isIdentifier(code!)) seen.add(code!);
       }
       // Counted once per page: a name documented on many pages is a central one.
-      for (const term of seen) count(terms, term);
+      for (const term of seen) {
+        let pages = pagesOf.get(term);
+        if (!pages) pagesOf.set(term, (pages = new Set()));
+        pages.add(page);
+      }
     }
     const topics = [...docs]
       .sort((a, b) => b.sectionCount - a.sectionCount || (a.path < b.path ? -1 : 1))
@@ -77,9 +103,9 @@ export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
     return {
       name,
       pages: docs.length,
-      areas: ranked(areas, MAX_AREAS),
+      areas: byCount(areas, (n) => n).slice(0, MAX_AREAS),
       topics,
-      exampleTerms: ranked(terms, MAX_TERMS),
+      exampleTerms: exampleTerms(pagesOf, MAX_TERMS),
     };
   });
 }
