@@ -57,7 +57,11 @@ function exampleTerms(pagesOf: Map<string, Set<number>>, limit: number): string[
   for (const term of byCount(pagesOf, (pages) => pages.size)) {
     if (terms.length === limit) break;
     const pages = pagesOf.get(term)!;
-    const shared = (other: Set<number>) => [...pages].filter((p) => other.has(p)).length;
+    const shared = (other: Set<number>) => {
+      let n = 0;
+      for (const page of pages) if (other.has(page)) n++;
+      return n;
+    };
     if (chosen.some((other) => shared(other) * 2 >= pages.size)) {
       skipped.push(term);
       continue;

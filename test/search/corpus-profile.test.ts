@@ -5,7 +5,7 @@ import { profileCorpus, type ProfileInput } from '../../src/search/corpus-profil
 function kb(pages: Record<string, string>): ProfileInput {
   const entries = Object.entries(pages);
   return {
-    documents: entries.map(([path, _], i) => ({ kb: 'docs', path, title: path, sectionCount: 1, firstSection: i })),
+    documents: entries.map(([path], i) => ({ kb: 'docs', path, title: path, sectionCount: 1, firstSection: i })),
     sections: entries.map(([, text], i) => ({ headings: [`Page ${i + 1}`], text })),
   };
 }
