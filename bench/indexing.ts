@@ -7,7 +7,7 @@ import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { resolveSettings } from '../src/config.js';
-import { KeptReindexer } from '../src/reindex-process.js';
+import { KeptReindexer } from '../src/serve/reindex-process.js';
 import { compileOnce, memoryOf, runProbe, timedRun } from './child-process.js';
 import { runIfEntry } from './probe-entry.js';
 
@@ -48,7 +48,7 @@ export interface IndexingReport {
   oneShotMedianPage: { bytes: number; seconds: number };
   noChangeSeconds: number;
   /**
-   * `serve --watch`'s reindex (src/reindex-process.ts): the compiled `svc-docs index --ipc`, kept
+   * `serve --watch`'s reindex (src/serve/reindex-process.ts): the compiled `svc-docs index --ipc`, kept
    * between edits, asked to rebuild; wall time from request to answer, everything included (the
    * model is kept between builds, checked for changes before each). `firstSeconds`: the first
    * edit after the server started, which starts the process; `nextSeconds`: the median of three

@@ -9,8 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildIndex } from '../indexer/build.js';
 import { defaultCorpusDir } from '../src/config.js';
-import { startHttpServer, type RunningServer } from '../src/mcp/http.js';
-import { searchDocsOutputSchema } from '../src/mcp/render.js';
+import { startHttpServer, type RunningServer } from '../src/mcp/http/http.js';
+import { searchDocsOutputSchema } from '../src/mcp/render/render.js';
 import { openEngine } from '../src/search/engine.js';
 import type { SearchEngine } from '../src/search/types.js';
 

@@ -7,11 +7,11 @@ import { z } from 'zod';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import { currentBuildDir, readIndex } from '../src/index/read-index.js';
-import { openPooledEngine } from '../src/search/pool-engine.js';
-import { SearchPool } from '../src/search/pool.js';
+import { openPooledEngine } from '../src/serve/pool-engine.js';
+import { SearchPool } from '../src/serve/pool.js';
 import { SortedWords } from '../src/search/typos.js';
 import { defaultSearchThreads } from '../src/config.js';
-import { SERVER_V8_FLAGS } from '../src/server-heap.js';
+import { SERVER_V8_FLAGS } from '../src/cli/server-heap.js';
 import { runIfEntry } from './probe-entry.js';
 
 /**
@@ -20,7 +20,7 @@ import { runIfEntry } from './probe-entry.js';
  * each of its parts), the typo dictionary (compact, and as the Set it used to be), the search pool
  * with one worker and with two (the difference is what a worker costs), and the process after a
  * burst of searches. Also the index and the model on disk, for the RSS-over-disk ratio. bench/http.ts
- * starts it with the V8 settings `svc-docs serve` sets for itself (src/server-heap.ts), preloaded.
+ * starts it with the V8 settings `svc-docs serve` sets for itself (src/cli/server-heap.ts), preloaded.
  *
  * node bench/memory-probe.js --index DIR --queries FILE.json
  */
@@ -51,7 +51,7 @@ export const memoryReportSchema = z.object({
   }),
   disk: z.object({ indexMB: z.number(), modelMB: z.number() }),
   rssOverDisk: z.number(),
-  /** The server's V8 flags (src/server-heap.ts), which bench/http.ts preloads into the probe. */
+  /** The server's V8 flags (src/cli/server-heap.ts), which bench/http.ts preloads into the probe. */
   v8Flags: z.array(z.string()).optional(),
 });
 export type MemoryReport = z.infer<typeof memoryReportSchema>;

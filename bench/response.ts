@@ -1,4 +1,4 @@
-import { DEFAULT_RESPONSE_BUDGET_CHARS, renderSearch } from '../src/mcp/render.js';
+import { DEFAULT_RESPONSE_BUDGET_CHARS, renderSearch } from '../src/mcp/render/render.js';
 import { parseServerOptions } from '../src/mcp/server-options.js';
 import type { SearchResult } from '../src/search/types.js';
 import type { ShownResult } from './shown.js';
@@ -9,7 +9,7 @@ import type { ShownResult } from './shown.js';
  * rendering). The only place the benchmark touches the renderer, so a change to it is one edit.
  */
 
-/** The server's default response budget (src/mcp/render.ts) and result count (src/mcp/server-options.ts). */
+/** The server's default response budget (src/mcp/render/render.ts) and result count (src/mcp/server-options.ts). */
 export const RESPONSE_BUDGET_CHARS = DEFAULT_RESPONSE_BUDGET_CHARS;
 export const RESULT_COUNT = parseServerOptions({}).maxResults;
 

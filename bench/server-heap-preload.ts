@@ -1,4 +1,4 @@
-import { favourMemory } from '../src/server-heap.js';
+import { favourMemory } from '../src/cli/server-heap.js';
 
 /**
  * Preloaded (`node --import`) into bench/memory-probe.js: applies the server's V8 settings before

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { defaultSearchThreads } from '../src/config.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
-import { startHttpServer } from '../src/mcp/http.js';
+import { startHttpServer } from '../src/mcp/http/http.js';
 import { currentBuildDir, readIndex, readManifest } from '../src/index/read-index.js';
 import { openEngine } from '../src/search/engine.js';
-import { openPooledEngine } from '../src/search/pool-engine.js';
-import { SearchPool } from '../src/search/pool.js';
+import { openPooledEngine } from '../src/serve/pool-engine.js';
+import { SearchPool } from '../src/serve/pool.js';
 import { runIfEntry } from './probe-entry.js';
 
 /**
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   await readIndex(indexDir);
   const indexReadMs = performance.now() - t;
   t = performance.now();
-  await import('../src/cli-program.js');
+  await import('../src/cli/program.js');
   const cliImportsMs = performance.now() - t;
   const poolThreads = defaultSearchThreads();
   t = performance.now();

@@ -14,7 +14,7 @@ export function memoryLines(h: HttpReport): string[] {
   return [
     '## Memory (argocd index), MB',
     '',
-    `Where the megabytes go, step by step in a fresh process loading what the server loads, with the V8 settings the server sets (${m.v8Flags?.map((f) => `\`${f}\``).join(' ') ?? 'none'}; src/server-heap.ts) (\`bench/memory-probe.ts\`; RSS after a full GC at each step):`,
+    `Where the megabytes go, step by step in a fresh process loading what the server loads, with the V8 settings the server sets (${m.v8Flags?.map((f) => `\`${f}\``).join(' ') ?? 'none'}; src/cli/server-heap.ts) (\`bench/memory-probe.ts\`; RSS after a full GC at each step):`,
     '',
     '| step | MB |',
     '|---|---|',

@@ -5,7 +5,7 @@ import { buildIndex, type BuildOptions } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { cacheDir, projectRoot } from '../src/paths.js';
-import { DEFAULT_FIT, type FitOptions } from '../src/mcp/fit-budget.js';
+import { DEFAULT_FIT, type FitOptions } from '../src/mcp/render/fit-budget.js';
 import type { EngineOptions } from '../src/search/engine.js';
 import { bm25FloorSystem, engineSystem, evaluateAnswers, type AnswerReport, type AnswerSystem } from './answers.js';
 import { RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
@@ -16,7 +16,7 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
  * The tuning tool: `npx tsx bench/tune.ts '<json list of variants>' ['<json BuildOptions overrides>'] [--budget=<chars>]`.
  * A variant is a JSON object of EngineOptions, or the string "bm25 floor" (plain BM25, ±15
  * sections); its key "render", if any, overrides the response fitter's defaults (DEFAULT_FIT in
- * src/mcp/fit-budget.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
+ * src/mcp/render/fit-budget.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
  * labelled set and nothing else (bench/queries.ts): per corpus it prints Hit@1, Hit@5 (answer
  * shown within the response budget; without it in brackets), nDCG@10, paraphrase nDCG@10 and
  * median characters of the response text, and each later variant's paired difference from the

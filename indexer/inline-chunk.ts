@@ -10,7 +10,7 @@ import { chunkMarkdown, type ChunkOptions } from './chunk.js';
  * For a small change set: starting the parser worker (a thread loading the parser: 0.2 s
  * compiled, 0.7 s under tsx) costs more than parsing a few files. Blocking this thread is
  * harmless there: `svc-docs index` is a process of its own, and so is the reindexer `serve
- * --watch` keeps (src/reindex-process.ts), which talks to its server between builds only. Each
+ * --watch` keeps (src/serve/reindex-process.ts), which talks to its server between builds only. Each
  * call starts a watchdog thread (about 1 ms), which is why a large change set still goes to the
  * worker.
  *

@@ -4,7 +4,7 @@ import { expansionByTerm, type PreviousBuild, type PreviousData } from './previo
 import type { BuildContent } from './write-index.js';
 
 /**
- * The build a long-lived indexer (`serve --watch`'s kept reindexer, src/reindex-process.ts) wrote
+ * The build a long-lived indexer (`serve --watch`'s kept reindexer, src/serve/reindex-process.ts) wrote
  * last, kept in memory for its next build, which would otherwise read it back from index-data:
  * sections, postings, vectors, word counts and graph, checked against their checksums and decoded.
  * On the Argo CD corpus that was 35-60 ms of a 0.3 s one-file reindex.

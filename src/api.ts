@@ -14,8 +14,8 @@ export type {
   SearchResult,
   WindowSection,
 } from './search/types.js';
-export { serve } from './serve.js';
-export type { RunningDocsServer, ServeOptions } from './serve.js';
-export { createDocsServer } from './mcp/docs-server.js';
-export { startHttpServer, MCP_PATH } from './mcp/http.js';
-export type { HttpServerOptions, RunningServer } from './mcp/http.js';
+export { serve } from './serve/serve.js';
+export type { RunningDocsServer, ServeOptions } from './serve/serve.js';
+export { createDocsServer } from './mcp/tools/docs-server.js';
+export { startHttpServer, MCP_PATH } from './mcp/http/http.js';
+export type { HttpServerOptions, RunningServer } from './mcp/http/http.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { enableCompileCache } from 'node:module';
-import { favourMemory } from './server-heap.js';
+import { favourMemory } from './cli/server-heap.js';
 
 /**
  * The `svc-docs` command. V8's compiled code of every module imported below is cached on disk
@@ -11,5 +11,5 @@ enableCompileCache();
 // `serve`'s V8 heap settings (server-heap.ts) go first: the young generation they hold at its
 // initial size would otherwise have grown while the modules below load.
 if (process.argv[2] === 'serve') favourMemory();
-const { main } = await import('./cli-program.js');
+const { main } = await import('./cli/program.js');
 process.exitCode = await main(process.argv);

@@ -68,7 +68,8 @@ function check(file: string): string[] {
     }
   }
   for (const o of set.offTopic ?? []) seen(o.id);
-  if ((set.offTopic ?? []).length < 20) problems.push(`only ${(set.offTopic ?? []).length} off-topic questions (want >= 20)`);
+  if ((set.offTopic ?? []).length < 20)
+    problems.push(`only ${(set.offTopic ?? []).length} off-topic questions (want >= 20)`);
   return problems;
 }
 

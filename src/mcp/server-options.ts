@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_RESPONSE_BUDGET_CHARS } from './render.js';
-import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth-settings.js';
+import { DEFAULT_RESPONSE_BUDGET_CHARS } from './render/render.js';
+import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth/settings.js';
 
 /**
  * Settings of the HTTP server, validated once at the boundary. Every option has an environment

@@ -6,7 +6,7 @@ import { MIN_ANSWER_TOKENS } from './best-section.js';
  * option and again in an example or a reference entry further down. Ranking picks one of them as
  * the best section; when the budget narrows the window to a few sections around it, the other
  * can lie ten or more sections away, past what the window can grow to. The response may then
- * show it as a separate excerpt (src/mcp/fit-budget.ts) instead of non-matching neighbours.
+ * show it as a separate excerpt (src/mcp/render/fit-budget.ts) instead of non-matching neighbours.
  */
 
 /** How many such sections a result carries (the response shows at most one or two of them). */

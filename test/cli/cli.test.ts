@@ -147,7 +147,7 @@ describe('svc-docs: each command loads only what it runs', () => {
     );
     // What each command does run is recorded: the list is the process's, not empty.
     expect(index!.some((url) => url.endsWith('/indexer/build.ts'))).toBe(true);
-    expect(config!.some((url) => url.endsWith('/src/mcp/client-config.ts'))).toBe(true);
+    expect(config!.some((url) => url.endsWith('/src/cli/client-config.ts'))).toBe(true);
     expect(index!.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
     expect(config!.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
   });

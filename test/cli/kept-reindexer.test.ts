@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config.js';
 import { readIndex } from '../../src/index/read-index.js';
 import { projectRoot } from '../../src/paths.js';
-import { KeptReindexer } from '../../src/reindex-process.js';
+import { KeptReindexer } from '../../src/serve/reindex-process.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { alive, buildWriter } from '../helpers/processes.js';

@@ -8,7 +8,7 @@ import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
 
 /**
- * The V8 settings `svc-docs serve` sets for itself (src/server-heap.ts), seen from outside: the
+ * The V8 settings `svc-docs serve` sets for itself (src/cli/server-heap.ts), seen from outside: the
  * real CLI serves a burst of searches, then Node's diagnostic report (written on SIGUSR2) shows
  * its main thread's heap. With V8's defaults the young generation grows past 16 MB in that burst.
  */
@@ -105,7 +105,7 @@ describe('SearchPool.started', () => {
     // In a process of its own: an idle worker does not keep a process alive, so a wait that did
     // not count as work would end the process before the line is printed.
     const script = join(tempDir('pool-started'), 'started.mts');
-    const pool = JSON.stringify(join(projectRoot(), 'src', 'search', 'pool.ts'));
+    const pool = JSON.stringify(join(projectRoot(), 'src', 'serve', 'pool.ts'));
     writeFileSync(
       script,
       `import { SearchPool } from ${pool};\nconst pool = new SearchPool(2);\nawait pool.started();\nconsole.log('started');\nawait pool.close();\n`,

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/mcp/http.js';
-import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render.js';
+import { startHttpServer, type RunningServer } from '../../src/mcp/http/http.js';
+import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
 import { openEngine } from '../../src/search/engine.js';
 import { RELEVANCE_LABELS, type SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { pageUri } from '../../src/mcp/page-uri.js';
+import { pageUri } from '../../src/mcp/tools/page-uri.js';
 import { openEngine } from '../../src/search/engine.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import {

@@ -39,7 +39,7 @@ const PLATFORM_API = [
   'startFakePlatform',
 ];
 /** The platform's libraries: one of them native (better-sqlite3), none used by the server. */
-// jose is not on the list: the server verifies OAuth access tokens with it too (src/mcp/oauth-verify.ts).
+// jose is not on the list: the server verifies OAuth access tokens with it too (src/mcp/oauth/verify.ts).
 const PLATFORM_ONLY = ['better-sqlite3', 'ajv', 'ajv-formats', '@types/better-sqlite3'];
 
 function tsFiles(dir: string): string[] {

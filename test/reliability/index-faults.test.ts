@@ -6,7 +6,7 @@ import { buildIndex } from '../../indexer/build.js';
 import { DEFAULT_MODEL_ID } from '../../src/embedding/default-model.js';
 import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
 import { openEngine } from '../../src/search/engine.js';
-import { LiveEngine } from '../../src/search/live-engine.js';
+import { LiveEngine } from '../../src/serve/live-engine.js';
 import { buildModelWithBrokenTokenizer, buildTinyModel } from '../embedding/tiny-model.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { resignPostings, resignSections } from '../index/resign.js';

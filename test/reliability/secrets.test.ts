@@ -12,7 +12,7 @@ import {
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
-import { startFakeIssuer } from '../mcp/oauth-issuer.js';
+import { startFakeIssuer } from '../mcp/oauth/issuer.js';
 import { linesOf, runCli, send, serveCli, waitFor } from './helpers.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeTool } from '../../src/mcp/describe.js';
+import { describeTool } from '../../src/mcp/tools/describe.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 

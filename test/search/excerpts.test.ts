@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderSearch } from '../../src/mcp/render.js';
+import { renderSearch } from '../../src/mcp/render/render.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { strongestOtherSections, type ExcerptFacts } from '../../src/search/excerpts.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';

@@ -6,7 +6,7 @@ import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { currentBuildDir } from '../../src/index/read-index.js';
 import { openEngine } from '../../src/search/engine.js';
-import { LiveEngine } from '../../src/search/live-engine.js';
+import { LiveEngine } from '../../src/serve/live-engine.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /**

@@ -4,9 +4,9 @@ import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
 import { openEngine, SearchInputError, type LoadedEngine } from '../../src/search/engine.js';
-import { openPooledEngine, type PooledEngine } from '../../src/search/pool-engine.js';
-import { SearchPool } from '../../src/search/pool.js';
-import { serve, type RunningDocsServer } from '../../src/serve.js';
+import { openPooledEngine, type PooledEngine } from '../../src/serve/pool-engine.js';
+import { SearchPool } from '../../src/serve/pool.js';
+import { serve, type RunningDocsServer } from '../../src/serve/serve.js';
 import { bundledIndex, fixtureIndex } from '../helpers/index-fixture.js';
 
 /**

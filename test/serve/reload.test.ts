@@ -7,15 +7,15 @@ import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { currentBuildDir } from '../../src/index/read-index.js';
-import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render.js';
+import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
 import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
-import { serve, type RunningDocsServer, type ServeOptions } from '../../src/serve.js';
+import { serve, type RunningDocsServer, type ServeOptions } from '../../src/serve/serve.js';
 import { buildTinyModel } from '../embedding/tiny-model.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { connectClient, type Connected } from '../helpers/mcp-client.js';
 
 /**
- * Live reload of a running server (src/serve.ts) through the real MCP client: a new index is
+ * Live reload of a running server (src/serve/serve.ts) through the real MCP client: a new index is
  * swapped in under load without a failed request, a bad one is refused while the old one keeps
  * serving, and --watch reindexes an edited corpus.
  */

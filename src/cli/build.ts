@@ -1,0 +1,119 @@
+import { type BuildOptions, type BuildSummary, buildIndex } from '../../indexer/build.js';
+import { KeptBuild } from '../../indexer/kept-build.js';
+import { progressReporter } from './progress.js';
+import { loadEmbedder, modelChecksum } from '../embedding/embedder.js';
+import type { Embedder } from '../embedding/types.js';
+import type { CommonSettings } from '../config.js';
+import type { FromReindexer, ToReindexer } from '../serve/reindex-process.js';
+
+/**
+ * The CLI's index builds: `svc-docs index` with a progress bar and a full report, and the quiet
+ * build `serve` runs first when its index is missing or stale. Both build what the settings say.
+ */
+
+const MAX_LISTED_CHANGES = 20;
+
+function changeList({ added, changed, removed }: BuildSummary['changes']): string {
+  const lines = [...added.map((d) => `  + ${d}`), ...changed.map((d) => `  ~ ${d}`), ...removed.map((d) => `  - ${d}`)];
+  const shown = lines.slice(0, MAX_LISTED_CHANGES);
+  if (lines.length > shown.length) shown.push(`  … and ${lines.length - shown.length} more`);
+  return shown.map((l) => `\n${l}`).join('');
+}
+
+export function describeBuild(summary: BuildSummary): string[] {
+  const { added, changed, removed } = summary.changes;
+  if (summary.unchanged)
+    return [
+      `the index is up to date (${summary.documents} documents, ${summary.sections} sections; checked in ${summary.seconds.toFixed(1)} s): ${summary.buildDir}`,
+    ];
+  return [
+    `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, ${summary.documents - summary.documentsParsed} unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
+    `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
+    `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` +
+      changeList(summary.changes),
+    `index written to ${summary.buildDir}`,
+  ];
+}
+
+function buildOptions(settings: CommonSettings): BuildOptions {
+  return {
+    corpusDirs: settings.corpusDirs,
+    outDir: settings.indexDir,
+    model: settings.model,
+    allowRemoteModels: settings.allowRemoteModels,
+    vectorCacheDir: settings.vectorCacheDir,
+    limits: settings.fileLimits,
+  };
+}
+
+/** `svc-docs index`: progress on stderr, the report on stdout. */
+export async function buildWithProgress(settings: CommonSettings): Promise<void> {
+  const progress = progressReporter(process.stderr);
+  try {
+    const summary = await buildIndex({
+      ...buildOptions(settings),
+      onProgress: progress.update,
+      log: (line) => progress.log(line),
+    });
+    progress.stop();
+    for (const line of describeBuild(summary)) console.log(line);
+  } finally {
+    progress.stop();
+  }
+}
+
+/** A build before serving: its log and one summary line on stderr, so stdout stays the server's. */
+export async function buildQuietly(settings: CommonSettings): Promise<void> {
+  const summary = await buildIndex({ ...buildOptions(settings), log: (line) => console.error(line) });
+  console.error(describeBuild(summary)[0]);
+}
+
+/**
+ * `svc-docs index --ipc`: the reindexer `serve --watch` keeps (src/serve/reindex-process.ts). One build
+ * per request on the IPC channel, answered when written, until the channel closes; the log and
+ * each build's report go to stderr and stdout as a one-shot `svc-docs index` prints them. A failed
+ * build is answered as failed and the process stays, as the previous index keeps serving.
+ */
+export async function buildOnRequest(settings: CommonSettings): Promise<void> {
+  if (process.send === undefined)
+    throw new Error('--ipc is only for the reindexer serve --watch starts: this process has no IPC channel');
+  // Once the server has let go, there is no one to answer.
+  const answer = (message: FromReindexer) => process.connected && process.send?.(message);
+  const log = (line: string) => console.error(line);
+  // The model is kept too (loading a sentence model takes seconds), as long as its files are
+  // those it was loaded from.
+  const modelOptions = { model: settings.model, allowRemote: settings.allowRemoteModels, log };
+  let kept: Embedder | undefined;
+  const embedder = async () => {
+    const checksum = await modelChecksum(modelOptions).catch(() => undefined);
+    if (kept !== undefined && kept.checksum === checksum) return kept;
+    await kept?.dispose();
+    kept = undefined;
+    kept = await loadEmbedder(modelOptions);
+    return kept;
+  };
+  // So is the last build it wrote, for the next one to start from (indexer/kept-build.ts).
+  const keep = new KeptBuild();
+  let queue = Promise.resolve();
+  const build = async (id: number) => {
+    try {
+      const summary = await buildIndex({ ...buildOptions(settings), embedder: await embedder(), log, keep });
+      for (const line of describeBuild(summary)) console.log(line);
+      answer({ type: 'built', id });
+    } catch (error) {
+      const message = (error as Error).message;
+      console.error(`svc-docs: ${message}`);
+      answer({ type: 'failed', id, message });
+    }
+  };
+  await new Promise<void>((resolve) => {
+    process.on('message', (message: Partial<ToReindexer> | null) => {
+      if (message?.type === 'build' && typeof message.id === 'number') {
+        const id = message.id;
+        queue = queue.then(() => build(id));
+      }
+    });
+    process.once('disconnect', () => void queue.then(resolve));
+  });
+  await kept?.dispose();
+}

@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
+import type { OAuthConfig } from './settings.js';
+
+type Jose = typeof import('jose');
+type JoseErrors = Jose['errors'];
+
+/** jose is loaded with the first token to verify: a server without OAuth never loads it, one with it starts sooner. */
+let jose: Promise<Jose> | undefined;
+function loadJose(): Promise<Jose> {
+  jose ??= import('jose');
+  return jose;
+}
+
+/**
+ * Checking a JWT access token (MCP authorization, OAuth 2.1 resource server): signature by a key
+ * of the issuer's JWKS, with asymmetric algorithms only; `iss`, `aud` (this server's resource
+ * URL), `exp` and `nbf`; then the required scope. A refusal names the problem, never the token.
+ */
+
+/** Asymmetric only: `none` and HMAC (whose "secret" an attacker could take from the public JWKS) are refused. */
+export const ACCEPTED_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
+
+/** Clocks of the issuer and this server may differ by this much. */
+export const CLOCK_TOLERANCE_SECONDS = 30;
+
+/** How long a fetch of the issuer's keys may take before the request gets 503. */
+const JWKS_TIMEOUT_MS = 5000;
+
+export type TokenProblem =
+  | 'malformed'
+  | 'algorithm-not-allowed'
+  | 'unknown-key'
+  | 'bad-signature'
+  | 'expired'
+  | 'not-yet-valid'
+  | 'wrong-issuer'
+  | 'wrong-audience'
+  | 'missing-claim'
+  | 'insufficient-scope';
+
+const EXPLAIN: Record<TokenProblem, string> = {
+  malformed: 'the bearer token is not a signed JWT',
+  'algorithm-not-allowed': 'the token is not signed with an asymmetric algorithm (RS256, ES256, EdDSA …)',
+  'unknown-key': "the token is signed with a key that is not in the issuer's key set",
+  'bad-signature': 'the token signature does not verify',
+  expired: 'the token has expired',
+  'not-yet-valid': 'the token is not valid yet (nbf is in the future)',
+  'wrong-issuer': 'the token was issued by another authorization server',
+  'wrong-audience': 'the token was issued for another resource (aud)',
+  'missing-claim': 'the token lacks a required claim (iss, aud, exp)',
+  'insufficient-scope': 'the token lacks the required scope',
+};
+
+/** A token this server does not accept; `code` is the RFC 6750 error the challenge names. */
+export class TokenRefusedError extends Error {
+  readonly code: 'invalid_token' | 'insufficient_scope';
+  constructor(readonly reason: TokenProblem) {
+    super(EXPLAIN[reason]);
+    this.name = 'TokenRefusedError';
+    this.code = reason === 'insufficient-scope' ? 'insufficient_scope' : 'invalid_token';
+  }
+}
+
+/** The issuer's keys cannot be fetched: not the client's fault, so 503 rather than 401. */
+export class KeysUnavailableError extends Error {
+  readonly code = 'keys_unavailable';
+  constructor(url: string, cause: unknown) {
+    super(
+      `cannot fetch the OAuth signing keys from ${url} (${describeCause(cause)}): check that the authorization server is up and SVC_DOCS_OAUTH_JWKS_URL is right`,
+    );
+    this.name = 'KeysUnavailableError';
+  }
+}
+
+/** A JWKS file that cannot be used; raised at startup. */
+export class JwksFileError extends Error {
+  readonly code = 'jwks_file';
+  constructor(message: string) {
+    super(message);
+    this.name = 'JwksFileError';
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const inner =
+    cause.cause instanceof Error ? ((cause.cause as NodeJS.ErrnoException).code ?? cause.cause.message) : undefined;
+  return inner === undefined ? cause.message : `${cause.message}: ${inner}`;
+}
+
+export function readJwksFile(path: string): JSONWebKeySet {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? 'not JSON';
+    throw new JwksFileError(
+      `SVC_DOCS_OAUTH_JWKS_FILE: cannot read the key set ${path} (${why}): save the issuer's JWKS document (its jwks_uri) there`,
+    );
+  }
+  const keys = typeof parsed === 'object' && parsed !== null && 'keys' in parsed ? parsed.keys : undefined;
+  if (!Array.isArray(keys) || keys.length === 0)
+    throw new JwksFileError(
+      `SVC_DOCS_OAUTH_JWKS_FILE: ${path} is not a JWKS: expected {"keys": [ … ]} with at least one key`,
+    );
+  return parsed as JSONWebKeySet;
+}
+
+/** `localSet`: the JWKS file's keys, read (and checked) when the verifier is created. */
+function keyGetter(
+  { createLocalJWKSet, createRemoteJWKSet, errors }: Jose,
+  jwks: OAuthConfig['jwks'],
+  localSet: JSONWebKeySet | undefined,
+): JWTVerifyGetKey {
+  if ('file' in jwks) return createLocalJWKSet(localSet ?? readJwksFile(jwks.file));
+  const remote = createRemoteJWKSet(new URL(jwks.url), { timeoutDuration: JWKS_TIMEOUT_MS });
+  return async (header, token) => {
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      // No key or several for this token: the token's problem. Anything else is the fetch failing.
+      if (
+        error instanceof errors.JWKSNoMatchingKey ||
+        error instanceof errors.JWKSMultipleMatchingKeys ||
+        error instanceof errors.JOSENotSupported
+      )
+        throw error;
+      throw new KeysUnavailableError(jwks.url, error);
+    }
+  };
+}
+
+/** What a jose failure means for the client. */
+function problemOf(errors: JoseErrors, error: unknown): TokenProblem | undefined {
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === 'missing') return 'missing-claim';
+    const byClaim: Record<string, TokenProblem> = {
+      nbf: 'not-yet-valid',
+      iss: 'wrong-issuer',
+      aud: 'wrong-audience',
+      exp: 'expired',
+    };
+    return byClaim[error.claim] ?? 'malformed';
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return 'algorithm-not-allowed';
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
+    return 'unknown-key';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'bad-signature';
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JWKInvalid)
+    return 'malformed';
+  return undefined;
+}
+
+/** The scopes a token grants: `scope` (space-separated, RFC 9068) or `scp` (an array, or a string). */
+export function scopesOf(payload: JWTPayload): string[] {
+  const granted = payload.scope ?? payload.scp;
+  if (typeof granted === 'string') return granted.split(' ').filter(Boolean);
+  if (Array.isArray(granted)) return granted.filter((s): s is string => typeof s === 'string');
+  return [];
+}
+
+export interface TokenVerifier {
+  /** Resolves with the token's scopes; throws TokenRefusedError or KeysUnavailableError. */
+  verify(token: string): Promise<string[]>;
+}
+
+export function createTokenVerifier(config: OAuthConfig): TokenVerifier {
+  // A bad JWKS file is a startup error, so it is read now; jose itself waits for the first token.
+  const localSet = 'file' in config.jwks ? readJwksFile(config.jwks.file) : undefined;
+  let ready: Promise<{ jose: Jose; keys: JWTVerifyGetKey }> | undefined;
+  return {
+    async verify(token) {
+      ready ??= loadJose().then((jose) => ({ jose, keys: keyGetter(jose, config.jwks, localSet) }));
+      const { jose, keys } = await ready;
+      let payload: JWTPayload;
+      try {
+        ({ payload } = await jose.jwtVerify(token, keys, {
+          issuer: config.issuer,
+          audience: [...config.resources],
+          algorithms: ACCEPTED_ALGORITHMS,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          requiredClaims: ['iss', 'aud', 'exp'],
+        }));
+      } catch (error) {
+        if (error instanceof KeysUnavailableError) throw error;
+        const problem = problemOf(jose.errors, error);
+        if (problem === undefined) throw error;
+        throw new TokenRefusedError(problem);
+      }
+      const scopes = scopesOf(payload);
+      if (!scopes.includes(config.scope)) throw new TokenRefusedError('insufficient-scope');
+      return scopes;
+    },
+  };
+}

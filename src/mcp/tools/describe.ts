@@ -1,0 +1,47 @@
+import type { KnowledgeBaseProfile } from '../../search/corpus-profile.js';
+import type { SearchEngine } from '../../search/types.js';
+
+/**
+ * The SearchDocs description, made from what is served: each knowledge base, what it covers and
+ * words its docs use, then how to search it. Models pick their search words from this text, and
+ * the gap between how a question is asked and how docs are written is the main reason a search
+ * misses; so it says to search with the docs' own terms and to retry with other words.
+ */
+
+function describeKnowledgeBase(kb: KnowledgeBaseProfile): string {
+  const parts = [`"${kb.name}" (${kb.pages} page${kb.pages === 1 ? '' : 's'}`];
+  if (kb.areas.length > 0) parts.push(`; sections: ${kb.areas.join(', ')}`);
+  parts.push(')');
+  if (kb.topics.length > 0) parts.push(`, covering ${kb.topics.map((t) => `"${t}"`).join(', ')}`);
+  if (kb.exampleTerms.length > 0)
+    parts.push(`; its docs use terms such as ${kb.exampleTerms.map((t) => `\`${t}\``).join(', ')}`);
+  return `- ${parts.join('')}`;
+}
+
+function servedKnowledgeBases(engine: SearchEngine): KnowledgeBaseProfile[] {
+  try {
+    return engine.summary().profiles;
+  } catch {
+    // The index may be reloading; the guidance below is still useful without the list.
+    return [];
+  }
+}
+
+export function describeTool(engine: SearchEngine, maxResults: number): string {
+  const kbs = servedKnowledgeBases(engine);
+  const served =
+    kbs.length > 0
+      ? `Searches these knowledge bases:\n${kbs.map(describeKnowledgeBase).join('\n')}`
+      : 'Searches the indexed documentation.';
+  return [
+    served,
+    "Specific technical terms with context work best. Use the documentation's own words: name the API, option, field, header, " +
+      'command or error message you expect the answer to mention, and add likely names for what you describe (e.g. "timeout" and ' +
+      'the option that sets it). Identifiers are matched exactly and by their parts. Ask one question per call. If the results are ' +
+      'weak (Somewhat relevant, Moderate match) or miss, search again with other words before concluding the docs do not cover it.',
+    `Returns up to ${maxResults} pages, best first. Each result has Title, Source (knowledge base), Path, Relevance ` +
+      '(★★★ Excellent match, ★★ Very relevant, ★ Relevant, Somewhat relevant, Moderate match) and Content: the best-matching ' +
+      'section, marked ">>>>> BEST MATCH", with the consecutive sections around it that the response has room for (up to 31), ' +
+      'and the URI of the whole page. "No documentation matched" is a normal answer: rephrase.',
+  ].join('\n\n');
+}

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { projectRoot } from '../../paths.js';
+import type { SearchEngine } from '../../search/types.js';
+import { registerPageResources } from './page-resources.js';
+import type { PageIndex } from './pages.js';
+import { registerReadPageTool } from './read-page.js';
+import { describeTool } from './describe.js';
+import { renderSearch, searchDocsOutputSchema } from '../render/render.js';
+import { parseServerOptions } from '../server-options.js';
+
+/**
+ * The MCP face of the search engine: the SearchDocs tool, the indexed pages as resources, and
+ * (when enabled) the ReadPage tool. Knows nothing about HTTP or protocol eras: the transport
+ * layer builds one of these per session (2025 era) or per request (2026-07-28).
+ */
+
+export const TOOL_NAME = 'SearchDocs';
+export const MAX_SEARCH_TERM_CHARS = 1000;
+
+export const searchDocsInputSchema = z.strictObject({
+  searchTerm: z
+    .string()
+    .trim()
+    .min(
+      1,
+      'searchTerm is empty: pass specific technical terms, e.g. an option, API or error name and what you want to do with it',
+    )
+    .max(
+      MAX_SEARCH_TERM_CHARS,
+      `searchTerm is longer than ${MAX_SEARCH_TERM_CHARS} characters: keep the key terms and drop the rest`,
+    )
+    .describe(
+      'What to look for. Specific technical terms with context work best: the API, option, field or error names the answer would mention, and what you want to do.',
+    ),
+});
+
+export interface DocsServerOptions {
+  /** Largest result, text and structured copy together (see render.ts). */
+  responseBudgetChars: number;
+  /** Documents per search at most. */
+  maxResults: number;
+  /**
+   * Also send results as structuredContent with an outputSchema. Off by default: clients such as
+   * Claude Code forward only structuredContent to the model when it is present, and the text
+   * rendering is what the model should read.
+   */
+  structuredOutput: boolean;
+  /** Register the ReadPage tool (needs `pages`). */
+  readPageTool: boolean;
+  /** The loaded index's pages, read per request; without it no page resources are offered. */
+  pages?: () => PageIndex;
+  /** Operator log (one line per event); tool errors are reported here as well as to the client. */
+  log?: (line: string) => void;
+}
+
+/** The server's own defaults (server-options.ts), for callers that pass none. */
+const SERVER_DEFAULTS = parseServerOptions({});
+const DEFAULTS: DocsServerOptions = {
+  responseBudgetChars: SERVER_DEFAULTS.responseBudgetChars,
+  maxResults: SERVER_DEFAULTS.maxResults,
+  structuredOutput: SERVER_DEFAULTS.structuredOutput,
+  readPageTool: SERVER_DEFAULTS.readPageTool,
+};
+
+/** An index with no pages, for a server started without one (tests of the HTTP layer). */
+const NO_PAGES: PageIndex = { documents: [], sections: [] };
+
+let version: string | undefined;
+function packageVersion(): string {
+  if (version === undefined) {
+    try {
+      const pkg: unknown = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8'));
+      version = z.object({ version: z.string() }).parse(pkg).version;
+    } catch {
+      version = '0.0.0';
+    }
+  }
+  return version;
+}
+
+function searchFailed(reason: string) {
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text' as const,
+        text: `SearchDocs could not search the index: ${reason}. The session is still usable: retry, and if this keeps happening ask the server operator to check the server log and the index ('svc-docs index').`,
+      },
+    ],
+  };
+}
+
+function registerSearchTool(server: McpServer, engine: SearchEngine, options: DocsServerOptions): void {
+  const { responseBudgetChars, maxResults, structuredOutput, log } = options;
+  server.registerTool(
+    TOOL_NAME,
+    {
+      title: 'Search documentation',
+      description: describeTool(engine, maxResults),
+      inputSchema: searchDocsInputSchema,
+      ...(structuredOutput ? { outputSchema: searchDocsOutputSchema } : {}),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ searchTerm }) => {
+      let results;
+      try {
+        results = await engine.search(searchTerm, { limit: maxResults });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        log?.(
+          JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'search-failed', error: reason }),
+        );
+        return searchFailed(reason);
+      }
+      const rendered = renderSearch(searchTerm, results, { budgetChars: responseBudgetChars });
+      const content = [{ type: 'text' as const, text: rendered.text }];
+      return structuredOutput ? { content, structuredContent: rendered.structured } : { content };
+    },
+  );
+}
+
+/** A new MCP server exposing SearchDocs (and the pages) over `engine`; connect it to one transport. */
+export function createDocsServer(engine: SearchEngine, options: Partial<DocsServerOptions> = {}): McpServer {
+  const settings: DocsServerOptions = { ...DEFAULTS, ...options };
+  const server = new McpServer(
+    { name: 'svc-docs', title: 'svc documentation search', version: packageVersion() },
+    {
+      // prompts makes prompts/list answer (empty) rather than -32601, which some clients treat as
+      // fatal. The lists change only when an index is reloaded, and no list_changed notification
+      // is sent then, so none is promised (the SDK would otherwise announce listChanged: true).
+      capabilities: {
+        logging: {},
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+      },
+      instructions:
+        'svc-docs answers questions about the documentation it indexes. Call SearchDocs before guessing at an API, header, field or ' +
+        'workflow; search with specific technical terms and read the best-match section first.',
+    },
+  );
+  registerSearchTool(server, engine, settings);
+  const pages = settings.pages ?? (() => NO_PAGES);
+  registerPageResources(server, pages);
+  if (settings.readPageTool) registerReadPageTool(server, pages, settings.responseBudgetChars);
+  return server;
+}

@@ -1,0 +1,146 @@
+import { watchFile, unwatchFile } from 'node:fs';
+import { join } from 'node:path';
+import { currentBuildDir } from '../index/read-index.js';
+import type { Embedder } from '../embedding/types.js';
+import { ModelMismatchError, openEngine, type EngineOptions, type LoadedEngine } from '../search/engine.js';
+import type { SearchEngine } from '../search/types.js';
+
+/** What live reload needs of an engine: in-process (LoadedEngine) or served by a search pool. */
+export interface ServingEngine extends SearchEngine {
+  readonly index: { readonly buildDir: string };
+  readonly embedder: Embedder;
+  /** Frees the engine's index (a pool's copy in its workers) without touching a shared embedder. */
+  releaseIndex?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type OpenEngine<E extends ServingEngine> = (indexDir: string, options: EngineOptions) => Promise<E>;
+
+/**
+ * The engine a running server searches, swapped for a new index without a restart. The new index
+ * is loaded beside the old one and only then swapped in (one assignment, so each request sees
+ * one index or the other, never a mix); searches already running finish on the old engine,
+ * which is closed only after a grace period. A bad new index is refused with one log line and
+ * the old one keeps serving.
+ */
+export class LiveEngine<E extends ServingEngine = LoadedEngine> {
+  private engine: E;
+  private reloading: Promise<boolean> | undefined;
+  /** A reload asked for while one runs: it runs next, since CURRENT may have moved on meanwhile. */
+  private queued: Promise<boolean> | undefined;
+  /**
+   * Every engine still open: the current one and those replaced within the grace period. Engines
+   * of one model share an embedder, which only the engine that loaded it disposes on close().
+   */
+  private readonly open = new Map<E, { ownsEmbedder: boolean; retireTimer?: NodeJS.Timeout }>();
+  private stopWatching: (() => void) | undefined;
+
+  constructor(
+    private readonly indexDir: string,
+    /** An engine that loaded its own embedder (openEngine without `embedder`); this closes it. */
+    initial: E,
+    private readonly log: (line: string) => void,
+    private readonly options: EngineOptions = {},
+    /** How long the replaced engine stays open for searches still running on it. */
+    private readonly graceMs = 30_000,
+    /** How a new index is opened: in process by default, or into a search pool. */
+    private readonly openIndex: OpenEngine<E> = openEngine as unknown as OpenEngine<E>,
+  ) {
+    this.engine = initial;
+    this.open.set(initial, { ownsEmbedder: true });
+  }
+
+  get current(): E {
+    return this.engine;
+  }
+
+  /** Loads the index CURRENT names, if it is not the one being served. True when it swapped. */
+  reload(): Promise<boolean> {
+    // Reloads run one at a time. One requested meanwhile must not just join the running one, which
+    // may have read CURRENT before the newest build was written: it runs once more afterwards
+    // (requests during the same reload share that one run).
+    if (this.reloading) {
+      this.queued ??= this.reloading.then(() => {
+        this.queued = undefined;
+        return this.reload();
+      });
+      return this.queued;
+    }
+    this.reloading = this.doReload().finally(() => {
+      this.reloading = undefined;
+    });
+    return this.reloading;
+  }
+
+  private async doReload(): Promise<boolean> {
+    let next: E;
+    let ownsEmbedder = false;
+    let buildDir: string | undefined;
+    try {
+      buildDir = await currentBuildDir(this.indexDir);
+      if (buildDir === undefined || buildDir === this.engine.index.buildDir) return false;
+      try {
+        // Same model: share the loaded embedder rather than load it twice.
+        next = await this.openIndex(this.indexDir, { ...this.options, embedder: this.engine.embedder });
+      } catch (error) {
+        if (!(error instanceof ModelMismatchError)) throw error;
+        next = await this.openIndex(this.indexDir, { ...this.options, embedder: undefined });
+        ownsEmbedder = true;
+      }
+    } catch (error) {
+      this.log(
+        JSON.stringify({
+          event: 'reload-refused',
+          index: this.indexDir,
+          build: buildDir,
+          serving: this.engine.index.buildDir,
+          error: (error as Error).message,
+        }),
+      );
+      return false;
+    }
+    const old = this.engine;
+    this.engine = next;
+    this.open.set(next, { ownsEmbedder });
+    this.log(
+      JSON.stringify({
+        event: 'reloaded',
+        index: next.index.buildDir,
+        sections: next.summary().sections,
+        previous: old.index.buildDir,
+      }),
+    );
+    const entry = this.open.get(old);
+    if (entry) entry.retireTimer = setTimeout(() => void this.release(old), this.graceMs).unref();
+    return true;
+  }
+
+  /** Forgets an engine; its embedder is disposed once no open engine uses it. */
+  private async release(engine: E): Promise<void> {
+    const entry = this.open.get(engine);
+    if (!entry) return;
+    this.open.delete(engine);
+    clearTimeout(entry.retireTimer);
+    await engine.releaseIndex?.();
+    // Closing the engine that loaded a shared embedder would break the engines still using it.
+    if ([...this.open.keys()].some((other) => other.embedder === engine.embedder)) return;
+    if (entry.ownsEmbedder) await engine.close();
+    else await engine.embedder.dispose();
+  }
+
+  /** Reloads whenever the index's CURRENT pointer changes (polled: works on every filesystem and volume). */
+  watch(intervalMs = 1000): void {
+    const pointer = join(this.indexDir, 'CURRENT');
+    const listener = () => void this.reload();
+    watchFile(pointer, { interval: intervalMs }, listener);
+    this.stopWatching = () => unwatchFile(pointer, listener);
+  }
+
+  /** Call after the HTTP server has stopped: no search can still be running on a retiring engine. */
+  async close(): Promise<void> {
+    this.stopWatching?.();
+    await this.queued;
+    await this.reloading;
+    for (const engine of [...this.open.keys()]) await this.release(engine);
+  }
+}

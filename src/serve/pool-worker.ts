@@ -1,0 +1,110 @@
+import { parentPort } from 'node:worker_threads';
+import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
+import { Searcher, type Embed } from '../search/searcher.js';
+import { searchesGraph } from '../search/searcher-types.js';
+import type { FromWorker, ToWorker } from './pool-protocol.js';
+
+/**
+ * Search pool worker: holds the loaded indexes by generation (the big arrays are shared views)
+ * and answers searches. The HNSW graph is native memory, so each worker that searches it loads
+ * its own from the build's file; everything else it searches is shared with the other workers.
+ */
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: Error): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+const port = parentPort!;
+const send = (message: FromWorker) => port.postMessage(message);
+const searchers = new Map<number, Searcher>();
+const vectors = new Map<number, Deferred<Float32Array>>();
+const embeds = new Map<number, Deferred<Float32Array[]>>();
+let nextRequest = 0;
+
+/** Embeds through the main thread: the query's own vector was sent unasked; other texts are asked for. */
+function embedFor(term: string, prefetched: Deferred<Float32Array> | undefined): Embed {
+  return async (texts) => {
+    if (prefetched && texts.length === 1 && texts[0] === term) return [await prefetched.promise];
+    const rid = nextRequest++;
+    const answer = deferred<Float32Array[]>();
+    embeds.set(rid, answer);
+    send({ type: 'embed', rid, texts });
+    try {
+      return await answer.promise;
+    } finally {
+      embeds.delete(rid);
+    }
+  };
+}
+
+async function search(message: Extract<ToWorker, { type: 'search' }>): Promise<void> {
+  const { id, generation, term, options } = message;
+  const prefetched = message.prefetched ? vectors.get(id) : undefined;
+  try {
+    const searcher = searchers.get(generation);
+    if (!searcher) throw new Error(`index generation ${generation} is not loaded in this worker`);
+    const detailed = await searcher.search(term, options, embedFor(term.trim(), prefetched));
+    send({ type: 'result', id, detailed });
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    send({ type: 'result', id, error: { name: e.name, message: e.message } });
+  } finally {
+    vectors.delete(id);
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'load': {
+      const { generation, parts, hnsw, options } = message;
+      // The graph is native memory, loaded only where searches read it; else the exact index
+      // over the shared vectors stands in (what vectorSearch 'exact' asks for anyway).
+      const graph =
+        options.vectorSearch !== 'exact' && searchesGraph({ ...parts.manifest.fusion, ...options.fusion }, options)
+          ? HnswVectorIndex.load(hnsw.path, hnsw.dims, hnsw.size, hnsw.params)
+          : Promise.resolve(new ExactVectorIndex(parts.vectors));
+      graph
+        .then((index) => {
+          searchers.set(generation, new Searcher(parts, index, options));
+          send({ type: 'loaded', generation });
+        })
+        .catch((error: unknown) => send({ type: 'loaded', generation, error: (error as Error).message }));
+      break;
+    }
+    case 'unload':
+      searchers.delete(message.generation);
+      break;
+    case 'search':
+      // The vector message follows this one: its slot must exist before it arrives.
+      if (message.prefetched) vectors.set(message.id, deferred());
+      void search(message);
+      break;
+    case 'vector': {
+      const slot = vectors.get(message.id);
+      if (message.vector) slot?.resolve(message.vector);
+      else slot?.reject(new Error(message.error ?? 'the query could not be embedded'));
+      break;
+    }
+    case 'embedded': {
+      const slot = embeds.get(message.rid);
+      if (message.vectors) slot?.resolve(message.vectors);
+      else slot?.reject(new Error(message.error ?? 'the texts could not be embedded'));
+      break;
+    }
+  }
+});
+
+send({ type: 'ready' });

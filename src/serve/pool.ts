@@ -1,0 +1,253 @@
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Embedder } from '../embedding/types.js';
+import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher.js';
+import type { FromWorker, HnswFile, ToWorker, WorkerEngineOptions } from './pool-protocol.js';
+import type { SearchOptions } from '../search/types.js';
+
+/**
+ * Worker threads that run searches off the event loop, so throughput grows with cores and a slow
+ * search never delays /healthz or another session's protocol traffic. Each index is loaded into
+ * every worker under a generation number (its big arrays shared, not copied); a search goes to
+ * the worker with the fewest searches in flight. A worker that dies fails its searches in flight
+ * and is replaced, with every loaded generation.
+ */
+
+export class SearchWorkerError extends Error {}
+
+interface Pending {
+  worker: PoolWorker;
+  resolve(detailed: DetailedSearch<RankedResult>): void;
+  reject(error: Error): void;
+}
+
+interface PoolWorker {
+  thread: Worker;
+  ready: Promise<void>;
+  /** Searches and loads sent and not answered: while any are, the worker keeps the process alive. */
+  inFlight: number;
+}
+
+/** Counts work in or out of a worker; an idle worker does not keep the process alive. */
+function busy(worker: PoolWorker, delta: 1 | -1): void {
+  worker.inFlight += delta;
+  if (delta === 1 && worker.inFlight === 1) worker.thread.ref();
+  if (worker.inFlight === 0) worker.thread.unref();
+}
+
+/** The worker's entry beside this file: .ts under tsx and vitest, .js once compiled. */
+function workerUrl(): URL {
+  return new URL(`./pool-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+}
+
+/** A TypeScript entry needs tsx's loader in the worker too (as indexer/bounded-chunk.ts does). */
+function workerExecArgv(url: URL): string[] | undefined {
+  if (!url.pathname.endsWith('.ts')) return undefined;
+  if (process.execArgv.some((arg) => arg.includes('tsx'))) return undefined;
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return [...process.execArgv, '--import', tsx];
+}
+
+type LoadMessage = Extract<ToWorker, { type: 'load' }>;
+
+/**
+ * A worker's young generation, MB. V8's default lets each isolate's grow to over 100 MB under a
+ * burst of searches, most of it touched once and kept; 8 MB saved ≈ 25 MB of RSS per worker on
+ * the Argo CD index with no throughput change we could measure (bench/memory-probe.ts reports it).
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
+
+export class SearchPool {
+  private readonly workers: PoolWorker[] = [];
+  private readonly pending = new Map<number, Pending>();
+  /** Loaded generations, so a replacement worker can load them too. */
+  private readonly loaded = new Map<number, LoadMessage>();
+  private readonly loading = new Map<number, { remaining: number; resolve(): void; reject(error: Error): void }>();
+  /** Embedders by generation, for a worker's `embed` requests. */
+  private readonly embedders = new Map<number, Embedder>();
+  private nextId = 0;
+  private nextGeneration = 0;
+  private closed = false;
+
+  constructor(
+    readonly threads: number,
+    private readonly log: (line: string) => void = () => {},
+  ) {
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new RangeError(`a search pool needs a whole number of threads ≥ 1, got ${threads}`);
+    for (let i = 0; i < threads; i++) this.workers.push(this.spawn());
+  }
+
+  private spawn(): PoolWorker {
+    const url = workerUrl();
+    const thread = new Worker(url, {
+      execArgv: workerExecArgv(url),
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
+    let onReady!: () => void;
+    const worker: PoolWorker = { thread, ready: new Promise<void>((resolve) => (onReady = resolve)), inFlight: 0 };
+    thread.on('message', (message: FromWorker) => this.onMessage(worker, message, onReady));
+    thread.on('error', (error) => this.onExit(worker, `${error.name}: ${error.message}`));
+    thread.on('exit', (code) => this.onExit(worker, `exit code ${code}`));
+    thread.unref();
+    for (const load of this.loaded.values()) this.postLoad(worker, load);
+    return worker;
+  }
+
+  private onMessage(worker: PoolWorker, message: FromWorker, onReady: () => void): void {
+    switch (message.type) {
+      case 'ready':
+        onReady();
+        break;
+      case 'loaded': {
+        busy(worker, -1);
+        const key = message.generation;
+        const waiting = this.loading.get(key);
+        if (!waiting) break;
+        if (message.error !== undefined) {
+          this.loading.delete(key);
+          waiting.reject(new SearchWorkerError(`a search worker could not load the index: ${message.error}`));
+        } else if (--waiting.remaining === 0) {
+          this.loading.delete(key);
+          waiting.resolve();
+        }
+        break;
+      }
+      case 'result': {
+        const pending = this.pending.get(message.id);
+        if (!pending) break;
+        this.pending.delete(message.id);
+        busy(worker, -1);
+        if (message.detailed) pending.resolve(message.detailed);
+        else pending.reject(namedError(message.error!));
+        break;
+      }
+      case 'embed':
+        void this.embedFor(worker, message.rid, message.texts);
+        break;
+    }
+  }
+
+  private async embedFor(worker: PoolWorker, rid: number, texts: string[]): Promise<void> {
+    // Every generation in one pool is searched with the same model checksum or refused at load;
+    // the newest embedder serves.
+    const embedder = [...this.embedders.values()].at(-1);
+    try {
+      if (!embedder) throw new Error('no embedder loaded');
+      worker.thread.postMessage({ type: 'embedded', rid, vectors: await embedder.embed(texts) } satisfies ToWorker);
+    } catch (error) {
+      worker.thread.postMessage({ type: 'embedded', rid, error: (error as Error).message } satisfies ToWorker);
+    }
+  }
+
+  private onExit(worker: PoolWorker, why: string): void {
+    const at = this.workers.indexOf(worker);
+    if (at < 0) return;
+    for (const [id, pending] of this.pending) {
+      if (pending.worker !== worker) continue;
+      this.pending.delete(id);
+      pending.reject(new SearchWorkerError(`the search worker stopped (${why}): try the search again`));
+    }
+    if (this.closed) return;
+    this.log(JSON.stringify({ event: 'search-worker-replaced', reason: why }));
+    this.workers[at] = this.spawn();
+  }
+
+  private postLoad(worker: PoolWorker, load: LoadMessage): void {
+    busy(worker, 1);
+    worker.thread.postMessage(load);
+  }
+
+  /**
+   * Loads an index into every worker: returns its generation at once, and `loaded`, which
+   * resolves once every worker has it (the caller loads the model meanwhile). Searches of the
+   * generation embed with the embedder given to `useEmbedder`.
+   */
+  load(
+    parts: SearchParts,
+    hnsw: HnswFile,
+    options: WorkerEngineOptions,
+  ): { generation: number; loaded: Promise<void> } {
+    const generation = this.nextGeneration++;
+    const load: LoadMessage = { type: 'load', generation, parts, hnsw, options };
+    const loaded = new Promise<void>((resolve, reject) =>
+      this.loading.set(generation, { remaining: this.workers.length, resolve, reject }),
+    );
+    loaded.catch(() => this.unload(generation));
+    this.loaded.set(generation, load);
+    for (const worker of this.workers) this.postLoad(worker, load);
+    return { generation, loaded };
+  }
+
+  useEmbedder(generation: number, embedder: Embedder): void {
+    this.embedders.set(generation, embedder);
+  }
+
+  /** Drops a generation from every worker (searches already running on it finish). */
+  unload(generation: number): void {
+    this.loaded.delete(generation);
+    this.embedders.delete(generation);
+    for (const worker of this.workers) worker.thread.postMessage({ type: 'unload', generation } satisfies ToWorker);
+  }
+
+  /**
+   * Runs one search in the least busy worker. With `queryVector`, the query's embedding (made
+   * here, meanwhile) is sent after the request, so the worker's lexical stage overlaps it.
+   */
+  async search(
+    generation: number,
+    term: string,
+    options: SearchOptions,
+    queryVector?: () => Promise<Float32Array>,
+  ): Promise<DetailedSearch<RankedResult>> {
+    if (this.closed) throw new SearchWorkerError('the search pool is closed');
+    const worker = this.workers.reduce((best, w) => (w.inFlight < best.inFlight ? w : best));
+    await worker.ready;
+    const id = this.nextId++;
+    const result = new Promise<DetailedSearch<RankedResult>>((resolve, reject) =>
+      this.pending.set(id, { worker, resolve, reject }),
+    );
+    busy(worker, 1);
+    worker.thread.postMessage({
+      type: 'search',
+      id,
+      generation,
+      term,
+      options,
+      prefetched: queryVector !== undefined,
+    } satisfies ToWorker);
+    if (queryVector) {
+      queryVector().then(
+        (vector) => worker.thread.postMessage({ type: 'vector', id, vector } satisfies ToWorker),
+        (error: unknown) =>
+          worker.thread.postMessage({ type: 'vector', id, error: (error as Error).message } satisfies ToWorker),
+      );
+    }
+    return result;
+  }
+
+  /** Resolves once every worker has started (its thread, V8 heap and imports), with or without an index. */
+  async started(): Promise<void> {
+    // Waiting counts as work: an idle worker would not keep the process alive until it answers.
+    const waiting = [...this.workers];
+    for (const worker of waiting) busy(worker, 1);
+    try {
+      await Promise.all(waiting.map((worker) => worker.ready));
+    } finally {
+      for (const worker of waiting) busy(worker, -1);
+    }
+  }
+
+  /** Stops every worker; searches still running fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => w.thread.terminate()));
+  }
+}
+
+/** Input errors are refused before a search is sent, so what comes back is the worker's own failure. */
+function namedError({ name, message }: { name: string; message: string }): Error {
+  return new SearchWorkerError(`search failed in a worker (${name}: ${message})`);
+}
