@@ -1,5 +1,6 @@
 import type { Embedder } from '../src/embedding/types.js';
-import { openEngine, type EngineOptions } from '../src/search/engine.js';
+import { openEngine } from '../src/search/engine.js';
+import type { EngineOptions } from '../src/search/searcher-types.js';
 import type { SearchResult } from '../src/search/types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { mean, ndcg, percentile } from './metrics.js';

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { RelevanceThresholds } from '../src/index/manifest.js';
-import { cacheDir, projectRoot } from '../src/paths.js';
+import { cacheDir } from '../src/config.js';
+import { projectRoot } from '../src/project-root.js';
 import { openEngine } from '../src/search/engine.js';
 import { assertTuningOnly, judgements, labelledSets, splitHalf } from './queries.js';
 

@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
-import { cacheDir, projectRoot } from '../src/paths.js';
+import { cacheDir } from '../src/config.js';
+import { projectRoot } from '../src/project-root.js';
 import { flagValue } from './flags.js';
 
 /**

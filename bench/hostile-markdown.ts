@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BoundedChunker } from '../indexer/bounded-chunk.js';
-import { buildIndex, DEFAULT_FILE_LIMITS } from '../indexer/build.js';
+import { buildIndex } from '../indexer/build.js';
+import { DEFAULT_FILE_LIMITS } from '../indexer/chunk-corpus.js';
 import { DEFAULT_CHUNK_OPTIONS } from '../indexer/chunk.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Embedder } from '../src/embedding/types.js';
-import { openEngine, type EngineOptions, type StageTimings } from '../src/search/engine.js';
+import { openEngine } from '../src/search/engine.js';
+import type { EngineOptions, StageTimings } from '../src/search/searcher-types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { percentile } from './metrics.js';
 import { RESULT_COUNT } from './response.js';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import { openEngine } from '../src/search/engine.js';
-import { cacheDir, projectRoot } from '../src/paths.js';
+import { cacheDir } from '../src/config.js';
+import { projectRoot } from '../src/project-root.js';
 import { assertTuningOnly, loadQuerySet, splitHalf } from './queries.js';
 
 /**

@@ -1,7 +1,8 @@
 import MiniSearch from 'minisearch';
 import { loadCorpus } from '../indexer/load-corpus.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { openEngine, type EngineOptions, type LoadedEngine } from '../src/search/engine.js';
+import { openEngine, type LoadedEngine } from '../src/search/engine.js';
+import type { EngineOptions } from '../src/search/searcher-types.js';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '../src/search/types.js';
 import { hitAt1, mean, ndcg, recall, reciprocalRank } from './metrics.js';
 import { judgements, QUERY_STYLES, type LabelledQuery, type QuerySet } from './queries.js';

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { buildIndex, embeddingText, type BuildProgress } from '../indexer/build.js';
+import { buildIndex } from '../indexer/build.js';
+import type { BuildProgress } from '../indexer/embed.js';
+import { embeddingText } from '../indexer/section-text.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import { readIndex } from '../src/index/read-index.js';
 import { memoryOf } from './child-process.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
-import { embeddingText } from '../indexer/build.js';
+import { embeddingText } from '../indexer/section-text.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { currentBuildDir, readIndex } from '../src/index/read-index.js';
 import { runProbe } from './child-process.js';

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
-import { cacheDir, projectRoot } from '../src/paths.js';
+import { cacheDir } from '../src/config.js';
+import { projectRoot } from '../src/project-root.js';
 import { searchThreadsFlag, spawnServer } from './child-process.js';
 import { flagValue } from './flags.js';
 import { percentile } from './metrics.js';

@@ -3,7 +3,7 @@ import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
 import type { FusionSettings, Manifest } from '../src/index/manifest.js';
-import { hnswParamsFor, HnswVectorIndex, type HnswParams, type VectorMatrix } from '../src/index/vector-index.js';
+import { hnswParamsFor, HnswVectorIndex, type HnswParams } from '../src/index/vector-index.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
@@ -26,23 +26,13 @@ import {
   type PreviousData,
 } from './previous-build.js';
 import { lexicalData } from './section-tokens.js';
-import { cacheKey, VectorCache, vectorCacheDirOf } from './vector-cache.js';
+import { type BuildPhase, type EmbedOptions, embedThroughCache } from './embed.js';
+import { VectorCache, vectorCacheDirOf } from './vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write-index.js';
-
-export { indexStatus, type IndexStatus } from './index-status.js';
-export { embeddingText, lexicalFields } from './section-text.js';
-export { DEFAULT_FILE_LIMITS, type FileLimits };
 
 /** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical + HNSW ▸ index-data, atomically. */
 
-export type BuildPhase = 'embed-sections' | 'embed-vocabulary';
-export interface BuildProgress {
-  phase: BuildPhase;
-  done: number;
-  total: number;
-}
-
-export interface BuildOptions {
+export interface BuildOptions extends EmbedOptions {
   corpusDirs: string[];
   outDir: string;
   /** Model folder or id; default: the bundled static model. Ignored when `embedder` is given. */
@@ -57,13 +47,9 @@ export interface BuildOptions {
   lexical?: LexicalParams;
   hnsw?: HnswParams;
   fusion?: Partial<FusionSettings>;
-  batchSize?: number;
-  onProgress?: (progress: BuildProgress) => void;
   log?: (line: string) => void;
   /** A long-lived indexer's last build, kept in memory for the next (kept-build.ts): read from and updated. */
   keep?: KeptBuild;
-  /** Test hook: called after each embedded batch, so a test can simulate a crash mid-build. */
-  afterBatch?: (embeddedSoFar: number) => void | Promise<void>;
 }
 
 export interface BuildSummary {
@@ -177,12 +163,25 @@ async function embedAndWrite(
   await options.keep?.keep(buildDir, content, hnsw);
   return {
     buildDir,
+    knowledgeBases: draft.corpus.knowledgeBases,
+    ...buildCounts(chunked, previous, sectionVectors.embedded, vocabularyVectors.embedded),
+  };
+}
+
+/** What a build did, for its summary line. */
+function buildCounts(
+  chunked: ChunkedCorpus,
+  previous: PreviousBuild | undefined,
+  sectionsEmbedded: number,
+  vocabularyEmbedded: number,
+): Omit<BuildSummary, 'buildDir' | 'knowledgeBases'> {
+  const { documents, sections } = chunked;
+  return {
     documents: documents.length,
     sections: sections.length,
-    knowledgeBases: draft.corpus.knowledgeBases,
-    sectionsEmbedded: sectionVectors.embedded,
-    sectionsReused: sections.length - sectionVectors.embedded,
-    vocabularyEmbedded: vocabularyVectors.embedded,
+    sectionsEmbedded,
+    sectionsReused: sections.length - sectionsEmbedded,
+    vocabularyEmbedded,
     documentsParsed: chunked.documentsParsed,
     skipped: chunked.skipped,
     changes: diffDocuments(previous?.documents ?? [], documents),
@@ -259,37 +258,4 @@ function unchangedSummary(buildDir: string, manifest: Manifest, started: number)
     seconds: (performance.now() - started) / 1000,
     unchanged: true,
   };
-}
-
-/** Vectors for `texts`: from the cache where it has them, the rest embedded in batches (and cached). */
-async function embedThroughCache(
-  texts: string[],
-  phase: BuildPhase,
-  embedder: Embedder,
-  cache: VectorCache,
-  options: Pick<BuildOptions, 'batchSize' | 'onProgress' | 'afterBatch'>,
-  known?: ReadonlyMap<string, Float32Array>,
-): Promise<{ matrix: VectorMatrix; embedded: number }> {
-  const batchSize = options.batchSize ?? 64;
-  const data = new Float32Array(texts.length * embedder.dimensions);
-  const keys: string[] = [];
-  const missing: number[] = [];
-  texts.forEach((text, i) => {
-    // What the previous build holds needs no hashing for the cache.
-    const v = known?.get(text) ?? cache.get((keys[i] = cacheKey(text)));
-    if (v) data.set(v, i * embedder.dimensions);
-    else missing.push(i);
-  });
-  options.onProgress?.({ phase, done: texts.length - missing.length, total: texts.length });
-  for (let start = 0; start < missing.length; start += batchSize) {
-    const batch = missing.slice(start, start + batchSize);
-    const vectors = await embedder.embed(batch.map((i) => texts[i]!));
-    batch.forEach((i, j) => {
-      data.set(vectors[j]!, i * embedder.dimensions);
-      cache.set(keys[i] ?? cacheKey(texts[i]!), vectors[j]!);
-    });
-    options.onProgress?.({ phase, done: texts.length - missing.length + start + batch.length, total: texts.length });
-    await options.afterBatch?.(start + batch.length);
-  }
-  return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
 }

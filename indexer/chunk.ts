@@ -58,7 +58,7 @@ export function chunkMarkdown(source: string, options: ChunkOptions = DEFAULT_CH
 }
 
 /** The chunker proper: an mdast tree plus the text it was parsed from, to sections. */
-export function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
+function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
   const children = tree.children;
   let bodyStart = 0;
   let frontmatterTitle: string | undefined;

@@ -14,7 +14,7 @@ const INDEX_TEMP_PID = [/^\.tmp-(\d+)-/, /^\.CURRENT\.(\d+)\.tmp$/];
 /** Temporary files of an atomic save (`<file>.<pid>.tmp`), such as the vector cache's. */
 const FILE_TEMP_PID = /\.(\d+)\.tmp$/;
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -12,7 +12,7 @@ import { HnswVectorIndex, rowCount, type VectorMatrix } from '../src/index/vecto
  */
 
 /** Empty (deleted) slots beyond this share of the graph make a reindex rebuild it: they cost memory and search hops. */
-export const MAX_EMPTY_SHARE = 0.1;
+const MAX_EMPTY_SHARE = 0.1;
 /** Above this share of new sections, a fresh graph costs little more than the updates. */
 const MAX_NEW_SHARE = 0.5;
 

@@ -9,7 +9,7 @@ import type { Manifest } from '../src/index/manifest.js';
 import { CorpusDigests } from './corpus-digests.js';
 import { DEFAULT_MAX_FILE_BYTES, loadCorpus, type CorpusDocument } from './load-corpus.js';
 
-export type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
+type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
 
 /**
  * Whether the index in `outDir` was built from this corpus as it is now (and with `model`, when
@@ -54,7 +54,7 @@ export function corpusChecksum(corpus: CorpusDocument[]): string {
 }
 
 /** What a build would write into its manifest, but for what the corpus and the model decide. */
-export interface BuildSettings {
+interface BuildSettings {
   corpusChecksum: string;
   documentsRead: number;
   chunking: Manifest['chunking'];

@@ -76,7 +76,7 @@ const kbConfigSchema = z.object({
 });
 
 /** A name as it may be shown in a message: control characters escaped, so it stays one line. */
-export function escapeName(name: string): string {
+function escapeName(name: string): string {
   return name.replace(/[\p{Cc}\u2028\u2029\\]/gu, (c) =>
     c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

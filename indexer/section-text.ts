@@ -31,15 +31,6 @@ export function lexicalFields(title: string, section: Pick<StoredSection, 'headi
 }
 
 /**
- * Words of the corpus that may bridge a query to the docs: plain words seen at least twice, most
- * frequent first. Identifiers are left out: their vectors are averages of word pieces
- * (`getRepository` ≈ `repository`), which would make them look like synonyms of their parts.
- */
-export function corpusVocabulary(sections: Iterable<Pick<StoredSection, 'text'>>): string[] {
-  return vocabularyOf(countWords(sections));
-}
-
-/**
  * How often each plain word occurs in `sections`, added to `counts` (or, with `sign` -1, taken
  * away: a reindex adjusts the previous build's counts by the sections that went and came rather
  * than reading every section again). Words whose count falls to 0 are dropped.
@@ -62,6 +53,11 @@ export function countWords(
   return counts;
 }
 
+/**
+ * Words of the corpus that may bridge a query to the docs: plain words seen at least twice, most
+ * frequent first. Identifiers are left out: their vectors are averages of word pieces
+ * (`getRepository` ≈ `repository`), which would make them look like synonyms of their parts.
+ */
 export function vocabularyOf(counts: ReadonlyMap<string, number>): string[] {
   return [...counts]
     .filter(([, c]) => c >= 2)

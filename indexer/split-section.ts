@@ -12,7 +12,7 @@ import type { RootContent } from 'mdast';
  */
 
 /** The longest opening fence line (fence and info string) repeated in the parts of a split code block. */
-export const FENCE_LINE_MAX = 120;
+const FENCE_LINE_MAX = 120;
 /** How far a part may exceed the chunk size: a reopening and a closing fence line. */
 export const MAX_SPLIT_OVERSHOOT = 2 * FENCE_LINE_MAX + 2;
 /** A block up to this many times the section size stays whole. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacheDir } from '../src/paths.js';
+import { cacheDir } from '../src/config.js';
 import { removeDeadTempFiles } from './clean-index.js';
 import { writeDurably } from './write-index.js';
 

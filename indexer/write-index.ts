@@ -55,7 +55,7 @@ export async function writeDurably(path: string, data: Uint8Array | string): Pro
 }
 
 /** Writes `pieces` one after another and fsyncs the file; returns the sha256 of what it wrote. */
-export async function writePiecesDurably(path: string, pieces: Iterable<Uint8Array>): Promise<string> {
+async function writePiecesDurably(path: string, pieces: Iterable<Uint8Array>): Promise<string> {
   const hash = createHash('sha256');
   const handle = await open(path, 'w');
   try {

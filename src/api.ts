@@ -2,8 +2,10 @@
  * `svc-docs`: the in-process API, for embedding the search or the server in another program.
  * The indexer is the CLI's (`svc-docs index`); this entry serves and searches what it built.
  */
-export { openEngine, ModelMismatchError, SearchInputError } from './search/engine.js';
-export type { EngineOptions, LoadedEngine } from './search/engine.js';
+export { openEngine, ModelMismatchError } from './search/engine.js';
+export type { LoadedEngine } from './search/engine.js';
+export { SearchInputError } from './search/search-input.js';
+export type { EngineOptions } from './search/searcher-types.js';
 export { RELEVANCE_LABELS } from './search/types.js';
 export type {
   IndexSummary,
@@ -17,5 +19,6 @@ export type {
 export { serve } from './serve/serve.js';
 export type { RunningDocsServer, ServeOptions } from './serve/serve.js';
 export { createDocsServer } from './mcp/tools/docs-server.js';
-export { startHttpServer, MCP_PATH } from './mcp/http/http.js';
+export { startHttpServer } from './mcp/http/http.js';
+export { MCP_PATH } from './mcp/http/app.js';
 export type { HttpServerOptions, RunningServer } from './mcp/http/http.js';

@@ -96,7 +96,7 @@ export function authTokenSet(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /** A comma-separated flag or variable as its trimmed, non-empty entries; undefined when not given. */
-export function commaList(value: string | undefined): string[] | undefined {
+function commaList(value: string | undefined): string[] | undefined {
   return value
     ?.split(',')
     .map((s) => s.trim())

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSearchThreads, ENV, resolveSettings, SettingsError } from '../src/config.js';
 import { AUTH_TOKEN_FILE_ENV, parseServerOptions } from '../src/mcp/server-options.js';
-import { projectRoot } from '../src/paths.js';
+import { projectRoot } from '../src/project-root.js';
 
 /** The one configuration path: every variable is documented, parsed at the edge, and refused clearly. */
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../src/config.js';
-import { cacheDir, projectRoot } from '../src/paths.js';
+import { cacheDir } from '../src/config.js';
+import { projectRoot } from '../src/project-root.js';
 
 /** The cache folder is a setting like any other: SVC_DOCS_CACHE_DIR, parsed in config.ts, else <package>/.cache. */
 

@@ -20,7 +20,7 @@ function changeList({ added, changed, removed }: BuildSummary['changes']): strin
   return shown.map((l) => `\n${l}`).join('');
 }
 
-export function describeBuild(summary: BuildSummary): string[] {
+function describeBuild(summary: BuildSummary): string[] {
   const { added, changed, removed } = summary.changes;
   if (summary.unchanged)
     return [

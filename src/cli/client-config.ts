@@ -3,7 +3,7 @@
  * documents it. Pure; the CLI prints these.
  */
 
-export interface ClientConfig {
+interface ClientConfig {
   /** Client name(s) the snippet is for. */
   client: string;
   /** Where the snippet goes. */
@@ -13,7 +13,7 @@ export interface ClientConfig {
   text: string;
 }
 
-export interface ClientConfigOptions {
+interface ClientConfigOptions {
   /** Server entry name. */
   name?: string;
   /** The server requires a bearer token: add an Authorization header with a placeholder, never the token itself. */

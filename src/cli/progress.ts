@@ -1,11 +1,11 @@
 import cliProgress from 'cli-progress';
-import type { BuildProgress } from '../../indexer/build.js';
+import type { BuildProgress } from '../../indexer/embed.js';
 
 /**
  * Build progress for the terminal: a bar on a TTY, otherwise a plain line per phase at 0, 25,
  * 50, 75 and 100 %, so CI logs and Docker logs stay readable.
  */
-export interface ProgressReporter {
+interface ProgressReporter {
   update(progress: BuildProgress): void;
   log(line: string): void;
   stop(): void;

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
-import { cacheDir } from '../paths.js';
+import { cacheDir } from '../config.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
 import { cachedDigest } from './digest-cache.js';
 import { finiteUnit, loadLookupEmbedder, type TableRowsMode, tokenLimit } from './lookup-embedder.js';
 import type { Embedder } from './types.js';
 
-export interface LoadEmbedderOptions {
+interface LoadEmbedderOptions {
   /** Unset or 'default': the bundled default model. A folder path: that model. Otherwise a Hub id. */
   model?: string;
   /** Let Transformers.js download a Hub model (into <cache>/hf). Off by default: nothing is fetched. */

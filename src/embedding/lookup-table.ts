@@ -12,7 +12,7 @@ function onnxClasses(): typeof onnxProto.onnx {
 }
 
 /** The embedding table of a static (lookup-only) model: row i is the vector of token id i. */
-export interface LookupTable extends TableLocation {
+interface LookupTable extends TableLocation {
   table: Float32Array;
 }
 

@@ -10,7 +10,7 @@ import { cachedDigest } from './digest-cache.js';
  * and renamed into place, and provenance.json (written last) lists the sha256 of every file.
  */
 
-export const PROVENANCE_FILE = 'provenance.json';
+const PROVENANCE_FILE = 'provenance.json';
 
 /** What a builder records; `files` maps each relative path to its sha256. */
 export interface Provenance {
@@ -19,7 +19,7 @@ export interface Provenance {
   [key: string]: unknown;
 }
 
-export interface EnsureFolderOptions {
+interface EnsureFolderOptions {
   /** False when the folder was built by another builder version or with other settings. */
   isCurrent: (provenance: Provenance) => boolean;
   /** Writes a complete folder (provenance.json included) into the given empty path. */
@@ -32,7 +32,7 @@ const FOREIGN_LOCK_MAX_AGE_MS = 60 * 60 * 1000;
 const UNREADABLE_LOCK_MAX_AGE_MS = 10_000;
 const LOCK_POLL_MS = 200;
 
-export function sha256File(path: string): string {
+function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 

@@ -10,7 +10,7 @@ const { onnx } = onnxProto;
 const OPSET = 13;
 const IR_VERSION = 7;
 
-export interface LookupGraph {
+interface LookupGraph {
   /** Row-major [rows, dimensions] table; row i is the vector of token id i. */
   table: Float32Array;
   rows: number;

@@ -1,4 +1,4 @@
-import type { StaticModelSettings, StaticModelSource } from './default-model.js';
+import type { StaticModelSettings, StaticModelSource } from './static-model-settings.js';
 import { CLS, SEP, SPECIAL_TOKENS, specialId, UNK, type StaticVocab } from './vocab.js';
 
 /** The static model's lookup table: SIF-weighted word vectors with the common component removed. */

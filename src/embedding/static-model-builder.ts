@@ -7,14 +7,12 @@ import {
   type StaticModelProvenance,
   type StaticModelSettings,
   type StaticModelSource,
-} from './default-model.js';
+} from './static-model-settings.js';
 import { lookupModelBytes } from './onnx-graph.js';
 import { sifTable } from './sif-table.js';
 import { buildVocab, SPECIAL_TOKENS, tokenizerConfigJson, tokenizerJson, zipfProbability } from './vocab.js';
 
 /** Building the default model's folder from word vectors (wink-source.ts): only when it is missing or stale. */
-
-export { readWinkSource } from './wink-source.js';
 
 /** How many of `words` (most frequent first) the vocabulary takes vectors from: the rest need not be read. */
 export function wordsUsed(words: readonly string[], settings: StaticModelSettings = DEFAULT_SETTINGS): number {

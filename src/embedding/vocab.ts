@@ -65,7 +65,7 @@ const CJK = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\u{20000}-\u{2FA1F}]/u;
  * entry for it can ever match: lower case without accents, no punctuation (the pre-tokeniser
  * splits there), no spaces or controls, no CJK inside a longer word (each CJK character is split off).
  */
-export function isPlainWord(word: string): boolean {
+function isPlainWord(word: string): boolean {
   const chars = [...word];
   if (chars.length === 0) return false;
   if (/[\s\p{C}]/u.test(word) || PUNCTUATION.test(word)) return false;
@@ -81,7 +81,7 @@ function bertNormalize(word: string): string {
     .replace(/\p{Mn}/gu, '');
 }
 
-export interface TokenizerOptions {
+interface TokenizerOptions {
   /** Unigram score of each token (log-probability); the specials' scores are ignored. */
   scores: ArrayLike<number>;
   /**

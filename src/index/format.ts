@@ -9,7 +9,7 @@ import { HNSW_LABELS_SUFFIX, type VectorMatrix } from './vector-index.js';
  * manifest (manifest.ts) records every data file's sha256.
  */
 
-export const storedDocumentSchema = z.object({
+const storedDocumentSchema = z.object({
   kb: z.string(),
   path: z.string(),
   title: z.string(),
@@ -20,7 +20,7 @@ export const storedDocumentSchema = z.object({
 });
 export type StoredDocument = z.infer<typeof storedDocumentSchema>;
 
-export const storedSectionSchema = z.object({
+const storedSectionSchema = z.object({
   doc: z.number().int().nonnegative(),
   headings: z.array(z.string()),
   text: z.string(),

@@ -1,4 +1,18 @@
-import type { LexicalHits } from './lexical-index.js';
+/** What a lexical search returns: the matching sections with their scores and what of the query each matched. */
+export interface LexicalHits {
+  /** Sections with any matching term, and their BM25F scores, unordered. */
+  sections: Int32Array;
+  scores: Float64Array;
+  /**
+   * How much of the query the section answers, in [0, 1]: the IDF mass it matched (expansion
+   * terms credited at their weight) over the IDF mass of the user's own terms (weight ≥ 1).
+   */
+  coverage: Float64Array;
+  /** Which of the user's own terms (bit i = `ownTerms[i]`, the first 31) each section matched. */
+  matched: Int32Array;
+  /** The user's own terms' IDF share of the query, in query order: what a matched bit is worth. */
+  ownTermShare: number[];
+}
 
 /**
  * A lexical search's per-query scratch (lexical-index.ts), reused: one slot per section, and the

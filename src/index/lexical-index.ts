@@ -1,4 +1,4 @@
-import { Accumulator } from './lexical-accumulator.js';
+import { Accumulator, type LexicalHits } from './lexical-accumulator.js';
 
 /**
  * BM25F over three fields of a section: the document title, the section's heading path, and the
@@ -9,7 +9,7 @@ import { Accumulator } from './lexical-accumulator.js';
  */
 
 export const LEXICAL_FIELDS = ['title', 'headings', 'body'] as const;
-export type LexicalField = (typeof LEXICAL_FIELDS)[number];
+type LexicalField = (typeof LEXICAL_FIELDS)[number];
 export type FieldTokens = Record<LexicalField, string[]>;
 
 /** BM25F settings; their schema (manifest.ts) stays out of this module, which search workers import. */
@@ -42,21 +42,6 @@ export interface LexicalData {
   /** Per posting entry: the section (ascending within a term) and the term's count in each field. */
   postingSections: Int32Array;
   tf: Record<LexicalField, Uint16Array>;
-}
-
-export interface LexicalHits {
-  /** Sections with any matching term, and their BM25F scores, unordered. */
-  sections: Int32Array;
-  scores: Float64Array;
-  /**
-   * How much of the query the section answers, in [0, 1]: the IDF mass it matched (expansion
-   * terms credited at their weight) over the IDF mass of the user's own terms (weight ≥ 1).
-   */
-  coverage: Float64Array;
-  /** Which of the user's own terms (bit i = `ownTerms[i]`, the first 31) each section matched. */
-  matched: Int32Array;
-  /** The user's own terms' IDF share of the query, in query order: what a matched bit is worth. */
-  ownTermShare: number[];
 }
 
 /** A term's postings: the sections holding it and its BM25F pseudo term frequency in each. */

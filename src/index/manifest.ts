@@ -12,20 +12,20 @@ export const INDEX_FORMAT_VERSION = 3;
 
 const fieldNumbers = (value: z.ZodNumber) => z.object({ title: value, headings: value, body: value });
 
-export const lexicalParamsSchema = z.object({
+const lexicalParamsSchema = z.object({
   k1: z.number().positive(),
   weights: fieldNumbers(z.number().nonnegative()),
   b: fieldNumbers(z.number().min(0).max(1)),
 }) satisfies z.ZodType<LexicalParams>;
 
-export const hnswParamsSchema = z.object({
+const hnswParamsSchema = z.object({
   m: z.number().int().min(2).max(128),
   efConstruction: z.number().int().min(8),
   efSearch: z.number().int().min(8),
   seed: z.number().int(),
 }) satisfies z.ZodType<HnswParams>;
 
-export const fusionSettingsSchema = z.object({
+const fusionSettingsSchema = z.object({
   /**
    * 'weighted': (1 - vectorWeight) × max-normalised lexical + vectorWeight × normalised cosine.
    * 'rrf': reciprocal-rank fusion (k = 60), kept for the benchmark's comparison.
@@ -52,7 +52,7 @@ export const fusionSettingsSchema = z.object({
 export type FusionSettings = z.infer<typeof fusionSettingsSchema>;
 
 /** Minimum confidence for each label; below the last one a result is a "Moderate match". */
-export const relevanceThresholdsSchema = z.object({
+const relevanceThresholdsSchema = z.object({
   excellent: z.number(),
   veryRelevant: z.number(),
   relevant: z.number(),

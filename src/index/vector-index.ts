@@ -24,7 +24,7 @@ export interface HnswParams {
   seed: number;
 }
 
-export const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 200, efSearch: 128, seed: 100 };
+const DEFAULT_HNSW_PARAMS: HnswParams = { m: 16, efConstruction: 200, efSearch: 128, seed: 100 };
 
 /**
  * The graph's parameters for an index of `sections`, recorded in its manifest. Small indexes keep

@@ -10,7 +10,7 @@ import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth/settings.js';
  */
 
 /** Host names a local server answers to: DNS rebinding uses any other name. */
-export const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 const hostName = z
   .string()
@@ -49,7 +49,7 @@ const originEntry = z
     return z.NEVER;
   });
 
-export const serverOptionsSchema = z
+const serverOptionsSchema = z
   .object({
     /** Interface to bind. Loopback by default: exposing the server is a deliberate choice. */
     host: z.string().trim().min(1).default('127.0.0.1'),
@@ -171,7 +171,7 @@ export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
 export const AUTH_TOKEN_FILE_ENV = 'SVC_DOCS_AUTH_TOKEN_FILE';
 
 /** The token in `path` (surrounding whitespace dropped); an error names the file, never its content. */
-export function readTokenFile(path: string, source: string): string {
+function readTokenFile(path: string, source: string): string {
   let content: string;
   try {
     content = readFileSync(path, 'utf8');
@@ -187,7 +187,7 @@ export function readTokenFile(path: string, source: string): string {
 }
 
 /** Command-line overrides: the options, plus a token file (`--auth-token-file`). */
-export type ServerOptionOverrides = ServerOptionsInput & { authTokenFile?: string };
+type ServerOptionOverrides = ServerOptionsInput & { authTokenFile?: string };
 
 export function serverOptionsFromEnv(
   env: NodeJS.ProcessEnv = process.env,

@@ -1,4 +1,4 @@
-import type { LexicalHits } from '../index/lexical-index.js';
+import type { LexicalHits } from '../index/lexical-accumulator.js';
 import type { VectorHits, VectorMatrix } from '../index/vector-index.js';
 import { cosinesOf } from './cosines.js';
 import type { Candidates } from './fuse.js';

@@ -2,7 +2,7 @@ import type { Candidates } from './fuse.js';
 
 /** Sections to documents: each document's best sections, support and breadth, ranked. */
 
-export interface Breadth {
+interface Breadth {
   weight: number;
   /** Each own query term's IDF share, by bit of `matched`. */
   termShare: readonly number[];
@@ -11,7 +11,7 @@ export interface Breadth {
 }
 
 /** A ranked document's best section, copied out of the candidates. */
-export interface BestSection {
+interface BestSection {
   section: number;
   lexical: number;
   coverage: number;

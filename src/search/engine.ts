@@ -5,26 +5,10 @@ import type { Manifest } from '../index/manifest.js';
 import { readIndex, type LoadedIndex } from '../index/read-index.js';
 import { ExactVectorIndex } from '../index/vector-index.js';
 import { profileCorpus, type KnowledgeBaseProfile } from './corpus-profile.js';
-import { Searcher, withSections, type DetailedSearch, type EngineOptions, type SearchParts } from './searcher.js';
+import { Searcher } from './searcher.js';
+import { withSections } from './result-window.js';
+import type { DetailedSearch, EngineOptions, SearchParts } from './searcher-types.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
-
-export {
-  checkSearchInput,
-  confidence,
-  DEFAULT_RESULT_LIMIT,
-  embedsQueryOnly,
-  SearchInputError,
-  Searcher,
-  withSections,
-  type DetailedSearch,
-  type Embed,
-  type EngineOptions,
-  type RankedResult,
-  type Retrieval,
-  type SearchParts,
-  type StageTimings,
-  type WindowSource,
-} from './searcher.js';
 
 /** Opens an index with its model and searches it in this thread (the server may use a pool: pool-engine.ts). */
 
@@ -77,7 +61,7 @@ export function sameModel(a: string, b: string): boolean {
 }
 
 /** The parts of a loaded index a search uses, read off it as they are (nothing copied). */
-export function searchParts(index: LoadedIndex): SearchParts {
+function searchParts(index: LoadedIndex): SearchParts {
   return {
     manifest: index.manifest,
     documents: index.documents,

@@ -1,13 +1,5 @@
 import type { FusionSettings } from '../index/manifest.js';
 
-export {
-  DocumentRanker,
-  rankDocuments,
-  type BestSection,
-  type Breadth,
-  type DocumentHit,
-} from './document-ranker.js';
-
 /**
  * Weighted score fusion and document ranking, as pure functions.
  *

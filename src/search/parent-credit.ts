@@ -11,7 +11,7 @@ import type { Candidates } from './fuse.js';
  */
 
 /** What a subsection gains, × its parent's fused score, in a question of six terms or more. */
-export const DEFAULT_PARENT_CREDIT = 0.1;
+const DEFAULT_PARENT_CREDIT = 0.1;
 
 export interface ParentCredit {
   weight: number;

@@ -69,7 +69,7 @@ function expansionWords(text: string, discount: boolean): string[] {
   return words;
 }
 
-export interface ExpansionSettings {
+interface ExpansionSettings {
   expansionTerms: number;
   expansionWeight: number;
   expansionMinSimilarity: number;

@@ -36,7 +36,3 @@ export function relevanceFor(confidence: number, t: RelevanceThresholds): Releva
             : 4;
   return { label: RELEVANCE_LABELS[band]!, stars: STARS[band]! };
 }
-
-export function starsText(stars: number): string {
-  return '★'.repeat(stars);
-}

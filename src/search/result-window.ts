@@ -1,7 +1,7 @@
 import type { StoredDocument } from '../index/format.js';
 import { answeringSection, type SectionFacts } from './best-section.js';
 import { strongestOtherSections, type ExcerptFacts, type ExcerptSettings } from './excerpts.js';
-import type { DocumentHit } from './fuse.js';
+import type { DocumentHit } from './document-ranker.js';
 import type { RankedResult } from './searcher-types.js';
 import type { SearchResult } from './types.js';
 import { windowAround } from './window.js';
@@ -9,7 +9,7 @@ import { windowAround } from './window.js';
 /** A ranked result's confidence, and its window filled in with headings and text from the index. */
 
 /** What a window needs of the index: every document, and every section's headings and text. */
-export interface WindowSource {
+interface WindowSource {
   readonly documents: readonly Pick<StoredDocument, 'firstSection'>[];
   readonly sections: readonly { headings: string[]; text: string }[];
 }

@@ -92,7 +92,7 @@ function joinable(word: string, next: string): boolean {
   return !STOP_WORDS.has(word) && PARTICLES.has(next);
 }
 
-export interface Rewrites {
+interface Rewrites {
   /** Compounds the query wrote apart, by term, at REWRITE_WEIGHT. */
   terms: Map<string, number>;
   /** Other spellings of the query's own terms (abbreviations both ways), scored as those terms. */

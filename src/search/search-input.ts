@@ -2,7 +2,7 @@ import type { SearchOptions } from './types.js';
 
 /** What a search accepts: the term must have words in it, the limit must be a positive whole number. */
 
-export const DEFAULT_RESULT_LIMIT = 5;
+const DEFAULT_RESULT_LIMIT = 5;
 
 export class SearchInputError extends Error {}
 

@@ -1,10 +1,11 @@
-import type { LexicalHits } from '../index/lexical-index.js';
+import type { LexicalHits } from '../index/lexical-accumulator.js';
 import { LexicalIndex } from '../index/lexical-index.js';
 import type { FusionSettings } from '../index/manifest.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js';
 import { CandidateFiller, MAX_LEXICAL_CANDIDATES, NO_HITS, NO_NEIGHBOURS } from './candidate-slots.js';
-import { Candidates, DocumentRanker, fuseReciprocalRank, fuseSections, type DocumentHit } from './fuse.js';
+import { Candidates, fuseReciprocalRank, fuseSections } from './fuse.js';
+import { DocumentRanker, type DocumentHit } from './document-ranker.js';
 import { parseQuery } from './query.js';
 import { type PreparedQuery, QueryExpander } from './query-expander.js';
 import { creditParents, type ParentCredit, parentCreditFor } from './parent-credit.js';
@@ -26,19 +27,6 @@ import { TypoCorrector } from './typos.js';
 import type { SearchOptions } from './types.js';
 
 /** Query → retrieve (BM25F + vectors) → fuse → rank documents → window → label. */
-
-export { checkSearchInput, DEFAULT_RESULT_LIMIT, SearchInputError } from './search-input.js';
-export {
-  embedsQueryOnly,
-  type DetailedSearch,
-  type Embed,
-  type EngineOptions,
-  type RankedResult,
-  type Retrieval,
-  type SearchParts,
-  type StageTimings,
-} from './searcher-types.js';
-export { confidence, withSections, type WindowSource } from './result-window.js';
 
 interface LexicalStage {
   hits: LexicalHits;

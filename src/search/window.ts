@@ -4,7 +4,7 @@
  */
 export const WINDOW_RADIUS = 15;
 
-export interface WindowRange {
+interface WindowRange {
   /** First and last section position in the document, inclusive. */
   from: number;
   to: number;

@@ -2,7 +2,8 @@ import { watchFile, unwatchFile } from 'node:fs';
 import { join } from 'node:path';
 import { currentBuildDir } from '../index/read-index.js';
 import type { Embedder } from '../embedding/types.js';
-import { ModelMismatchError, openEngine, type EngineOptions, type LoadedEngine } from '../search/engine.js';
+import { ModelMismatchError, openEngine, type LoadedEngine } from '../search/engine.js';
+import type { EngineOptions } from '../search/searcher-types.js';
 import type { SearchEngine } from '../search/types.js';
 
 /** What live reload needs of an engine: in-process (LoadedEngine) or served by a search pool. */

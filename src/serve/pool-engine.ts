@@ -6,18 +6,15 @@ import { loadEmbedder } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
 import { join } from 'node:path';
 import { profileCorpus, type KnowledgeBaseProfile } from '../search/corpus-profile.js';
+import { checkModel, indexSummary, ModelMismatchError, sameModel } from '../search/engine.js';
+import { checkSearchInput } from '../search/search-input.js';
 import {
-  checkModel,
-  checkSearchInput,
   embedsQueryOnly,
-  indexSummary,
-  ModelMismatchError,
-  sameModel,
-  withSections,
   type DetailedSearch,
   type EngineOptions,
   type SearchParts,
-} from '../search/engine.js';
+} from '../search/searcher-types.js';
+import { withSections } from '../search/result-window.js';
 import type { SearchPool } from './pool.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from '../search/types.js';
 
@@ -29,7 +26,7 @@ import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from '..
  */
 
 /** What the main thread keeps of a pooled index. */
-export interface PooledIndex {
+interface PooledIndex {
   buildDir: string;
   manifest: IndexWithoutGraph['manifest'];
   documents: IndexWithoutGraph['documents'];
@@ -89,7 +86,7 @@ function shared(matrix: VectorMatrix): VectorMatrix {
 }
 
 /** The search parts of `index` with every big array in shared memory: what each worker is handed. */
-export function sharedParts(index: IndexWithoutGraph, options: EngineOptions): SearchParts {
+function sharedParts(index: IndexWithoutGraph, options: EngineOptions): SearchParts {
   const sectionDoc = new Int32Array(new SharedArrayBuffer(index.sections.length * 4));
   index.sections.forEach((s, i) => (sectionDoc[i] = s.doc));
   return {

@@ -1,5 +1,5 @@
 import type { HnswParams } from '../index/vector-index.js';
-import type { DetailedSearch, EngineOptions, RankedResult, SearchParts } from '../search/searcher.js';
+import type { DetailedSearch, EngineOptions, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { SearchOptions } from '../search/types.js';
 
 /**

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
-import { Searcher, type Embed } from '../search/searcher.js';
+import { Searcher } from '../search/searcher.js';
+import type { Embed } from '../search/searcher-types.js';
 import { searchesGraph } from '../search/searcher-types.js';
 import type { FromWorker, ToWorker } from './pool-protocol.js';
 

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Embedder } from '../embedding/types.js';
-import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher.js';
+import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { FromWorker, HnswFile, ToWorker, WorkerEngineOptions } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
 
@@ -15,7 +15,7 @@ import type { SearchOptions } from '../search/types.js';
  * and is replaced, with every loaded generation.
  */
 
-export class SearchWorkerError extends Error {}
+class SearchWorkerError extends Error {}
 
 interface Pending {
   worker: PoolWorker;

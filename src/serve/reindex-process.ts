@@ -15,7 +15,7 @@ import type { CommonSettings } from '../config.js';
  * indexer's memory; the next edit starts a new one.
  */
 
-export class ReindexError extends Error {
+class ReindexError extends Error {
   override readonly name = 'ReindexError';
 }
 
@@ -38,7 +38,7 @@ function reindexArguments(settings: CommonSettings): string[] {
   return args;
 }
 
-export interface ReindexerOptions {
+interface ReindexerOptions {
   /** The CLI script to run, and Node's flags for it (default: this process's own, so loaders carry over). */
   script?: string;
   execArgv?: string[];

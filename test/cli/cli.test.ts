@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
 import { alive, buildWriter } from '../helpers/processes.js';

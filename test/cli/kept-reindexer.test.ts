@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config.js';
 import { readIndex } from '../../src/index/read-index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { KeptReindexer } from '../../src/serve/reindex-process.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadQuerySet, splitHalf } from '../../bench/queries.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 

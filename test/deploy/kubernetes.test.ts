@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { ENV } from '../../src/config.js';
 import { AUTH_TOKEN_FILE_ENV } from '../../src/mcp/server-options.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 
 /**
  * The Kubernetes example is not run on a cluster here; this checks that it parses and that the

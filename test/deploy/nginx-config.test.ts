@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderNginxConfig } from '../../deploy/nginx/nginx-config.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { findNginx } from './nginx.js';
 
 /**

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 
 /**
  * One replica: `svc-docs serve` in its own process (so a test can kill it like a crashed pod),

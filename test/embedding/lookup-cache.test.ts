@@ -7,7 +7,7 @@ import { LOOKUP_CACHE_FILE, readCompiledLookup, writeCompiledLookup } from '../.
 import { loadLookupEmbedder } from '../../src/embedding/lookup-embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { UnigramTokenizer } from '../../src/embedding/unigram-tokenizer.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { buildTinyModel, scratchDir } from './tiny-model.js';
 
 /**

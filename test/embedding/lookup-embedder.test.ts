@@ -8,7 +8,7 @@ import { loadEmbedder } from '../../src/embedding/embedder.js';
 import { loadLookupEmbedder } from '../../src/embedding/lookup-embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { UnigramTokenizer } from '../../src/embedding/unigram-tokenizer.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { buildTinyBert } from './tiny-bert.js';
 import { scratchDir } from './tiny-model.js';
 

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { BUILDER_VERSION } from '../../src/embedding/default-model.js';
+import { BUILDER_VERSION } from '../../src/embedding/static-model-settings.js';
 import { ensureModelFolder, folderProblem, type Provenance } from '../../src/embedding/model-folder.js';
 import { buildTinyModel, scratchDir } from './tiny-model.js';
 

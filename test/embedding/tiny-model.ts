@@ -8,7 +8,7 @@ import {
   DEFAULT_SETTINGS,
   type StaticModelSettings,
   type StaticModelSource,
-} from '../../src/embedding/default-model.js';
+} from '../../src/embedding/static-model-settings.js';
 import { buildStaticModel } from '../../src/embedding/static-model-builder.js';
 
 /** A synthetic vocabulary small enough to build a real static model in milliseconds. */

@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildSummary } from '../../indexer/build.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { tempDir } from '../helpers/index-fixture.js';
 

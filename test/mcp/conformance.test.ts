@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { openEngine } from '../../src/search/engine.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 import { useSharedServer } from '../helpers/served-engine.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 
 /**
  * The source stays in pieces a reader can hold: no file over 300 lines and no function over 60
@@ -13,7 +13,7 @@ import { projectRoot } from '../../src/paths.js';
 
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 60;
-const ROOTS = ['src', join('packages', 'platform', 'src')];
+const ROOTS = ['src', 'indexer', join('packages', 'platform', 'src')];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { raw, type RawResponse } from '../helpers/mcp-client.js';
 
 /** Talking to servers and the CLI the way a hostile or broken client would. */

@@ -6,7 +6,7 @@ import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/read-index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/project-root.js';
 import { openEngine } from '../../src/search/engine.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { CLI, cliEnv, linesOf, runCli } from './helpers.js';

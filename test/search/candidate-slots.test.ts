@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LexicalHits } from '../../src/index/lexical-index.js';
+import type { LexicalHits } from '../../src/index/lexical-accumulator.js';
 import { CandidateFiller, MAX_LEXICAL_CANDIDATES } from '../../src/search/candidate-slots.js';
 import { Candidates } from '../../src/search/fuse.js';
 

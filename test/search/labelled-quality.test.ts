@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgements, loadQuerySet, splitHalf, type LabelledQuery } from '../../bench/queries.js';
 import { ndcg } from '../../bench/metrics.js';
-import { projectRoot } from '../../src/paths.js';
-import { openEngine, type EngineOptions, type LoadedEngine } from '../../src/search/engine.js';
+import { projectRoot } from '../../src/project-root.js';
+import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import type { EngineOptions } from '../../src/search/searcher-types.js';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '../../src/search/types.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
-import { Candidates, fuseSections, rankDocuments } from '../../src/search/fuse.js';
+import { Candidates, fuseSections } from '../../src/search/fuse.js';
+import { rankDocuments } from '../../src/search/document-ranker.js';
 import { creditParents, type ParentCredit, parentSections } from '../../src/search/parent-credit.js';
 import { parseQuery } from '../../src/search/query.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';

@@ -3,11 +3,31 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { WALLETS_QUERY_PATH } from './api.js';
-import type { FakePlatformOptions } from './fake-platform.js';
 import { INSTALL_PATH } from './install.js';
 import { TOKEN_PATH } from './token-manager.js';
-import { validateTriggerPayload } from './trigger-schema.js';
+import type { FakeWebhookAlgorithm } from './fake-webhook-sender.js';
+import { type JsonSchema, validateTriggerPayload } from './trigger-schema.js';
 import { TRIGGER_REPORT_PATH } from './triggers.js';
+
+export interface FakePlatformOptions {
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** The app id (`client_id`). Default `fake-app`. */
+  appId?: string;
+  /** The app secret. Default: random. */
+  clientSecret?: string;
+  accountId?: string;
+  /** Default: random. */
+  apiKey?: string;
+  /** Token lifetime. Default 4 h, as documented. */
+  tokenTtlSec?: number;
+  /** Add `expires_in` to token responses; the documented response has only `access_token`. Default false. */
+  sendExpiresIn?: boolean;
+  /** Known trigger keys and their schemas. When given, other keys get 404 and payloads are validated. */
+  triggers?: Record<string, JsonSchema>;
+  /** Default RS256. */
+  webhookAlgorithm?: FakeWebhookAlgorithm;
+}
 
 /** What the routes read and record; the test-facing switches write the fault fields. */
 export interface FakePlatformState {

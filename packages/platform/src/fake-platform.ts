@@ -16,28 +16,12 @@ import {
   type FakeWebhookResult,
   type FakeWebhookSender,
 } from './fake-webhook-sender.js';
-import { addInstallation, routeRequest, type FakePlatformState } from './fake-platform-routes.js';
-import type { JsonSchema } from './trigger-schema.js';
-
-export interface FakePlatformOptions {
-  /** Default 0: an ephemeral port. */
-  port?: number;
-  /** The app id (`client_id`). Default `fake-app`. */
-  appId?: string;
-  /** The app secret. Default: random. */
-  clientSecret?: string;
-  accountId?: string;
-  /** Default: random. */
-  apiKey?: string;
-  /** Token lifetime. Default 4 h, as documented. */
-  tokenTtlSec?: number;
-  /** Add `expires_in` to token responses; the documented response has only `access_token`. Default false. */
-  sendExpiresIn?: boolean;
-  /** Known trigger keys and their schemas. When given, other keys get 404 and payloads are validated. */
-  triggers?: Record<string, JsonSchema>;
-  /** Default RS256. */
-  webhookAlgorithm?: FakeWebhookAlgorithm;
-}
+import {
+  addInstallation,
+  type FakePlatformOptions,
+  type FakePlatformState,
+  routeRequest,
+} from './fake-platform-routes.js';
 
 export interface FakePlatform {
   /** Use as both `baseUrl` and `installUrl`. */

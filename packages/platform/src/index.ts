@@ -27,11 +27,13 @@ export type { WebhookDelivery, WebhookEvent, WebhookIdentity } from './webhook-d
 export { verifyWebhook } from './webhook-verify.js';
 export type { VerifyWebhookOptions, WebhookKey } from './webhook-verify.js';
 export { createWebhookHandler } from './webhook-handler.js';
-export type { WebhookEventContext, WebhookHandler, WebhookHandlerOptions } from './webhook-handler.js';
+export type { WebhookHandler, WebhookHandlerOptions } from './webhook-handler.js';
+export type { WebhookEventContext } from './webhook-processing.js';
 export type { PendingDelivery, RecordOutcome, WebhookStore } from './webhook-store.js';
 export { openSqliteWebhookStore } from './sqlite-webhook-store.js';
 export type { DeliveryStatus, SqliteWebhookStore, StoredDelivery } from './sqlite-webhook-store.js';
 
 export { startFakePlatform } from './fake-platform.js';
-export type { FakePlatform, FakePlatformOptions } from './fake-platform.js';
+export type { FakePlatform } from './fake-platform.js';
+export type { FakePlatformOptions } from './fake-platform-routes.js';
 export type { FakeWebhookAlgorithm, FakeWebhookEvent, FakeWebhookResult } from './fake-webhook-sender.js';

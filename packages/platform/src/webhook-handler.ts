@@ -12,8 +12,6 @@ import { BodyTooLarge, readBody, reply, type RequestWithBody } from './webhook-r
 import type { WebhookStore } from './webhook-store.js';
 import { createWebhookVerifier, type WebhookKey } from './webhook-verify.js';
 
-export type { WebhookEventContext } from './webhook-processing.js';
-
 export interface WebhookHandlerOptions {
   /** The platform's public key. */
   key: WebhookKey;

@@ -28,7 +28,7 @@ import { statelessExchanges, type Stateless } from './stateless.js';
 
 export const MCP_PATH = '/docs';
 /** MCP Inspector up to 0.15 rewrites every URL to /mcp. */
-export const MCP_ALIAS = '/mcp';
+const MCP_ALIAS = '/mcp';
 const MCP_PATHS = [MCP_PATH, MCP_ALIAS];
 
 export interface AppOptions extends ServerOptions {

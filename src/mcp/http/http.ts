@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SearchEngine } from '../../search/types.js';
-import { type App, createApp, MCP_ALIAS, MCP_PATH } from './app.js';
+import { type App, createApp, MCP_PATH } from './app.js';
 import type { PageIndex } from '../tools/pages.js';
 import { writeLine } from './request-log.js';
 import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from '../server-options.js';
@@ -11,13 +11,12 @@ import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from 
  * closes every session on shutdown. What it serves is app.ts.
  */
 
-export { createApp, MCP_ALIAS, MCP_PATH };
 export type { AppOptions } from './app.js';
 
 /** Slow or stalled clients: headers must arrive within 10 s and a whole request within 30 s. */
 export const SLOW_CLIENT_TIMEOUTS: SlowClientTimeouts = { headersMs: 10_000, requestMs: 30_000 };
 
-export interface SlowClientTimeouts {
+interface SlowClientTimeouts {
   /** Time to receive the request headers; a client still sending them then gets 408. */
   headersMs: number;
   /** Time to receive the whole request, body included (a trickled body gets 408). */

@@ -17,7 +17,7 @@ interface Session {
   close(): Promise<void>;
 }
 
-export interface LegacySessionsOptions {
+interface LegacySessionsOptions {
   maxSessions: number;
   sessionIdleMs: number;
   /** Requests one session runs at once at most. */

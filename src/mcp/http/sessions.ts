@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
  * requests at once.
  */
 
-export interface Closable {
+interface Closable {
   close(): Promise<void>;
 }
 
@@ -21,7 +21,7 @@ interface Entry<T> {
   lastActive: number;
 }
 
-export interface SessionRegistryOptions {
+interface SessionRegistryOptions {
   maxSessions: number;
   idleMs: number;
   /** Requests running at once in one session at most (default 8); begin() refuses more. */

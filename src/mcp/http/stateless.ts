@@ -12,7 +12,7 @@ import type { LogEvent } from './request-log.js';
  * memory the same way.
  */
 
-export interface StatelessOptions {
+interface StatelessOptions {
   /** Exchanges running at once at most; beyond it, 503 with Retry-After. */
   maxConcurrent: number;
   maxBodyBytes: number;

@@ -5,7 +5,7 @@ import { METADATA_PATH, metadataUrlOf, type OAuthConfig } from './settings.js';
  * and the WWW-Authenticate challenges that point at them. Pure functions of the configuration.
  */
 
-export interface ProtectedResourceMetadata {
+interface ProtectedResourceMetadata {
   resource: string;
   authorization_servers: string[];
   scopes_supported: string[];
@@ -45,7 +45,7 @@ export function resourceFor(config: OAuthConfig, path: string, aliasPath: string
   return path === aliasPath || path.startsWith(`${aliasPath}/`) ? alias : main;
 }
 
-export type ChallengeError = 'invalid_token' | 'insufficient_scope';
+type ChallengeError = 'invalid_token' | 'insufficient_scope';
 
 /** `Bearer resource_metadata="…", scope="…"`, with `error="…"` first when a token was refused. */
 export function bearerChallenge(config: OAuthConfig, resource: string, error?: ChallengeError): string {

@@ -34,12 +34,12 @@ export const ACCEPTED_ALGORITHMS = [
 ];
 
 /** Clocks of the issuer and this server may differ by this much. */
-export const CLOCK_TOLERANCE_SECONDS = 30;
+const CLOCK_TOLERANCE_SECONDS = 30;
 
 /** How long a fetch of the issuer's keys may take before the request gets 503. */
 const JWKS_TIMEOUT_MS = 5000;
 
-export type TokenProblem =
+type TokenProblem =
   | 'malformed'
   | 'algorithm-not-allowed'
   | 'unknown-key'

@@ -63,7 +63,7 @@ export interface FittedResult {
   excerpts: WindowSection[];
 }
 
-export interface Fitted {
+interface Fitted {
   fitted: FittedResult[];
   /** Results left out: below the confidence floor, or no room for their best section. */
   omittedResults: number;

@@ -17,9 +17,9 @@ import { cutMarkdown } from './cut-markdown.js';
  * window of five pages ran to 30,000 characters and more, mostly unread.
  */
 export const DEFAULT_RESPONSE_BUDGET_CHARS = 12_000;
-export type RenderOptions = FitOptions;
+type RenderOptions = FitOptions;
 /** The most separate excerpts one result can show (the fitter's `maxExcerpts` is capped at this). */
-export const MAX_EXCERPTS_SHOWN = 2;
+const MAX_EXCERPTS_SHOWN = 2;
 
 const sectionSchema = z.object({
   position: z.number().int().min(0).describe('0-based position of the section in its page'),
@@ -171,7 +171,7 @@ function headerLine(term: string, shown: number, omitted: number): string {
   );
 }
 
-export function noResultsText(term: string): string {
+function noResultsText(term: string): string {
   return (
     `No documentation matched ${JSON.stringify(oneLine(term))}. This is not an error: search again with the documentation's own terms ` +
     '(API, option, field or header names, error messages), or describe the task in other words.'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { projectRoot } from '../../paths.js';
+import { projectRoot } from '../../project-root.js';
 import type { SearchEngine } from '../../search/types.js';
 import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
@@ -17,8 +17,8 @@ import { parseServerOptions } from '../server-options.js';
  * layer builds one of these per session (2025 era) or per request (2026-07-28).
  */
 
-export const TOOL_NAME = 'SearchDocs';
-export const MAX_SEARCH_TERM_CHARS = 1000;
+const TOOL_NAME = 'SearchDocs';
+const MAX_SEARCH_TERM_CHARS = 1000;
 
 export const searchDocsInputSchema = z.strictObject({
   searchTerm: z
@@ -37,7 +37,7 @@ export const searchDocsInputSchema = z.strictObject({
     ),
 });
 
-export interface DocsServerOptions {
+interface DocsServerOptions {
   /** Largest result, text and structured copy together (see render.ts). */
   responseBudgetChars: number;
   /** Documents per search at most. */

@@ -4,7 +4,7 @@
  * reloads (it depends on the knowledge base and path only) and a client can read it back.
  */
 
-export const PAGE_URI_SCHEME = 'svc-docs';
+const PAGE_URI_SCHEME = 'svc-docs';
 
 /** The RFC 6570 template clients see in resources/templates/list. */
 export const PAGE_URI_TEMPLATE = `${PAGE_URI_SCHEME}://{kb}/{+path}`;
@@ -18,7 +18,7 @@ export function pageUri(source: string, path: string): string {
   return `${PAGE_URI_SCHEME}://${encodeURIComponent(source)}/${encodePath(path)}`;
 }
 
-export interface PageRef {
+interface PageRef {
   source: string;
   path: string;
 }

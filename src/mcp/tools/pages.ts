@@ -28,9 +28,9 @@ export interface PageIndex {
 export const PAGE_MIME_TYPE = 'text/markdown';
 
 /** Pages per resources/list response. */
-export const PAGES_PER_LIST = 100;
+const PAGES_PER_LIST = 100;
 
-export interface PageResource {
+interface PageResource {
   uri: string;
   name: string;
   title: string;

@@ -10,11 +10,11 @@ import { findPage, pageSections, type PageIndex } from './pages.js';
  * readPageTool setting turns it on.
  */
 
-export const READ_PAGE_TOOL_NAME = 'ReadPage';
+const READ_PAGE_TOOL_NAME = 'ReadPage';
 /** Sections one call returns at most: the size of a SearchDocs window. */
-export const MAX_SECTIONS_PER_READ = 31;
+const MAX_SECTIONS_PER_READ = 31;
 
-export const readPageInputSchema = z.strictObject({
+const readPageInputSchema = z.strictObject({
   page: z
     .string()
     .min(1)
