@@ -73,7 +73,7 @@ export async function chunkCorpus(
         firstSection: out.sections.length,
         sectionCount: chunked.sections.length,
       });
-      for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text });
+      for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text, role: s.role });
     }
   } finally {
     release();

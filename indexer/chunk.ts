@@ -5,6 +5,8 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { parse as parseYaml } from 'yaml';
+import type { SectionRole } from '../src/index/format.js';
+import { sectionRole } from './section-role.js';
 import { splitLines, splitSection } from './split-section.js';
 
 /**
@@ -30,7 +32,7 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxSectionChars: 2000 };
  * Bump whenever chunkMarkdown can cut the same source differently: a reindex reuses the sections
  * of unchanged files from the previous build only when it was chunked by the same version.
  */
-export const CHUNKER_VERSION = 3;
+export const CHUNKER_VERSION = 4;
 
 /** Headings and titles longer than this are shortened: every section below a heading repeats it. */
 export const MAX_HEADING_CHARS = 200;
@@ -38,6 +40,7 @@ export const MAX_HEADING_CHARS = 200;
 export interface ChunkedSection {
   headings: string[];
   text: string;
+  role: SectionRole;
 }
 
 export interface ChunkedDocument {
@@ -81,8 +84,9 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_C
   const flush = (end: number): boolean => {
     const text = source.slice(current.start, end);
     if (current.headings.length === 0 && text.trim() === '') return false;
+    const role = sectionRole(current.headings, current.blocks);
     for (const part of splitSection(current.start, end, current.blocks, source, options.maxSectionChars)) {
-      sections.push({ headings: current.headings, text: part });
+      sections.push({ headings: current.headings, text: part, role });
     }
     return true;
   };
@@ -134,7 +138,7 @@ export function oneLine(text: string): string {
 /** A document that cannot be parsed as Markdown, as plain-text sections of bounded length. */
 export function plainSections(source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedSection[] {
   if (source.trim() === '') return [];
-  return splitLines(source, options.maxSectionChars).map((text) => ({ headings: [], text }));
+  return splitLines(source, options.maxSectionChars).map((text) => ({ headings: [], text, role: 'content' }));
 }
 
 function titleFromYaml(value: string): string | undefined {

@@ -20,10 +20,19 @@ const storedDocumentSchema = z.object({
 });
 export type StoredDocument = z.infer<typeof storedDocumentSchema>;
 
+/**
+ * What a section is for (indexer/section-role.ts): `content` says something; `navigation` only
+ * points elsewhere (see-also lists, tables of contents); `empty` is a heading with nothing under
+ * it. Only content sections are answers; the others are context.
+ */
+export const SECTION_ROLES = ['content', 'navigation', 'empty'] as const;
+export type SectionRole = (typeof SECTION_ROLES)[number];
+
 const storedSectionSchema = z.object({
   doc: z.number().int().nonnegative(),
   headings: z.array(z.string()),
   text: z.string(),
+  role: z.enum(SECTION_ROLES),
 });
 export type StoredSection = z.infer<typeof storedSectionSchema>;
 

@@ -8,7 +8,7 @@ import type { HnswParams } from './vector-index.js';
  * 2: sections.bin and postings.bin replaced sections.json and lexical.json. 3: the HNSW graph's
  * labels are slots mapped to sections by vectors.hnsw.labels, so a reindex can update the graph.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 const fieldNumbers = (value: z.ZodNumber) => z.object({ title: value, headings: value, body: value });
 

@@ -1,13 +1,13 @@
-import { ColumnReader, magic, numberColumn, stringColumn } from './columns.js';
-import type { StoredDocument, StoredSection } from './format.js';
+import { ColumnFormatError, ColumnReader, magic, numberColumn, stringColumn } from './columns.js';
+import { SECTION_ROLES, type StoredDocument, type StoredSection } from './format.js';
 
 /**
  * sections.bin: the document table (kb, path, title, hash, first section, section count) and the
- * section table (document, heading path, text) as columns (columns.ts). The heading paths of all
+ * section table (document, heading path, text, role) as columns (columns.ts). The heading paths of all
  * sections form one string column; section s owns headings headingStart[s] … headingStart[s + 1] - 1.
  */
 
-const MAGIC = 'SVCSEC02';
+const MAGIC = 'SVCSEC03';
 
 export function* sectionsPieces(documents: StoredDocument[], sections: StoredSection[]): Generator<Uint8Array> {
   yield* magic(MAGIC);
@@ -24,6 +24,7 @@ export function* sectionsPieces(documents: StoredDocument[], sections: StoredSec
   const headings = sections.flatMap((s) => s.headings);
   yield* stringColumn(headings.length, (h) => headings[h]!);
   yield* stringColumn(sections.length, (s) => sections[s]!.text);
+  yield* numberColumn(Uint32Array.from(sections, (s) => SECTION_ROLES.indexOf(s.role)));
 }
 
 /** Throws ColumnFormatError when the bytes do not hold the tables. */
@@ -41,6 +42,7 @@ export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
   const headingStart = r.uint32(doc.length + 1);
   const headings = r.strings(headingStart[doc.length]);
   const text = r.strings(doc.length);
+  const role = r.uint32(doc.length);
   r.end();
   const documents = new Array<StoredDocument>(n);
   for (let d = 0; d < n; d++) {
@@ -57,7 +59,9 @@ export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
   for (let s = 0; s < doc.length; s++) {
     const own: string[] = [];
     for (let h = headingStart[s]!; h < headingStart[s + 1]!; h++) own.push(headings.get(h));
-    sections[s] = { doc: doc[s]!, headings: own, text: text.get(s) };
+    const kind = SECTION_ROLES[role[s]!];
+    if (kind === undefined) throw new ColumnFormatError(`section ${s} has an unknown role ${role[s]}`);
+    sections[s] = { doc: doc[s]!, headings: own, text: text.get(s), role: kind };
   }
   return { documents, sections };
 }

@@ -17,7 +17,12 @@ function corpus(pages: Record<string, [string, string][]>): { documents: StoredD
       sectionCount: parts.length,
     });
     for (const [heading, body] of parts)
-      sections.push({ doc: documents.length - 1, headings: [path, heading], text: `## ${heading}\n\n${body}` });
+      sections.push({
+        doc: documents.length - 1,
+        headings: [path, heading],
+        text: `## ${heading}\n\n${body}`,
+        role: 'content',
+      });
   }
   return { documents, sections };
 }

@@ -21,9 +21,9 @@ const documents: StoredDocument[] = [
   { kb: 'other', path: 'dir/b.md', title: '', hash: 'h2', firstSection: 2, sectionCount: 1 },
 ];
 const sections: StoredSection[] = [
-  { doc: 0, headings: ['Ünïcode 🚀 title'], text: '# Ünïcode 🚀 title\nintro with a café\n' },
-  { doc: 0, headings: ['Ünïcode 🚀 title', 'Deep'], text: '' },
-  { doc: 1, headings: [], text: 'no heading at all, odd length' },
+  { doc: 0, headings: ['Ünïcode 🚀 title'], text: '# Ünïcode 🚀 title\nintro with a café\n', role: 'content' },
+  { doc: 0, headings: ['Ünïcode 🚀 title', 'Deep'], text: '', role: 'empty' },
+  { doc: 1, headings: [], text: 'no heading at all, odd length', role: 'navigation' },
 ];
 
 function bytes(pieces: Iterable<Uint8Array>): ArrayBuffer {
@@ -132,7 +132,7 @@ describe('an index of the previous format', () => {
     writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 2, files }));
     await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
     await expect(readIndex(join(b, '..'))).rejects.toThrow(
-      /manifest\.json has index format 2 but this svc-docs reads format 3: run 'svc-docs index' to rebuild it$/,
+      /manifest\.json has index format 2 but this svc-docs reads format 4: run 'svc-docs index' to rebuild it$/,
     );
   });
 });
@@ -148,6 +148,7 @@ describe('reading a table larger than one read', () => {
       doc: 0,
       headings: [`H${i}`],
       text: `${i} `.padEnd(sectionChars, 'x'),
+      role: 'content',
     }));
     const bigDocuments: StoredDocument[] = [
       { kb: 'kb', path: 'a.md', title: 'A', hash: 'h', firstSection: 0, sectionCount: count },

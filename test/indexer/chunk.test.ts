@@ -74,7 +74,9 @@ describe('chunkMarkdown', () => {
   });
 
   it('makes a file with no heading one section, and an empty file none', () => {
-    expect(chunkMarkdown('just text\n\nmore\n').sections).toEqual([{ headings: [], text: 'just text\n\nmore\n' }]);
+    expect(chunkMarkdown('just text\n\nmore\n').sections).toEqual([
+      { headings: [], text: 'just text\n\nmore\n', role: 'content' },
+    ]);
     expect(chunkMarkdown('').sections).toEqual([]);
     expect(chunkMarkdown('  \n\n').sections).toEqual([]);
   });

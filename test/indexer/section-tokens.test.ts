@@ -13,6 +13,7 @@ const SECTIONS: StoredSection[] = Array.from({ length: 250 }, (_, s) => ({
   doc: 0,
   headings: [`Part ${s % 7}`],
   text: `word${s % 13} common word${s % 5} text word${s % 13}`,
+  role: 'content',
 }));
 const DOCUMENTS: StoredDocument[] = [
   { kb: 'kb', path: 'a.md', title: 'Alpha', hash: 'h', firstSection: 0, sectionCount: SECTIONS.length },
