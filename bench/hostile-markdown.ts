@@ -43,7 +43,7 @@ for (const [name, make] of Object.entries(INPUTS)) {
     continue;
   }
   const started = performance.now();
-  const outcome = await chunker.chunk(source, DEFAULT_CHUNK_OPTIONS);
+  const outcome = await chunker.chunk({ path: 'hostile.md', source }, DEFAULT_CHUNK_OPTIONS);
   const what = outcome.ok
     ? `${outcome.doc.sections.length} sections`
     : outcome.reason === 'timeout'

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ChunkedDocument, ChunkOptions } from './chunk.js';
+import type { CorpusFile } from './chunk-file.js';
 import type { ChunkRequest } from './chunk-worker.js';
 
 /**
@@ -20,7 +21,7 @@ export type ChunkOutcome =
 /** Chunks one document at a time within `timeoutMs` per document: on the worker, or on the calling thread (inline-chunk.ts). */
 export interface Chunker {
   timeoutMs: number;
-  chunk(source: string, options: ChunkOptions): Promise<ChunkOutcome>;
+  chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome>;
 }
 
 type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: false; error: string };
@@ -50,7 +51,7 @@ export class BoundedChunker implements Chunker {
     this.start().ready.catch(() => {});
   }
 
-  async chunk(source: string, options: ChunkOptions): Promise<ChunkOutcome> {
+  async chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome> {
     const { thread: worker, ready } = this.start();
     // Loading the parser is not the document's time.
     await ready;
@@ -77,7 +78,7 @@ export class BoundedChunker implements Chunker {
       }, this.timeoutMs);
       worker.on('message', onMessage);
       worker.on('error', onError);
-      worker.postMessage({ id, source, options } satisfies ChunkRequest);
+      worker.postMessage({ id, file, options } satisfies ChunkRequest);
     });
   }
 

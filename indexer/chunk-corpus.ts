@@ -133,7 +133,7 @@ async function chunkDocument(
   const parseTimeoutMs = chunker.timeoutMs;
   const name = `${doc.kb}/${doc.path}`;
   const fallbackTitle = basename(doc.path).replace(/\.(md|markdown|mdx)$/i, '');
-  const outcome = await chunker.chunk(doc.source, options);
+  const outcome = await chunker.chunk({ path: doc.path, source: doc.source }, options);
   if (outcome.ok) return { title: outcome.doc.title ?? fallbackTitle, sections: outcome.doc.sections };
   if (outcome.reason === 'timeout') {
     log(

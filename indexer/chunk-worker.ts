@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { chunkMarkdown, type ChunkOptions } from './chunk.js';
+import type { ChunkOptions } from './chunk.js';
+import { chunkFile, type CorpusFile } from './chunk-file.js';
 
 /**
  * Worker thread entry: chunks one document per message. Parsing runs here so that the indexer
@@ -9,16 +10,16 @@ import { chunkMarkdown, type ChunkOptions } from './chunk.js';
 
 export interface ChunkRequest {
   id: number;
-  source: string;
+  file: CorpusFile;
   options: ChunkOptions;
 }
 
 // Loaded: the first message says so, and the time limit of the first document starts after it.
 parentPort?.postMessage({ ready: true });
 
-parentPort?.on('message', ({ id, source, options }: ChunkRequest) => {
+parentPort?.on('message', ({ id, file, options }: ChunkRequest) => {
   try {
-    parentPort!.postMessage({ id, ok: true, doc: chunkMarkdown(source, options) });
+    parentPort!.postMessage({ id, ok: true, doc: chunkFile(file, options) });
   } catch (error) {
     // Only the error's class: a parser's message may quote the document.
     parentPort!.postMessage({ id, ok: false, error: error instanceof Error ? error.name : 'error' });

@@ -1,6 +1,7 @@
 import { createContext, Script } from 'node:vm';
 import type { ChunkOutcome, Chunker } from './bounded-chunk.js';
-import { chunkMarkdown, type ChunkOptions } from './chunk.js';
+import type { ChunkOptions } from './chunk.js';
+import { chunkFile, type CorpusFile } from './chunk-file.js';
 
 /**
  * Chunks documents on the calling thread, each parse stopped at the time limit by node:vm's
@@ -25,11 +26,11 @@ export class InlineChunker implements Chunker {
 
   constructor(public timeoutMs: number) {}
 
-  async chunk(source: string, options: ChunkOptions): Promise<ChunkOutcome> {
-    this.context.run = () => chunkMarkdown(source, options);
+  async chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome> {
+    this.context.run = () => chunkFile(file, options);
     try {
       const doc = this.script.runInContext(this.context, { timeout: vmTimeout(this.timeoutMs) }) as ReturnType<
-        typeof chunkMarkdown
+        typeof chunkFile
       >;
       return { ok: true, doc };
     } catch (error) {

@@ -25,9 +25,9 @@ describe('parsing on the calling thread', () => {
     const worker = new BoundedChunker(60_000);
     try {
       for (const source of Object.values(SAMPLE_CORPUS)) {
-        const inline = await new InlineChunker(60_000).chunk(source, DEFAULT_CHUNK_OPTIONS);
+        const inline = await new InlineChunker(60_000).chunk({ path: 'page.md', source }, DEFAULT_CHUNK_OPTIONS);
         expect(inline).toEqual({ ok: true, doc: chunkMarkdown(source, DEFAULT_CHUNK_OPTIONS) });
-        expect(inline).toEqual(await worker.chunk(source, DEFAULT_CHUNK_OPTIONS));
+        expect(inline).toEqual(await worker.chunk({ path: 'page.md', source }, DEFAULT_CHUNK_OPTIONS));
       }
     } finally {
       await worker.close();
@@ -36,15 +36,18 @@ describe('parsing on the calling thread', () => {
 
   it('stops a parse at the time limit, and parses the next document', async () => {
     const chunker = new InlineChunker(300);
-    expect(await chunker.chunk(BRACKETS, DEFAULT_CHUNK_OPTIONS)).toEqual({ ok: false, reason: 'timeout' });
-    const next = await chunker.chunk('# After\n\nParsed.\n', DEFAULT_CHUNK_OPTIONS);
+    expect(await chunker.chunk({ path: 'brackets.md', source: BRACKETS }, DEFAULT_CHUNK_OPTIONS)).toEqual({
+      ok: false,
+      reason: 'timeout',
+    });
+    const next = await chunker.chunk({ path: 'after.md', source: '# After\n\nParsed.\n' }, DEFAULT_CHUNK_OPTIONS);
     expect(next).toEqual({ ok: true, doc: chunkMarkdown('# After\n\nParsed.\n', DEFAULT_CHUNK_OPTIONS) });
   });
 
   it('takes a limit set in seconds however it converts: fractional or beyond what a timer holds', async () => {
     const source = '# Limits\n\nParsed within any limit.\n';
     for (const limitMs of [1500.5, 1e13])
-      expect(await new InlineChunker(limitMs).chunk(source, DEFAULT_CHUNK_OPTIONS)).toEqual({
+      expect(await new InlineChunker(limitMs).chunk({ path: 'page.md', source }, DEFAULT_CHUNK_OPTIONS)).toEqual({
         ok: true,
         doc: chunkMarkdown(source, DEFAULT_CHUNK_OPTIONS),
       });
