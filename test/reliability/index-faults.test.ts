@@ -112,7 +112,7 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
     [
       'an index of the previous format (sections.json, lexical.json)',
       (b) => editManifest(b, (m) => ({ ...m, formatVersion: 1 })),
-      /has index format 1 but this svc-docs reads format 3/,
+      /has index format 1 but this svc-docs reads format 4/,
     ],
     [
       'a missing CURRENT pointer',
@@ -133,7 +133,7 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
     [
       'an index of another format version',
       (b) => editManifest(b, (m) => ({ ...m, formatVersion: 99 })),
-      /has index format 99 but this svc-docs reads format 3/,
+      /has index format 99 but this svc-docs reads format 4/,
     ],
     [
       'a manifest missing its model',
