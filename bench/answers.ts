@@ -5,13 +5,15 @@ import type { SearchResult } from '../src/search/types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { mean, ndcg, percentile } from './metrics.js';
 import { judgements, QUERY_STYLES, type LabelledQuery } from './queries.js';
-import { respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
+import { repeatedSentences } from './repeats.js';
+import { fullWindows, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import { answerAt, firstAnswerRank } from './shown.js';
 
 /**
  * Search quality as the assistant receives it: each query is answered as the server answers it
- * (default result count, rendered within the default budget) and scored on whether the answer
- * is shown (bench/shown.ts). nDCG@10 is the usual graded page ranking over the first ten pages.
+ * (default result count, rendered within the default budget) and scored on whether the answer's
+ * words are in the text shown (bench/shown.ts); also with whole windows, along a curve of budgets,
+ * and for repeated facts. nDCG@10 is the usual graded page ranking over the first ten pages.
  */
 
 export interface AnswerSystem {
@@ -20,28 +22,41 @@ export interface AnswerSystem {
   close(): Promise<void>;
 }
 
+/** Response budgets the answer curve is measured at (characters of text). */
+export const BUDGET_CURVE = [6_000, 12_000, 20_000, 30_000] as const;
+
 export interface QueryOutcome {
   id: string;
   style: string;
-  /** Answer shown in the first result / the first five, within the budget. */
+  /** Answer shown in the first result / the first five, within the default budget. */
   hit1: number;
   hit5: number;
-  /** Answer within the first five results' full windows, no budget. */
-  hit5Unbudgeted: number;
+  /** The same with every result's whole ±15-section window, no budget. */
+  hit1Full: number;
+  hit5Full: number;
+  /** Hit@5 at each budget of BUDGET_CURVE. */
+  hit5At: number[];
   /** 1 / rank of the first result showing the answer within the budget, 0 if none does. */
   rr: number;
   ndcg10: number;
   chars: number;
+  /** Distinct sentences the response shows more than once (bench/repeats.ts). */
+  repeats: number;
 }
 
 export interface AnswerScores {
   queries: number;
   hit1: number;
   hit5: number;
-  hit5Unbudgeted: number;
+  hit1Full: number;
+  hit5Full: number;
+  hit5At: number[];
   mrr: number;
   ndcg10: number;
   medianChars: number;
+  /** Mean repeated sentences per response, and the share of responses with any. */
+  meanRepeats: number;
+  withRepeats: number;
 }
 
 export interface AnswerReport {
@@ -67,12 +82,15 @@ export async function answerOutcome(
   const response = respond(query.query, results, settings.budgetChars);
   const ranking = settings.resultCount >= 10 ? results : await system.search(query.query, 10);
   const rank = firstAnswerRank(query, response.shown);
+  const full = fullWindows(results);
   return {
     id: query.id,
     style: query.style,
     hit1: answerAt(query, response.shown, 1),
     hit5: answerAt(query, response.shown, 5),
-    hit5Unbudgeted: answerAt(query, response.unbudgeted, 5),
+    hit1Full: answerAt(query, full, 1),
+    hit5Full: answerAt(query, full, 5),
+    hit5At: BUDGET_CURVE.map((budget) => answerAt(query, respond(query.query, results, budget).shown, 5)),
     rr: rank === 0 ? 0 : 1 / rank,
     ndcg10: ndcg(
       ranking.map((r) => `${r.source}/${r.path}`),
@@ -80,22 +98,28 @@ export async function answerOutcome(
       10,
     ),
     chars: response.chars,
+    repeats: repeatedSentences(response.shown.map((r) => r.text)),
   };
 }
 
 export function summarise(outcomes: readonly QueryOutcome[]): AnswerScores {
-  const avg = (k: 'hit1' | 'hit5' | 'hit5Unbudgeted' | 'rr' | 'ndcg10') => mean(outcomes.map((o) => o[k]));
+  const avg = (k: 'hit1' | 'hit5' | 'hit1Full' | 'hit5Full' | 'rr' | 'ndcg10' | 'repeats') =>
+    mean(outcomes.map((o) => o[k]));
   return {
     queries: outcomes.length,
     hit1: avg('hit1'),
     hit5: avg('hit5'),
-    hit5Unbudgeted: avg('hit5Unbudgeted'),
+    hit1Full: avg('hit1Full'),
+    hit5Full: avg('hit5Full'),
+    hit5At: BUDGET_CURVE.map((_, i) => mean(outcomes.map((o) => o.hit5At[i]!))),
     mrr: avg('rr'),
     ndcg10: avg('ndcg10'),
     medianChars: percentile(
       outcomes.map((o) => o.chars),
       50,
     ),
+    meanRepeats: avg('repeats'),
+    withRepeats: mean(outcomes.map((o) => (o.repeats > 0 ? 1 : 0))),
   };
 }
 

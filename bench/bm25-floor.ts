@@ -180,6 +180,9 @@ export class Bm25Floor {
           text: s.text,
           isBest: p === best,
           match: match(doc.firstSection + p),
+          // The floor ranks sections by BM25 alone: no fused score per section, no roles.
+          score: p === best ? 1 : 0,
+          role: 'content' as const,
         };
         sections.push(shown);
       }
@@ -192,6 +195,7 @@ export class Bm25Floor {
         relevance: relevanceFor(confidence, this.thresholds),
         score: hit.score,
         confidence,
+        titleMatch: 0,
         documentSections: doc.sectionCount,
         sections,
       };

@@ -16,7 +16,7 @@ import { assertTuningOnly, judgements, labelledSets, splitHalf } from './queries
  */
 
 /** The probability of relevance at which each label starts. */
-export const LABEL_PROBABILITY = { excellent: 0.8, veryRelevant: 0.6, relevant: 0.4, somewhatRelevant: 0.2 } as const;
+export const LABEL_PROBABILITY = { excellent: 0.8, veryRelevant: 0.6, relevant: 0.4, moderate: 0.2 } as const;
 
 /**
  * Isotonic regression (pool adjacent violators) of relevance on confidence gives P(relevant |
@@ -44,7 +44,7 @@ export function calibrate(pairs: { confidence: number; relevant: boolean }[]): R
     excellent: threshold(LABEL_PROBABILITY.excellent),
     veryRelevant: threshold(LABEL_PROBABILITY.veryRelevant),
     relevant: threshold(LABEL_PROBABILITY.relevant),
-    somewhatRelevant: threshold(LABEL_PROBABILITY.somewhatRelevant),
+    moderate: threshold(LABEL_PROBABILITY.moderate),
   };
 }
 
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const embedder = await loadEmbedder();
   const pairs: { confidence: number; relevant: boolean }[] = [];
   for (const set of labelledSets(projectRoot()).map((s) => splitHalf(s, 'tuning'))) {
-    assertTuningOnly(set.queries);
+    assertTuningOnly([...set.queries, ...set.offTopic]);
     const dir = join(cacheDir(), 'bench', `${set.name}-index`);
     await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder });
     const engine = await openEngine(dir, { embedder });
@@ -62,6 +62,11 @@ async function main(): Promise<void> {
       results.forEach((r, i) =>
         pairs.push({ confidence: confidences[i]!, relevant: (judged.get(`${r.source}/${r.path}`) ?? 0) > 0 }),
       );
+    }
+    // Questions the docs do not cover: none of their results is relevant.
+    for (const q of set.offTopic) {
+      const { confidences } = await engine.searchDetailed(q.query, { limit: 10 });
+      for (const confidence of confidences) pairs.push({ confidence, relevant: false });
     }
     await engine.close();
   }

@@ -20,11 +20,15 @@ const querySetSchema = z.object({
             doc: z.string(),
             grade: z.number().int().min(1).max(2),
             headings: z.array(z.string()).optional(),
+            /** Case-insensitive regexes over the answering section's words (bench/answer-text.ts). */
+            answers: z.array(z.string().min(1)).optional(),
           }),
         )
         .min(1),
     }),
   ),
+  /** Questions on subjects the docs do not cover: the response should say so, briefly. */
+  offTopic: z.array(z.object({ id: z.string(), query: z.string().min(1) })).default([]),
 });
 export type QuerySet = z.infer<typeof querySetSchema> & { corpusDir: string; name: string };
 export type LabelledQuery = QuerySet['queries'][number];
@@ -38,7 +42,7 @@ export function loadQuerySet(path: string): QuerySet {
 }
 
 /** The corpora every benchmark reports, in this order; a set whose file is not there yet is skipped. */
-export const SET_NAMES = ['svc', 'argocd', 'vitest'] as const;
+export const SET_NAMES = ['svc', 'argocd', 'vitest', 'mkdocs-material', 'trpc', 'hugo'] as const;
 
 export function labelledSets(repoRoot: string): QuerySet[] {
   return SET_NAMES.map((name) => join(repoRoot, 'bench', 'queries', `${name}.json`))
@@ -65,13 +69,17 @@ export function halfOf(id: string): Half {
 
 /** The set restricted to one half; its name and corpus stay. */
 export function splitHalf(set: QuerySet, half: Half): QuerySet {
-  return { ...set, queries: set.queries.filter((q) => halfOf(q.id) === half) };
+  return {
+    ...set,
+    queries: set.queries.filter((q) => halfOf(q.id) === half),
+    offTopic: set.offTopic.filter((q) => halfOf(q.id) === half),
+  };
 }
 
 export class HeldOutQueryError extends Error {}
 
 /** For the tuner: throws unless every query is in the tuning half, so held-out figures cannot be printed by mistake. */
-export function assertTuningOnly(queries: readonly LabelledQuery[]): void {
+export function assertTuningOnly(queries: readonly { id: string }[]): void {
   const leaked = queries.filter((q) => halfOf(q.id) !== 'tuning').map((q) => q.id);
   if (leaked.length > 0)
     throw new HeldOutQueryError(

@@ -1,12 +1,13 @@
-import { DEFAULT_RESPONSE_BUDGET_CHARS, renderSearch } from '../src/mcp/render/render.js';
-import { parseServerOptions } from '../src/mcp/server-options.js';
+import { renderSearch } from '../src/mcp/render/render.js';
+import { DEFAULT_RESPONSE_BUDGET_CHARS, parseServerOptions } from '../src/mcp/server-options.js';
 import type { SearchResult } from '../src/search/types.js';
 import type { ShownResult } from './shown.js';
 
 /**
  * What one SearchDocs call hands the assistant, as the server renders it: the text's length and,
- * per result, the sections that survive the response budget (read back from the structured
- * rendering). The only place the benchmark touches the renderer, so a change to it is one edit.
+ * per result, the section text that survives the response budget (read back from the structured
+ * rendering, which carries the same sections as the text). The only place the benchmark touches
+ * the renderer, so a change to it is one edit.
  */
 
 /** The server's default response budget (src/mcp/render/render.ts) and result count (src/mcp/server-options.ts). */
@@ -14,12 +15,13 @@ export const RESPONSE_BUDGET_CHARS = DEFAULT_RESPONSE_BUDGET_CHARS;
 export const RESULT_COUNT = parseServerOptions({}).maxResults;
 
 export interface Response {
-  /** Characters of the rendered text. */
+  /** The whole rendered text, and its length. */
+  text: string;
   chars: number;
-  /** Results and sections left after the budget. */
+  /** Results and the section text left after the budget. */
   shown: ShownResult[];
-  /** The engine's results with their full windows: the same call without a budget. */
-  unbudgeted: ShownResult[];
+  /** Results with their star count (0 for none), in order. */
+  stars: number[];
 }
 
 export function respond(
@@ -29,8 +31,17 @@ export function respond(
 ): Response {
   const rendered = renderSearch(term, results, { budgetChars });
   return {
+    text: rendered.text,
     chars: rendered.text.length,
-    shown: rendered.structured.results.map((r) => ({ doc: `${r.source}/${r.path}`, sections: r.sections })),
-    unbudgeted: results.map((r) => ({ doc: `${r.source}/${r.path}`, sections: r.sections })),
+    shown: rendered.structured.results.map((r) => ({
+      doc: `${r.source}/${r.path}`,
+      text: r.sections.map((s) => s.text).join('\n\n'),
+    })),
+    stars: rendered.structured.results.map((r) => r.relevance.stars),
   };
+}
+
+/** The engine's results with their whole ±15-section windows, as if no budget applied. */
+export function fullWindows(results: readonly SearchResult[]): ShownResult[] {
+  return results.map((r) => ({ doc: `${r.source}/${r.path}`, text: r.sections.map((s) => s.text).join('\n\n') }));
 }

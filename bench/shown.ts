@@ -1,25 +1,25 @@
+import { showsPhrase } from './answer-text.js';
 import type { LabelledQuery } from './queries.js';
 
 /**
  * "The answer is shown": the definition every Hit@k of the answer benchmark uses, as pure
- * functions. A result shows the answer when its page is judged relevant (grade ≥ 1) and, where
- * the set labels headings for that page, at least one section shown in its window is one of those
- * headings or lies under one (the section's heading path includes a labelled heading). A
- * relevant page whose answering section was cut away does not count.
+ * functions. A result shows the answer when its page is judged relevant and one of the answer
+ * phrases labelled for that page (bench/queries/README.md) occurs in the text the response gives
+ * for that result: the sections it shows, not its header, not the outline of what was left out.
+ * A relevant page whose answering words were cut away does not count; nor does a page labelled
+ * relevant without answer phrases (it points to the answer but does not state it).
  */
 
-/** One result as it reaches the reader: its document key (`kb/path`) and the sections shown. */
+/** One result as it reaches the reader: its document key (`kb/path`) and the section text shown. */
 export interface ShownResult {
   doc: string;
-  sections: readonly { headings: readonly string[] }[];
+  text: string;
 }
 
 export function showsAnswer(query: LabelledQuery, result: ShownResult): boolean {
   const judged = query.relevant.find((r) => r.doc === result.doc);
-  if (judged === undefined || judged.grade < 1) return false;
-  const wanted = judged.headings;
-  if (wanted === undefined || wanted.length === 0) return true;
-  return result.sections.some((s) => s.headings.some((h) => wanted.includes(h)));
+  if (judged === undefined || judged.grade < 1 || judged.answers === undefined) return false;
+  return showsPhrase(result.text, judged.answers);
 }
 
 /** 1-based rank of the first result that shows the answer, or 0 when none does. */

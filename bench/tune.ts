@@ -6,9 +6,10 @@ import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { cacheDir } from '../src/config.js';
 import { projectRoot } from '../src/project-root.js';
-import { DEFAULT_FIT, type FitOptions } from '../src/mcp/render/fit-budget.js';
+import { DEFAULT_SELECT, type SelectOptions } from '../src/mcp/render/select.js';
 import type { EngineOptions } from '../src/search/searcher-types.js';
 import { bm25FloorSystem, engineSystem, evaluateAnswers, type AnswerReport, type AnswerSystem } from './answers.js';
+import { evaluateOffTopic } from './offtopic.js';
 import { RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import { pairedByQuery, type PairedTest } from './paired.js';
 import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './queries.js';
@@ -16,8 +17,8 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
 /**
  * The tuning tool: `npx tsx bench/tune.ts '<json list of variants>' ['<json BuildOptions overrides>'] [--budget=<chars>]`.
  * A variant is a JSON object of EngineOptions, or the string "bm25 floor" (plain BM25, ±15
- * sections); its key "render", if any, overrides the response fitter's defaults (DEFAULT_FIT in
- * src/mcp/render/fit-budget.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
+ * sections); its key "render", if any, overrides the response selection's defaults (DEFAULT_SELECT in
+ * src/mcp/render/select.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
  * labelled set and nothing else (bench/queries.ts): per corpus it prints Hit@1, Hit@5 (answer
  * shown within the response budget; without it in brackets), nDCG@10, paraphrase nDCG@10 and
  * median characters of the response text, and each later variant's paired difference from the
@@ -27,7 +28,7 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
 
 export const FLOOR_VARIANT = 'bm25 floor';
 const variantsSchema = z.array(z.union([z.literal(FLOOR_VARIANT), z.record(z.string(), z.unknown())])).min(1);
-type Variant = typeof FLOOR_VARIANT | (EngineOptions & { render?: Partial<Omit<FitOptions, 'budgetChars'>> });
+type Variant = typeof FLOOR_VARIANT | (EngineOptions & { render?: Partial<Omit<SelectOptions, 'budgetChars'>> });
 
 export class TuneUsageError extends Error {}
 
@@ -37,11 +38,11 @@ async function systemFor(variant: Variant, indexDir: string, embedder: Embedder)
   return engineSystem('variant', indexDir, embedder, options);
 }
 
-const shippedFit = { ...DEFAULT_FIT };
+const shippedFit = { ...DEFAULT_SELECT };
 
 /** The renderer's fit settings for one variant: the shipped ones with the variant's overrides. */
 function useFit(variant: Variant): void {
-  Object.assign(DEFAULT_FIT, shippedFit, variant === FLOOR_VARIANT ? {} : (variant.render ?? {}));
+  Object.assign(DEFAULT_SELECT, shippedFit, variant === FLOOR_VARIANT ? {} : (variant.render ?? {}));
 }
 
 const f = (x: number) => x.toFixed(3);
@@ -56,13 +57,14 @@ function line(set: QuerySet, report: AnswerReport, baseline: AnswerReport | unde
       : `${f(value)} (${signed(pairedByQuery(baseline.perQuery, report.perQuery, metric))})`;
   const para = report.byStyle.paraphrase;
   return [
-    `  ${set.name.padEnd(7)} n ${String(o.queries).padStart(3)}`,
+    `  ${set.name.padEnd(15)} n ${String(o.queries).padStart(3)}`,
     `hit1 ${vs(o.hit1, (q) => q.hit1)}`,
     `hit5 ${vs(o.hit5, (q) => q.hit5)}`,
-    `(no budget ${f(o.hit5Unbudgeted)})`,
+    `(full windows ${f(o.hit1Full)}/${f(o.hit5Full)})`,
     `ndcg ${vs(o.ndcg10, (q) => q.ndcg10)}`,
     `para ${para ? f(para.ndcg10) : '–'}`,
     `chars ${o.medianChars.toFixed(0)}`,
+    `rep ${f(o.meanRepeats)}`,
   ].join('  ');
 }
 
@@ -89,7 +91,7 @@ async function main(): Promise<void> {
   const sets = labelledSets(projectRoot()).map((set) => splitHalf(set, 'tuning'));
   const dirs: string[] = [];
   for (const set of sets) {
-    assertTuningOnly(set.queries);
+    assertTuningOnly([...set.queries, ...set.offTopic]);
     const dir = join(cacheDir(), 'bench', `${set.name}-index${tag}`);
     await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder, ...build });
     dirs.push(dir);
@@ -104,9 +106,12 @@ async function main(): Promise<void> {
     for (const [i, set] of sets.entries()) {
       const system = await systemFor(variant, dirs[i]!, embedder);
       const report = await evaluateAnswers(set.queries, system, { budgetChars, resultCount: RESULT_COUNT });
+      const off = await evaluateOffTopic(set, system);
       await system.close();
       if (v === 0) baselines.push(report);
-      console.log(line(set, report, v === 0 ? undefined : baselines[i]));
+      console.log(
+        `${line(set, report, v === 0 ? undefined : baselines[i])}  off-topic n ${off.queries} chars ${off.medianChars.toFixed(0)} starred ${f(off.starred)}`,
+      );
     }
   }
   await embedder.dispose();

@@ -79,3 +79,13 @@ export class IndexError extends Error {
 export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
+
+/** Every section's role as its index in SECTION_ROLES, in one byte array (`allocate` may share it between threads). */
+export function sectionRoles(
+  sections: readonly Pick<StoredSection, 'role'>[],
+  allocate: (length: number) => Uint8Array = (n) => new Uint8Array(n),
+): Uint8Array {
+  const roles = allocate(sections.length);
+  for (let s = 0; s < sections.length; s++) roles[s] = SECTION_ROLES.indexOf(sections[s]!.role);
+  return roles;
+}

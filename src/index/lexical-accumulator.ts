@@ -12,6 +12,10 @@ export interface LexicalHits {
   matched: Int32Array;
   /** The user's own terms' IDF share of the query, in query order: what a matched bit is worth. */
   ownTermShare: number[];
+  /** The user's own terms (bit i as in `matched`) the index holds at all, in any spelling. */
+  ownTermsFound: number;
+  /** The user's own terms, in the order of their bits. */
+  ownTerms: string[];
 }
 
 /**
@@ -95,7 +99,7 @@ export class Accumulator {
    * matched bits, in the order they were first touched; clears the scratch for the next query.
    * The four columns share one buffer: one allocation per query instead of four.
    */
-  collect(idfMass: number): Omit<LexicalHits, 'ownTermShare'> {
+  collect(idfMass: number): Omit<LexicalHits, 'ownTermShare' | 'ownTermsFound' | 'ownTerms'> {
     const n = this.count;
     const buffer = new ArrayBuffer(n * 24);
     const scores = new Float64Array(buffer, 0, n);

@@ -176,6 +176,8 @@ export class LexicalIndex {
     const { k1 } = this.compact.params;
     const acc = this.acc;
     const ownIdf: number[] = [];
+    const ownTerms: string[] = [];
+    let ownTermsFound = 0;
     let idfMass = 0;
     for (const [term, weight] of query) {
       const ids = this.spellingIds(term, variants.get(term));
@@ -185,7 +187,11 @@ export class LexicalIndex {
       const bit = weight >= 1 && ownIdf.length < 31 ? 1 << ownIdf.length : 0;
       if (weight >= 1) {
         idfMass += idf;
-        if (bit !== 0) ownIdf.push(idf);
+        if (bit !== 0) {
+          ownIdf.push(idf);
+          ownTerms.push(term);
+          if (df > 0) ownTermsFound |= bit;
+        }
       }
       if (ids.length === 1) {
         const { offsets, sections, tf } = this.compact;
@@ -203,6 +209,8 @@ export class LexicalIndex {
     return {
       ...acc.collect(idfMass),
       ownTermShare: ownIdf.map((idf) => (idfMass > 0 ? idf / idfMass : 0)),
+      ownTermsFound,
+      ownTerms,
     };
   }
 }

@@ -51,12 +51,12 @@ const fusionSettingsSchema = z.object({
 });
 export type FusionSettings = z.infer<typeof fusionSettingsSchema>;
 
-/** Minimum confidence for each label; below the last one a result is a "Moderate match". */
+/** Minimum confidence for each label; below the last one a result is "Somewhat relevant". */
 const relevanceThresholdsSchema = z.object({
   excellent: z.number(),
   veryRelevant: z.number(),
   relevant: z.number(),
-  somewhatRelevant: z.number(),
+  moderate: z.number(),
 });
 export type RelevanceThresholds = z.infer<typeof relevanceThresholdsSchema>;
 

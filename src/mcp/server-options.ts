@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_RESPONSE_BUDGET_CHARS } from './render/render.js';
 import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth/settings.js';
 
 /**
@@ -8,6 +7,13 @@ import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth/settings.js';
  * variable (SERVER_ENV below); a command-line flag, passed as `overrides`, wins over the variable, which
  * wins over the default. The README's configuration table lists them.
  */
+
+/**
+ * The response budget, in characters of text. About 3,000 tokens: enough for the sections of the
+ * results most likely to hold the answer, where a whole 31-section window of five pages ran to
+ * 30,000 characters and more, mostly unread.
+ */
+export const DEFAULT_RESPONSE_BUDGET_CHARS = 12_000;
 
 /** Host names a local server answers to: DNS rebinding uses any other name. */
 const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;

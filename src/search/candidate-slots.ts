@@ -16,6 +16,8 @@ export const NO_HITS: LexicalHits = {
   coverage: new Float64Array(0),
   matched: new Int32Array(0),
   ownTermShare: [],
+  ownTermsFound: 0,
+  ownTerms: [],
 };
 
 /** The vector side's answer when the graph is not searched (see EngineOptions.graphCandidates). */

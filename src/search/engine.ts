@@ -1,6 +1,7 @@
 import { DEFAULT_MODEL_ID } from '../embedding/default-model.js';
 import { loadEmbedder } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
+import { sectionRoles } from '../index/format.js';
 import type { Manifest } from '../index/manifest.js';
 import { readIndex, type LoadedIndex } from '../index/read-index.js';
 import { ExactVectorIndex } from '../index/vector-index.js';
@@ -66,6 +67,7 @@ function searchParts(index: LoadedIndex): SearchParts {
     manifest: index.manifest,
     documents: index.documents,
     headings: index.sections.map((s) => s.headings),
+    roles: sectionRoles(index.sections),
     sectionDoc: Int32Array.from(index.sections, (s) => s.doc),
     vectors: index.vectors,
     expansion: index.expansion,

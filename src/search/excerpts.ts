@@ -1,3 +1,4 @@
+import type { SectionRole } from '../index/format.js';
 import { MIN_ANSWER_TOKENS } from './best-section.js';
 
 /**
@@ -6,7 +7,7 @@ import { MIN_ANSWER_TOKENS } from './best-section.js';
  * option and again in an example or a reference entry further down. Ranking picks one of them as
  * the best section; when the budget narrows the window to a few sections around it, the other
  * can lie ten or more sections away, past what the window can grow to. The response may then
- * show it as a separate excerpt (src/mcp/render/fit-budget.ts) instead of non-matching neighbours.
+ * show it (src/mcp/render/select.ts) instead of non-matching neighbours.
  */
 
 /** How many such sections a result carries (the response shows at most one or two of them). */
@@ -31,13 +32,15 @@ export interface ExcerptFacts {
   score: number;
   /** IDF share of the query's own terms the section matched, [0, 1]. */
   match: number;
+  /** Only content sections answer (src/index/format.ts); absent counts as content. */
+  role?: SectionRole;
 }
 
 /**
  * Positions (indexes into `sections`, one page in order) of up to `count` sections other than
  * `best` that match the query, strongest first: most of the query matched, then the higher
- * score, then the earlier section. Sections too short to answer (a heading and a line) are
- * skipped, as are sections that match none of the query's own terms.
+ * score, then the earlier section. Sections too short to answer (a heading and a line), link
+ * lists and empty sections are skipped, as are sections that match none of the query's own terms.
  */
 export function strongestOtherSections(
   sections: readonly ExcerptFacts[],
@@ -52,7 +55,7 @@ export function strongestOtherSections(
     sections[a]!.match - sections[b]!.match || (tie === 'score' ? sections[a]!.score - sections[b]!.score : 0) || b - a;
   for (let p = 0; p < sections.length; p++) {
     const s = sections[p]!;
-    if (p === best || s.match <= 0 || s.bodyTokens < MIN_ANSWER_TOKENS) continue;
+    if (p === best || s.match <= 0 || s.bodyTokens < MIN_ANSWER_TOKENS || (s.role ?? 'content') !== 'content') continue;
     let at = picked.length;
     while (at > 0 && stronger(p, picked[at - 1]!) > 0) at--;
     if (at >= count) continue;

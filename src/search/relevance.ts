@@ -9,16 +9,17 @@ import { RELEVANCE_LABELS, type Relevance } from './types.js';
 
 /**
  * Where the probability that a result is relevant reaches 80 %, 60 %, 40 % and 20 %, by isotonic
- * regression on the tuning halves of the three labelled sets (`npx tsx bench/calibrate.ts`, rerun
- * after the excerpt and parent-credit changes: 0.960, 0.777, 0.399, 0.276; the benchmark reports
- * each label's precision on the held-out halves). "Excellent" needs a result that matches
- * (nearly) every term of the query and scores (nearly) as high as the first.
+ * regression on the tuning halves of every labelled set, their off-topic questions included (all
+ * of whose results count as irrelevant): `npx tsx bench/calibrate.ts` gave 0.960, 0.772, 0.463,
+ * 0.248 (bench/results/tuning.md); the benchmark reports each label's precision on the held-out
+ * halves. "Excellent" needs a result that matches (nearly) every term of the query and scores
+ * (nearly) as high as the first.
  */
 export const DEFAULT_RELEVANCE_THRESHOLDS: RelevanceThresholds = {
   excellent: 0.96,
-  veryRelevant: 0.78,
-  relevant: 0.4,
-  somewhatRelevant: 0.28,
+  veryRelevant: 0.77,
+  relevant: 0.46,
+  moderate: 0.25,
 };
 
 const STARS = [3, 2, 1, 0, 0] as const;
@@ -31,7 +32,7 @@ export function relevanceFor(confidence: number, t: RelevanceThresholds): Releva
         ? 1
         : confidence >= t.relevant
           ? 2
-          : confidence >= t.somewhatRelevant
+          : confidence >= t.moderate
             ? 3
             : 4;
   return { label: RELEVANCE_LABELS[band]!, stars: STARS[band]! };

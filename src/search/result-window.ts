@@ -19,7 +19,7 @@ export function withSections(ranked: RankedResult, index: WindowSource): SearchR
   const first = index.documents[doc]!.firstSection;
   const fill = (w: RankedResult['window'][number]) => {
     const s = index.sections[first + w.position]!;
-    return { position: w.position, headings: s.headings, text: s.text, isBest: w.isBest, match: w.match };
+    return { ...w, headings: s.headings, text: s.text };
   };
   const result: SearchResult = { ...rest, sections: window.map(fill) };
   if (excerpts !== undefined && excerpts.length > 0) result.excerpts = excerpts.map(fill);
@@ -39,11 +39,17 @@ export function windowOf(
 ): Pick<RankedResult, 'window' | 'excerpts'> {
   const best = answeringSection(facts, ranked);
   const { from, to } = windowAround(best, facts.length);
+  let top = 0;
+  for (const f of facts) top = Math.max(top, f.score);
+  const item = (p: number, isBest: boolean) => {
+    const f = facts[p]!;
+    return { position: p, isBest, match: f.match, score: top > 0 ? f.score / top : 0, role: f.role };
+  };
   const window: RankedResult['window'] = [];
-  for (let p = from; p <= to; p++) window.push({ position: p, isBest: p === best, match: facts[p]!.match });
+  for (let p = from; p <= to; p++) window.push(item(p, p === best));
   const others = strongestOtherSections(facts, best, excerpts.count, excerpts.tie);
   if (others.length === 0) return { window };
-  return { window, excerpts: others.map((p) => ({ position: p, isBest: false, match: facts[p]!.match })) };
+  return { window, excerpts: others.map((p) => item(p, false)) };
 }
 
 /**

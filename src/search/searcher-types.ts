@@ -80,6 +80,8 @@ export interface SearchParts {
   documents: readonly StoredDocument[];
   /** Each section's heading path (a window's best section is chosen on it). */
   headings: readonly (readonly string[])[];
+  /** Each section's role, as its index in SECTION_ROLES (src/index/format.ts). */
+  roles: Uint8Array;
   sectionDoc: Int32Array;
   vectors: VectorMatrix;
   expansion: { terms: string[]; vectors: VectorMatrix };

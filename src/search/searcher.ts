@@ -24,6 +24,11 @@ import type {
 } from './searcher-types.js';
 import { searchesGraph } from './searcher-types.js';
 import { TypoCorrector } from './typos.js';
+import { discounted } from './coverage.js';
+import type { SectionFacts } from './best-section.js';
+import type { ExcerptFacts } from './excerpts.js';
+import { SECTION_ROLES } from '../index/format.js';
+import { tokenize } from '../index/tokenize.js';
 import type { SearchOptions } from './types.js';
 
 /** Query → retrieve (BM25F + vectors) → fuse → rank documents → window → label. */
@@ -173,7 +178,11 @@ export class Searcher {
     if (answered) {
       const ranked = this.rankDocuments(hits, limit, question);
       t4 = performance.now();
-      results = ranked.map((hit) => this.toResult(hit, confidence(hit, ranked[0]!.score), hits.ownTermShare));
+      const confidences = discounted(
+        ranked.map((hit) => confidence(hit, ranked[0]!.score)),
+        absentShare(hits),
+      );
+      results = ranked.map((hit, i) => this.toResult(hit, confidences[i]!, hits));
     }
     const t5 = performance.now();
     this.clearScratch(hits);
@@ -226,16 +235,10 @@ export class Searcher {
     c.clear();
   }
 
-  private toResult(hit: DocumentHit, confidence: number, termShare: readonly number[]): RankedResult {
+  private toResult(hit: DocumentHit, confidence: number, hits: LexicalHits): RankedResult {
     const doc = this.parts.documents[hit.doc]!;
-    const share = (bits: number) => {
-      let sum = 0;
-      for (let i = 0; i < termShare.length; i++) if (bits & (1 << i)) sum += termShare[i]!;
-      return sum;
-    };
-    const facts = new Array<{ headings: readonly string[]; bodyTokens: number; score: number; match: number }>(
-      doc.sectionCount,
-    );
+    const share = (bits: number) => shareOf(bits, hits.ownTermShare);
+    const facts = new Array<SectionFacts & ExcerptFacts>(doc.sectionCount);
     for (let p = 0; p < doc.sectionCount; p++) {
       const section = doc.firstSection + p;
       const slot = this.slotOf[section]! - 1;
@@ -244,6 +247,7 @@ export class Searcher {
         bodyTokens: this.lexical.bodyLength(section),
         score: slot >= 0 ? this.candidates.score[slot]! : 0,
         match: share(this.sectionBits[section]!),
+        role: SECTION_ROLES[this.parts.roles[section]!] ?? 'content',
       };
     }
     return {
@@ -254,8 +258,31 @@ export class Searcher {
       relevance: relevanceFor(confidence, this.parts.manifest.relevance),
       score: hit.score,
       confidence,
+      titleMatch: share(termsIn(doc.title, hits.ownTerms)),
       documentSections: doc.sectionCount,
       ...windowOf(facts, hit.best.section - doc.firstSection, this.excerpts),
     };
   }
+}
+
+/** The IDF share of the query's own terms whose bits are set in `bits`. */
+function shareOf(bits: number, termShare: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < termShare.length; i++) if (bits & (1 << i)) sum += termShare[i]!;
+  return sum;
+}
+
+/** The IDF share of the query's own terms that no section holds, in any spelling. */
+function absentShare(hits: LexicalHits): number {
+  return shareOf(~hits.ownTermsFound, hits.ownTermShare);
+}
+
+/** Which of `terms` (bit i for terms[i]) the text's tokens include. */
+function termsIn(text: string, terms: readonly string[]): number {
+  const tokens = new Set(tokenize(text));
+  let bits = 0;
+  terms.forEach((t, i) => {
+    if (tokens.has(t)) bits |= 1 << i;
+  });
+  return bits;
 }

@@ -1,13 +1,18 @@
+import type { SectionRole } from '../index/format.js';
 import type { KnowledgeBaseProfile } from './corpus-profile.js';
 
 /** The engine's answer to a query: what the MCP tool and the CLI render. */
 
+/**
+ * Strongest first. The seed names five labels; the two without stars are ordered so that their
+ * names read in rank order too: a "Moderate match" is surer than a result only "Somewhat relevant".
+ */
 export const RELEVANCE_LABELS = [
   'Excellent match',
   'Very relevant',
   'Relevant',
-  'Somewhat relevant',
   'Moderate match',
+  'Somewhat relevant',
 ] as const;
 export type RelevanceLabel = (typeof RELEVANCE_LABELS)[number];
 
@@ -28,6 +33,10 @@ export interface WindowSection {
    * what a response that cannot show the whole window keeps first.
    */
   match: number;
+  /** This section's fused score over the best one's on its page, in [0, 1] (0: it did not match). */
+  score: number;
+  /** What the section is for: only `content` sections are answers (src/index/format.ts). */
+  role: SectionRole;
 }
 
 export interface SearchResult {
@@ -41,6 +50,11 @@ export interface SearchResult {
   score: number;
   /** How sure the engine is that this result answers the query, [0, 1]; the label is a band of it. */
   confidence: number;
+  /**
+   * How much of the query (IDF share of its own terms) the page's title holds: a query that names
+   * the page's topic wants the page's opening and setup, not only its best-scoring subsection.
+   */
+  titleMatch: number;
   /** Sections in the whole document (the window shows some of them). */
   documentSections: number;
   /** Consecutive sections of one document, at most 15 on each side of the best match. */

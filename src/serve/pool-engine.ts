@@ -1,4 +1,4 @@
-import { INDEX_FILES } from '../index/format.js';
+import { INDEX_FILES, sectionRoles } from '../index/format.js';
 import { type IndexWithoutGraph, readBuildGraph, readIndexWithoutGraph } from '../index/read-index.js';
 import { compactLexical } from '../index/lexical-index.js';
 import type { VectorMatrix } from '../index/vector-index.js';
@@ -93,6 +93,7 @@ function sharedParts(index: IndexWithoutGraph, options: EngineOptions): SearchPa
     manifest: index.manifest,
     documents: index.documents,
     headings: index.sections.map((s) => s.headings),
+    roles: sectionRoles(index.sections, (n) => new Uint8Array(new SharedArrayBuffer(n))),
     sectionDoc,
     vectors: shared(index.vectors),
     expansion: { terms: index.expansion.terms, vectors: shared(index.expansion.vectors) },

@@ -66,7 +66,8 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         required: expect.arrayContaining(['query', 'results']),
       });
       expect(tool.description).toMatch(/specific technical terms/i);
-      expect(tool.description).toMatch(/consecutive sections around it .* \(up to 31\)/);
+      expect(tool.description).toMatch(/most likely to hold the answer, in page order \(up to 31 consecutive/);
+      expect(tool.description).toContain('"Not shown:" line');
       expect(tool.annotations?.readOnlyHint).toBe(true);
 
       const result = (await client.callTool({
@@ -96,10 +97,11 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
       expect(text).toMatch(
         />>>>> BEST MATCH \| section 42 \| Long Reference > Topic 40 <<<<<\n## Topic 40\n\nDetails for topic number 40\. The zanzibar setting lives here\./,
       );
-      expect(text).toContain('----- section 27 -----\n## Topic 25');
       expect(text).toContain(
-        "Content: sections 27-57 of the page's 61; the rest of the page: svc-docs://platform/long.md",
+        '----- section 27 | Long Reference > Topic 25 (sections 1-26 not shown) -----\n## Topic 25',
       );
+      expect(text).toContain('----- section 28 -----\n## Topic 26');
+      expect(text).toContain("Content: sections 27-57 of the page's 61; the whole page: svc-docs://platform/long.md");
       const firstResult = text.split('===== Result ')[1] ?? '';
       expect(firstResult).toMatch(/^1 =====/);
       expect(firstResult.match(/^(-----|>>>>>) /gm)).toHaveLength(31);
@@ -233,7 +235,7 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
       expect(result.structuredContent).toBeUndefined();
       expect(text.length).toBeLessThanOrEqual(2000);
       expect(text).toMatch(/>>>>> BEST MATCH[^\n]*\n[^]*zanzibar/);
-      expect(text).toMatch(/Content: sections? [\d-]+ of the page's \d+; the rest of the page: svc-docs:\/\//);
+      expect(text).toMatch(/Content: sections? [\d, and-]+ of the page's \d+; the whole page: svc-docs:\/\//);
       await transport.terminateSession();
     } finally {
       await close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseServerOptions, serverOptionsFromEnv, ServerOptionsError } from '../../src/mcp/server-options.js';
-import { DEFAULT_RESPONSE_BUDGET_CHARS } from '../../src/mcp/render/render.js';
+import { DEFAULT_RESPONSE_BUDGET_CHARS } from '../../src/mcp/server-options.js';
 
 describe('server options', () => {
   it('defaults to a loopback server on 8080 that only answers localhost names', () => {

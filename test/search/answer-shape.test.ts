@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeTool } from '../../src/mcp/tools/describe.js';
+import { covered } from '../../src/search/coverage.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 
@@ -11,6 +12,11 @@ const RECIPES = {
     '### Proofing time\n\nAbout two hours; `proofTimer` rings when done.\n\n## Baking\n\nBake at 230 degrees for forty minutes.\n',
   'cooking/cakes/sponge.md':
     '# Sponge cake\n\n## Whisking\n\nWhisk eggs and sugar until pale; `whiskSpeed` sets the mixer.\n',
+};
+const LINKS = {
+  'ops/rotation.md':
+    '# Key rotation\n\nKeys are rotated every ninety days by the scheduler, which keeps the previous key valid for a week.\n\n' +
+    '## See also\n\n- [Webhook signature verification](verify.md)\n- [Signature keys and rotation](keys.md)\n- [Webhook signature errors](errors.md)\n',
 };
 const MANUAL = {
   'garage/engine/oil.md': '# Engine oil\n\n## oil.viscosity\n\nUse 5W-30 oil. Change it every 10,000 km.\n',
@@ -40,6 +46,32 @@ describe('what a search answers', () => {
     expect(top!.path).toBe('bread.md');
     const best = top!.sections.find((s) => s.isBest)!;
     expect(best.headings.at(-1)).toBe('Proofing temperature');
+  });
+
+  it('never makes a link list the best match, even one that names every word of the query', async () => {
+    const links = await openEngine(await fixtureIndex(LINKS), { embedder: recipes.embedder });
+    try {
+      const [top] = await links.search('webhook signature rotation');
+      const best = top!.sections.find((s) => s.isBest)!;
+      expect(best.headings.at(-1)).toBe('Key rotation');
+      expect(top!.sections.find((s) => s.headings.at(-1) === 'See also')!.role).toBe('navigation');
+    } finally {
+      await links.close();
+    }
+  });
+
+  it('is less sure of a query whose words the corpus lacks: the share missing lowers every confidence', async () => {
+    const [plain] = await recipes.search('proofing temperature');
+    const [foreign] = await recipes.search('proofing temperature kubernetes');
+    expect(foreign!.path).toBe(plain!.path);
+    expect(foreign!.confidence).toBeLessThan(plain!.confidence);
+    const [own] = await recipes.search('proofing temperature bread');
+    expect(own!.confidence).toBeGreaterThan(foreign!.confidence);
+    // Half the query's weight in a word no page has: the docs do not cover it, though a page matches the rest.
+    const half = await recipes.search('proofing kubernetes');
+    expect(half[0]!.path).toBe('bread.md');
+    expect(covered(half)).toBe(false);
+    expect(covered(await recipes.search('proofing dough'))).toBe(true);
   });
 
   it('tells each window section how much of the query it matches', async () => {

@@ -12,6 +12,8 @@ function hits(n: number): LexicalHits {
     coverage: Float64Array.from(sections, (s) => (s % 3) / 3),
     matched: Int32Array.from(sections, (s) => s % 4),
     ownTermShare: [0.5, 0.5],
+    ownTermsFound: 3,
+    ownTerms: ['a', 'b'],
   };
 }
 

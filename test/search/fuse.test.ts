@@ -95,7 +95,7 @@ describe('relevanceFor', () => {
     expect(relevanceFor(1, t)).toEqual({ label: 'Excellent match', stars: 3 });
     expect(relevanceFor(t.veryRelevant, t)).toEqual({ label: 'Very relevant', stars: 2 });
     expect(relevanceFor(t.relevant, t)).toEqual({ label: 'Relevant', stars: 1 });
-    expect(relevanceFor(t.somewhatRelevant, t)).toEqual({ label: 'Somewhat relevant', stars: 0 });
-    expect(relevanceFor(0, t)).toEqual({ label: 'Moderate match', stars: 0 });
+    expect(relevanceFor(t.moderate, t)).toEqual({ label: 'Moderate match', stars: 0 });
+    expect(relevanceFor(0, t)).toEqual({ label: 'Somewhat relevant', stars: 0 });
   });
 });

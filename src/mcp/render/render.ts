@@ -1,39 +1,40 @@
 import { z } from 'zod';
+import { covered } from '../../search/coverage.js';
 import { RELEVANCE_LABELS, type SearchResult, type WindowSection } from '../../search/types.js';
-import { WINDOW_RADIUS } from '../../search/window.js';
-import { DEFAULT_FIT, fitToBudget, type FitMeasure, type FitOptions, type FittedResult } from './fit-budget.js';
 import { pageUri } from '../tools/page-uri.js';
 import { cutMarkdown } from './cut-markdown.js';
+import { NOT_COVERED_PAGES, notCoveredText, quoteOf } from './not-covered.js';
+import { oneLine } from './one-line.js';
+import { outlineLine } from './outline.js';
+import {
+  type Chosen,
+  clipLimit,
+  DEFAULT_SELECT,
+  type SelectMeasure,
+  type SelectOptions,
+  selectSections,
+} from './select.js';
 
 /**
  * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
- * Relevance with stars, Content: seed 2.5), and the same fitted results as structured content
+ * Relevance with stars, Content: seed 2.5), and the same chosen sections as structured content
  * for programmatic clients that ask for it. Pure functions of the engine's results.
  */
 
-/**
- * The response budget, in characters of text. About 3,000 tokens: enough for the best section of
- * every result and the sections around them that match the query, where a whole 31-section
- * window of five pages ran to 30,000 characters and more, mostly unread.
- */
-export const DEFAULT_RESPONSE_BUDGET_CHARS = 12_000;
-type RenderOptions = FitOptions;
-/** The most separate excerpts one result can show (the fitter's `maxExcerpts` is capped at this). */
-const MAX_EXCERPTS_SHOWN = 2;
+export type RenderOptions = Pick<SelectOptions, 'budgetChars'> & Partial<Omit<SelectOptions, 'budgetChars'>>;
 
 const sectionSchema = z.object({
   position: z.number().int().min(0).describe('0-based position of the section in its page'),
   headings: z.array(z.string()).describe('Heading path from the page title down to this section'),
   text: z.string().describe('Markdown of the section, its own heading line included (clipped when very long)'),
   isBest: z.boolean().describe('True for the section that matched best'),
-  excerpt: z
-    .boolean()
-    .optional()
-    .describe('True for a section shown apart from the window: another part of the page that matches the query'),
 });
 
 export const searchDocsOutputSchema = z.object({
   query: z.string(),
+  covered: z
+    .boolean()
+    .describe('False when the documentation does not seem to cover the query: results are only the closest pages'),
   results: z.array(
     z.object({
       rank: z.number().int().min(1),
@@ -44,27 +45,15 @@ export const searchDocsOutputSchema = z.object({
       relevance: z.object({ label: z.enum(RELEVANCE_LABELS), stars: z.number().int().min(0).max(3) }),
       score: z.number(),
       pageSections: z.number().int().min(1).describe('Sections in the whole page'),
-      sections: z
-        .array(sectionSchema)
-        .min(1)
-        .max(2 * WINDOW_RADIUS + 1 + MAX_EXCERPTS_SHOWN)
-        .describe(
-          'Consecutive sections around the best match, then any separate excerpts (excerpt: true) from elsewhere in the page',
-        ),
+      sections: z.array(sectionSchema).min(1).describe('Sections shown, in page order (not always adjacent)'),
+      notShown: z
+        .array(z.object({ position: z.number().int().min(0), heading: z.string() }))
+        .describe('Sections of the window around the best match that are not shown'),
     }),
   ),
   omittedResults: z.number().int().min(0).describe('Weaker results left out'),
 });
 export type SearchDocsOutput = z.infer<typeof searchDocsOutputSchema>;
-
-/** A section longer than this share of the budget is shown clipped, so one giant section cannot crowd out the rest. */
-const SECTION_SHARE = 0.4;
-const MIN_SECTION_CHARS = 1_500;
-
-/** Keeps header lines on one line: a title or path with a line break cannot forge a result header. */
-function oneLine(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
 
 /** Cuts a long section at a line break, closing a code fence it cut through (cut-markdown.ts). */
 export function clipSection(text: string, maxChars: number): string {
@@ -81,169 +70,150 @@ function range(from: number, to: number): string {
   return from === to ? `${from}` : `${from}-${to}`;
 }
 
-function sectionBlock(section: WindowSection, maxChars: number): string {
+/** "3, 5-7 and 12": 1-based section numbers of `positions` (ascending), runs joined. */
+function listOf(positions: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < positions.length; ) {
+    let j = i;
+    while (j + 1 < positions.length && positions[j + 1] === positions[j]! + 1) j++;
+    runs.push(range(positions[i]! + 1, positions[j]! + 1));
+    i = j + 1;
+  }
+  return runs.length === 1 ? runs[0]! : `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}`;
+}
+
+/** A section's block: the best match marked, others by number, with their heading path after a gap. */
+function sectionBlock(section: WindowSection, gap: { from: number; to: number } | undefined, maxChars: number): string {
   const where = `section ${section.position + 1}`;
+  const path = section.headings.length > 0 ? ` | ${oneLine(section.headings.join(' > '))}` : '';
+  const skipped = gap ? ` (section${gap.from === gap.to ? '' : 's'} ${range(gap.from + 1, gap.to + 1)} not shown)` : '';
   const marker = section.isBest
-    ? `>>>>> BEST MATCH | ${where}${section.headings.length > 0 ? ` | ${oneLine(section.headings.join(' > '))}` : ''} <<<<<`
-    : `----- ${where} -----`;
+    ? `>>>>> BEST MATCH | ${where}${path}${skipped} <<<<<`
+    : `----- ${where}${gap ? `${path}${skipped}` : ''} -----`;
   return `${marker}\n${clipSection(section.text, maxChars)}`;
 }
 
-/** A section shown apart from the window: its heading path, and which sections between were left out. */
-function excerptBlock(section: WindowSection, left: LeftOut, maxChars: number): string {
-  const heading = section.headings.length > 0 ? ` | ${oneLine(section.headings.join(' > '))}` : '';
-  const gap =
-    'nextTo' in left
-      ? `next to section ${left.nextTo + 1}`
-      : `section${left.from === left.to ? '' : 's'} ${range(left.from + 1, left.to + 1)} not shown`;
-  return `----- separate excerpt: section ${section.position + 1}${heading} (${gap}) -----\n${clipSection(section.text, maxChars)}`;
-}
-
-/** The sections left out between an excerpt and the nearest shown section, or the shown section it sits next to. */
-type LeftOut = { from: number; to: number } | { nextTo: number };
-
-/**
- * What lies between an excerpt and the shown sections: the gap before it, else the gap after it.
- * An excerpt can sit right next to the window: one chosen beyond the ±15 sections a result
- * carries while the window was narrow, which the window then grew to the edge of.
- */
-function leftOut(section: WindowSection, shown: readonly number[]): LeftOut {
-  const at = section.position;
-  const before = Math.max(-1, ...shown.filter((p) => p < at));
-  const after = Math.min(Number.MAX_SAFE_INTEGER, ...shown.filter((p) => p > at));
-  if (before >= 0 && at - before > 1) return { from: before + 1, to: at - 1 };
-  if (before < 0 && after - at > 1) return { from: at + 1, to: after - 1 };
-  return { nextTo: at - before === 1 ? before : after };
-}
-
-function excerptNote(excerpts: readonly { position: number }[]): string {
-  if (excerpts.length === 0) return '';
-  const list = excerpts.map((e) => e.position + 1).join(' and ');
-  return `, and separately section${excerpts.length === 1 ? '' : 's'} ${list}`;
-}
-
-interface Shown {
-  first: number;
-  last: number;
-  excerpts: readonly { position: number }[];
-}
-
-function resultHeader(result: SearchResult, rank: number, shown: Shown | undefined): string {
+function resultHeader(result: SearchResult, rank: number, shown: readonly number[] | undefined): string {
   const uri = pageUri(result.source, result.path);
   const lines = [`===== Result ${rank} =====`];
   if (result.title) lines.push(`Title: ${oneLine(result.title)}`);
   lines.push(`Source: ${oneLine(result.source)}`, `Path: ${oneLine(result.path)}`, relevanceLine(result.relevance));
   if (shown) {
     const total = result.documentSections;
-    const whole = shown.first === 0 && shown.last === total - 1;
+    const whole = shown.length === total;
     lines.push(
-      `Content: section${shown.first === shown.last ? '' : 's'} ${range(shown.first + 1, shown.last + 1)}${excerptNote(shown.excerpts)} of the page's ${total}` +
-        (whole ? ' (the whole page)' : `; the rest of the page: ${uri}`),
+      `Content: section${shown.length === 1 ? '' : 's'} ${listOf(shown)} of the page's ${total}` +
+        (whole ? ' (the whole page)' : `; the whole page: ${uri}`),
     );
   }
   return lines.join('\n');
 }
 
-/** Sizes for the fitter, each piece measured once. */
-function measureFor(term: string, budgetChars: number): FitMeasure {
-  const maxSection = Math.max(MIN_SECTION_CHARS, Math.floor(budgetChars * SECTION_SHARE));
-  return {
-    overhead: headerLine(term, 9, 9).length + 2,
-    // The Content line is measured with wide numbers; the real one is never longer.
-    result: (result, rank) => resultHeader(result, rank + 1, { first: 9998, last: 9999, excerpts: [] }).length + 4,
-    section: (section) => sectionBlock(section, maxSection).length + 2,
-    // The block, and what it adds to the Content line (measured as the longer, plural form).
-    excerpt: (section) =>
-      excerptBlock(section, { from: 9997, to: 9998 }, maxSection).length +
-      2 +
-      excerptNote([{ position: 9998 }, { position: 9999 }]).length,
-  };
-}
-
 function headerLine(term: string, shown: number, omitted: number): string {
-  const quoted = JSON.stringify(oneLine(term));
-  if (shown === 0) return '';
   return (
-    `${shown} result${shown === 1 ? '' : 's'} for ${quoted}, best first.` +
+    `${shown} result${shown === 1 ? '' : 's'} for ${JSON.stringify(oneLine(term))}, best first.` +
     (omitted > 0
       ? ` ${omitted} weaker result${omitted === 1 ? ' was' : 's were'} left out: search again with more specific terms for more.`
       : '')
   );
 }
 
-function noResultsText(term: string): string {
+export function noResultsText(term: string): string {
   return (
     `No documentation matched ${JSON.stringify(oneLine(term))}. This is not an error: search again with the documentation's own terms ` +
     '(API, option, field or header names, error messages), or describe the task in other words.'
   );
 }
 
-function toStructured(
-  term: string,
-  fitted: readonly FittedResult[],
-  omittedResults: number,
-  maxSection: number,
-): SearchDocsOutput {
+/** Sizes for the selection, each piece measured at its widest (the text is never longer). */
+function measureFor(term: string, options: SelectOptions): SelectMeasure {
+  const wide = { from: 9997, to: 9998 };
   return {
-    query: term,
-    results: fitted.map((f, i) => ({
-      rank: i + 1,
-      title: f.result.title,
-      source: f.result.source,
-      path: f.result.path,
-      uri: pageUri(f.result.source, f.result.path),
-      relevance: { label: f.result.relevance.label, stars: f.result.relevance.stars },
-      score: f.result.score,
-      pageSections: f.result.documentSections,
-      sections: [
-        ...f.result.sections.slice(f.from, f.to + 1).map((s) => ({
-          position: s.position,
-          headings: [...s.headings],
-          text: clipSection(s.text, maxSection),
-          isBest: s.isBest,
-        })),
-        ...f.excerpts.map((s) => ({
-          position: s.position,
-          headings: [...s.headings],
-          text: clipSection(s.text, maxSection),
-          isBest: false,
-          excerpt: true,
-        })),
-      ],
-    })),
-    omittedResults,
+    overhead: headerLine(term, 9, 9).length + 2,
+    result: (result, rank) => resultHeader(result, rank + 1, [9997, 9999]).length + 4,
+    section: (section) => sectionBlock({ ...section, isBest: true }, wide, clipLimit(section, options)).length + 2,
+    outline: (result) =>
+      outlineLine(
+        result.sections.filter((s) => !s.isBest),
+        options.outlineChars,
+      ).length + 2,
   };
 }
 
-/** Renders search results within the budget (see fit-budget.ts). */
+function resultText(c: Chosen, rank: number, options: SelectOptions): string {
+  const positions = c.sections.map((s) => s.position);
+  const blocks = c.sections.map((s, i) => {
+    const previous = i === 0 ? -1 : positions[i - 1]!;
+    const gap = s.position - previous > 1 ? { from: previous + 1, to: s.position - 1 } : undefined;
+    return sectionBlock(s, gap, clipLimit(s, options));
+  });
+  const outline = outlineLine(c.leftOut, options.outlineChars);
+  return `${resultHeader(c.result, rank, positions)}\n\n${blocks.join('\n\n')}${outline ? `\n\n${outline}` : ''}`;
+}
+
+function structuredResult(c: Chosen, rank: number, options: SelectOptions): SearchDocsOutput['results'][number] {
+  const r = c.result;
+  return {
+    rank,
+    title: r.title,
+    source: r.source,
+    path: r.path,
+    uri: pageUri(r.source, r.path),
+    relevance: { label: r.relevance.label, stars: r.relevance.stars },
+    score: r.score,
+    pageSections: r.documentSections,
+    sections: c.sections.map((s) => ({
+      position: s.position,
+      headings: [...s.headings],
+      text: clipSection(s.text, clipLimit(s, options)),
+      isBest: s.isBest,
+    })),
+    notShown: c.leftOut.map((s) => ({ position: s.position, heading: oneLine(s.headings.at(-1) ?? '') })),
+  };
+}
+
+/** The closest pages of a query the docs do not cover: each its best section, quoted short. */
+function notCoveredChosen(results: readonly SearchResult[]): Chosen[] {
+  return results.slice(0, NOT_COVERED_PAGES).map((result) => {
+    const best = result.sections.find((s) => s.isBest) ?? result.sections[0]!;
+    return { result, sections: [{ ...best, text: quoteOf(best.text) }], leftOut: [] };
+  });
+}
+
+/** Renders search results within the budget (select.ts), or says the docs do not cover the query. */
 export function renderSearch(
   term: string,
   results: readonly SearchResult[],
-  options: Partial<RenderOptions> = {},
+  options: RenderOptions,
 ): { text: string; structured: SearchDocsOutput } {
-  const budgetChars = options.budgetChars ?? DEFAULT_RESPONSE_BUDGET_CHARS;
-  const maxSection = Math.max(MIN_SECTION_CHARS, Math.floor(budgetChars * SECTION_SHARE));
-  const fit = { ...DEFAULT_FIT, ...options, budgetChars };
-  const { fitted, omittedResults } = fitToBudget(
-    results,
-    { ...fit, maxExcerpts: Math.min(fit.maxExcerpts, MAX_EXCERPTS_SHOWN) },
-    measureFor(term, budgetChars),
-  );
-  const structured = toStructured(term, fitted, omittedResults, maxSection);
-  if (fitted.length === 0) return { text: noResultsText(term), structured };
-  const blocks = fitted.map((f, i) => {
-    const shown = f.result.sections.slice(f.from, f.to + 1);
-    const header = resultHeader(f.result, i + 1, {
-      first: shown[0]!.position,
-      last: shown.at(-1)!.position,
-      excerpts: f.excerpts,
-    });
-    const positions = [...shown, ...f.excerpts].map((s) => s.position);
-    const blocks = [
-      ...shown.map((s) => sectionBlock(s, maxSection)),
-      ...f.excerpts.map((s) => excerptBlock(s, leftOut(s, positions), maxSection)),
-    ];
-    return `${header}\n\n${blocks.join('\n\n')}`;
-  });
-  return { text: `${headerLine(term, fitted.length, omittedResults)}\n\n${blocks.join('\n\n')}`, structured };
+  const select: SelectOptions = { ...DEFAULT_SELECT, ...options };
+  // Under a small budget no section takes more than 0.4 of it (but never under 1,500 characters).
+  const cap = Math.max(1_500, Math.floor(0.4 * options.budgetChars));
+  select.bestSectionChars = Math.min(select.bestSectionChars, cap);
+  select.sectionChars = Math.min(select.sectionChars, cap);
+  if (results.length === 0)
+    return { text: noResultsText(term), structured: { query: term, covered: false, results: [], omittedResults: 0 } };
+  if (!covered(results)) {
+    const chosen = notCoveredChosen(results);
+    return {
+      text: notCoveredText(term, results),
+      structured: {
+        query: term,
+        covered: false,
+        results: chosen.map((c, i) => structuredResult(c, i + 1, select)),
+        omittedResults: results.length - chosen.length,
+      },
+    };
+  }
+  const { chosen, omittedResults } = selectSections(results, select, measureFor(term, select));
+  const blocks = chosen.map((c, i) => resultText(c, i + 1, select));
+  return {
+    text: `${headerLine(term, chosen.length, omittedResults)}\n\n${blocks.join('\n\n')}`,
+    structured: {
+      query: term,
+      covered: true,
+      results: chosen.map((c, i) => structuredResult(c, i + 1, select)),
+      omittedResults,
+    },
+  };
 }

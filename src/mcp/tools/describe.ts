@@ -38,10 +38,13 @@ export function describeTool(engine: SearchEngine, maxResults: number): string {
     "Specific technical terms with context work best. Use the documentation's own words: name the API, option, field, header, " +
       'command or error message you expect the answer to mention, and add likely names for what you describe (e.g. "timeout" and ' +
       'the option that sets it). Identifiers are matched exactly and by their parts. Ask one question per call. If the results are ' +
-      'weak (Somewhat relevant, Moderate match) or miss, search again with other words before concluding the docs do not cover it.',
+      'weak (Moderate match, Somewhat relevant) or miss, search again with other words before concluding the docs do not cover it.',
     `Returns up to ${maxResults} pages, best first. Each result has Title, Source (knowledge base), Path, Relevance ` +
-      '(★★★ Excellent match, ★★ Very relevant, ★ Relevant, Somewhat relevant, Moderate match) and Content: the best-matching ' +
-      'section, marked ">>>>> BEST MATCH", with the consecutive sections around it that the response has room for (up to 31), ' +
-      'and the URI of the whole page. "No documentation matched" is a normal answer: rephrase.',
+      '(strongest first: ★★★ Excellent match, ★★ Very relevant, ★ Relevant, Moderate match, Somewhat relevant) and Content: ' +
+      'the best-matching section, marked ">>>>> BEST MATCH", with the sections of the page most likely to hold the answer, in ' +
+      'page order (up to 31 consecutive ones when they fit), a "Not shown:" line naming the nearby sections left out by number ' +
+      'and heading, and the URI of the whole page: search again with those headings, or read the page. When the documentation ' +
+      'does not seem to cover a question, the answer says so in a few lines and names the closest pages. ' +
+      '"No documentation matched" is a normal answer: rephrase.',
   ].join('\n\n');
 }

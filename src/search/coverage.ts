@@ -1,0 +1,31 @@
+/**
+ * Whether the docs cover a query at all. The evidence is the first result's confidence less a
+ * share of the query the corpus lacks entirely: the IDF share of the query's own words found in
+ * no section, in any spelling. Questions about other products ("terraform state locking" asked of
+ * a gift-card platform's docs) carry their topic in words the corpus has never seen; paraphrases
+ * of covered topics lack ordinary words at most. Fitted on the tuning halves' on-topic questions
+ * and off-topic lists (bench/results/tuning.md): a query is covered when
+ * `confidence − ABSENT_PENALTY × absentShare ≥ COVERED_MIN`.
+ *
+ * The engine folds the penalty into every result's confidence, so labels follow it and a query
+ * the docs do not cover has no result above COVERED_MIN: `covered` reads it back off the results.
+ */
+
+export const ABSENT_PENALTY = 2 / 3;
+export const COVERED_MIN = 0.24;
+
+/**
+ * Confidences scaled so the first is its evidence (`confidence − ABSENT_PENALTY × absentShare`,
+ * at least 0) and the others keep their ratio to it. Unchanged when the corpus has every word.
+ */
+export function discounted(confidences: readonly number[], absentShare: number): number[] {
+  const top = Math.max(0, ...confidences);
+  if (absentShare <= 0 || top <= 0) return [...confidences];
+  const factor = Math.max(0, top - ABSENT_PENALTY * absentShare) / top;
+  return confidences.map((c) => c * factor);
+}
+
+/** Whether results answer a query the docs cover (see above): some result is at least COVERED_MIN sure. */
+export function covered(results: readonly { confidence: number }[]): boolean {
+  return results.some((r) => r.confidence >= COVERED_MIN);
+}
