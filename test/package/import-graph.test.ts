@@ -22,7 +22,7 @@ function tsFiles(dir: string): string[] {
 }
 
 /** Repository-relative file → the repository-relative files it imports. */
-export function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
+function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const targets = [...read(file).matchAll(SPECIFIER)].map((m) =>
@@ -34,7 +34,7 @@ export function importGraph(files: readonly string[], read: (file: string) => st
 }
 
 /** Every cycle's members (strongly connected components of more than one file, or a self-import), Tarjan's algorithm. */
-export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
