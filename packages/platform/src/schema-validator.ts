@@ -1,16 +1,22 @@
 /**
  * Compiled payload validators for trigger schemas, cached by the schema's canonical JSON (keys
- * sorted) in a bounded LRU. Apps often parse the schema afresh for every report; keyed by object
- * identity, each copy was compiled again and kept by ajv for good (and a second copy of a schema
- * with `$id` was refused as a duplicate id). Each schema is removed from ajv right after
- * compiling, so ajv holds nothing and the LRU bounds what is kept.
+ * sorted). Apps often parse the schema afresh for every report; keyed by object identity, each
+ * copy was compiled again (and a second copy of a schema with `$id` was refused as a duplicate id).
+ *
+ * An ajv instance keeps something of every schema it compiles (the schema, its patterns, the
+ * validator) in its code scope for as long as it lives, `removeSchema` or not, and every validator
+ * it compiled holds it: about 9 KB per distinct schema, which dropping the validator from a cache
+ * never freed. So validators are compiled in generations: one pair of ajv instances compiles at
+ * most MAX_CACHED_VALIDATORS distinct schemas, then the cache and its instances are let go whole
+ * and a fresh pair takes over. A schema still in use is compiled again in the new generation
+ * (about 0.3 ms), once per MAX_CACHED_VALIDATORS distinct schemas.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { PlatformError } from './errors.js';
 
-/** Distinct schemas kept compiled; the least recently used is dropped beyond this. */
+/** Distinct schemas compiled by one generation, and so at most kept compiled at once. */
 export const MAX_CACHED_VALIDATORS = 256;
 /** JSON nesting accepted in a schema (objects and arrays, `const` and `default` values included). */
 export const MAX_SCHEMA_JSON_DEPTH = 256;
@@ -29,31 +35,41 @@ function configure<T extends Ajv | Ajv2020>(ajv: T): T {
 
 // strict: false because dashboard-edited schemas may carry keywords ajv does not know.
 const AJV_OPTIONS = { allErrors: true, strict: false, verbose: true } as const;
-const draft07 = configure(new Ajv(AJV_OPTIONS));
-const draft2020 = configure(new Ajv2020(AJV_OPTIONS));
 
-const byObject = new WeakMap<object, ValidateFunction>();
-const byCanonicalJson = new Map<string, ValidateFunction>();
+interface Generation {
+  draft07: Ajv;
+  draft2020: Ajv2020;
+  byCanonicalJson: Map<string, ValidateFunction>;
+  byObject: WeakMap<object, ValidateFunction>;
+}
 
-/** The validator for `schema`, compiled once per distinct schema content. */
+function newGeneration(): Generation {
+  return {
+    draft07: configure(new Ajv(AJV_OPTIONS)),
+    draft2020: configure(new Ajv2020(AJV_OPTIONS)),
+    byCanonicalJson: new Map(),
+    byObject: new WeakMap(),
+  };
+}
+
+let generation = newGeneration();
+
+/** The validator for `schema`, compiled once per distinct schema content (per generation). */
 export function validatorFor(schema: Record<string, unknown>): ValidateFunction {
-  const known = byObject.get(schema);
+  const known = generation.byObject.get(schema);
   if (known !== undefined) return known;
   const key = canonicalJson(schema);
-  let validate = byCanonicalJson.get(key);
+  let validate = generation.byCanonicalJson.get(key);
   if (validate === undefined) {
-    validate = compile(schema);
-  } else {
-    byCanonicalJson.delete(key); // re-inserted below as the most recently used
+    if (generation.byCanonicalJson.size >= MAX_CACHED_VALIDATORS) generation = newGeneration();
+    validate = compile(generation, schema);
+    generation.byCanonicalJson.set(key, validate);
   }
-  byCanonicalJson.set(key, validate);
-  if (byCanonicalJson.size > MAX_CACHED_VALIDATORS)
-    byCanonicalJson.delete(byCanonicalJson.keys().next().value as string);
-  byObject.set(schema, validate);
+  generation.byObject.set(schema, validate);
   return validate;
 }
 
-function compile(schema: Record<string, unknown>): ValidateFunction {
+function compile({ draft07, draft2020 }: Generation, schema: Record<string, unknown>): ValidateFunction {
   const ajv = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? draft2020 : draft07;
   try {
     return ajv.compile(schema);
@@ -63,6 +79,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
       `the trigger schema does not compile: ${error instanceof Error ? error.message : String(error)}`,
     );
   } finally {
+    // ajv refuses a second schema with an `$id` it holds, and a schema's next version keeps its `$id`.
     ajv.removeSchema(schema);
   }
 }

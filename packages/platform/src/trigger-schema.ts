@@ -7,6 +7,7 @@ import type { ErrorObject } from 'ajv';
 import { PlatformError } from './errors.js';
 import { jsonPath, pointerSegments } from './json-path.js';
 import { NUMERIC_STRING, validatorFor } from './schema-validator.js';
+import { MAX_SCHEMA_DEPTH } from './schema-walk.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -27,7 +28,9 @@ const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * A schema for the sample, as the dashboard would infer it: every sample field
  * required, numbers (and numeric strings) as `type: string, format: number`,
  * email-looking strings as `format: email`. Review it before use: a `null` in
- * the sample gives an unconstrained field.
+ * the sample gives an unconstrained field. A sample nested more than MAX_SCHEMA_DEPTH (64) objects
+ * or arrays deep is refused (`invalid_argument`): its schema would be deeper than a trigger schema
+ * may be.
  */
 export function inferTriggerSchema(samplePayload: JsonObject): JsonSchema {
   if (!isPlainObject(samplePayload)) {
@@ -36,10 +39,17 @@ export function inferTriggerSchema(samplePayload: JsonObject): JsonSchema {
       'samplePayload must be a JSON object, e.g. { "email": "ann@example.com", "amount": "10" }',
     );
   }
-  return inferValue(samplePayload);
+  return inferValue(samplePayload, 0);
 }
 
-function inferValue(value: unknown): JsonSchema {
+function inferValue(value: unknown, depth: number): JsonSchema {
+  if (depth > MAX_SCHEMA_DEPTH) {
+    // Checked before recursing further: a sample 20,000 levels deep (or one that contains itself) overflowed the stack.
+    throw new PlatformError(
+      'invalid_argument',
+      `samplePayload nests objects and arrays more than ${MAX_SCHEMA_DEPTH} levels deep, deeper than a trigger schema may be: flatten it`,
+    );
+  }
   if (typeof value === 'number') return { type: 'string', format: 'number' };
   if (typeof value === 'string') {
     if (EMAIL_LIKE.test(value)) return { type: 'string', format: 'email' };
@@ -48,11 +58,11 @@ function inferValue(value: unknown): JsonSchema {
   }
   if (typeof value === 'boolean') return { type: 'boolean' };
   if (Array.isArray(value)) {
-    return value.length === 0 ? { type: 'array' } : { type: 'array', items: inferValue(value[0]) };
+    return value.length === 0 ? { type: 'array' } : { type: 'array', items: inferValue(value[0], depth + 1) };
   }
   if (isPlainObject(value)) {
     const properties: Record<string, JsonSchema> = {};
-    for (const [key, child] of Object.entries(value)) properties[key] = inferValue(child);
+    for (const [key, child] of Object.entries(value)) properties[key] = inferValue(child, depth + 1);
     const required = Object.keys(value).filter((key) => value[key] !== null);
     return { type: 'object', properties, required };
   }

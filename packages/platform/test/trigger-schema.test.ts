@@ -6,8 +6,12 @@ import {
   inferTriggerSchema,
   lintTriggerSchema,
   validateTriggerPayload,
+  type JsonObject,
   type JsonSchema,
+  type JsonValue,
 } from '../src/index.js';
+import { MAX_CACHED_VALIDATORS } from '../src/schema-validator.js';
+import { MAX_SCHEMA_DEPTH } from '../src/schema-walk.js';
 
 const sample = {
   customer: { email: 'ann@example.com', name: 'Ann' },
@@ -51,6 +55,35 @@ describe('inferTriggerSchema', () => {
 
   it('refuses a sample that is not an object', () => {
     expect(() => inferTriggerSchema([] as never)).toThrow(PlatformError);
+  });
+
+  /** A sample whose email sits `levels` objects (and an array halfway) below the root. */
+  const deepSample = (levels: number): JsonObject => {
+    let value: JsonValue = 'ann@example.com';
+    for (let i = levels; i > 0; i--) value = i === Math.floor(levels / 2) ? [value] : { next: value };
+    return { next: value } as JsonObject;
+  };
+
+  it('infers a schema as deep as a trigger schema may be, and refuses a deeper sample with a PlatformError', () => {
+    // The email at depth MAX_SCHEMA_DEPTH: the lint takes its schema.
+    expect(lintTriggerSchema(inferTriggerSchema(deepSample(MAX_SCHEMA_DEPTH - 1)))).toEqual([]);
+    for (const levels of [MAX_SCHEMA_DEPTH, 20_000]) {
+      expect(() => inferTriggerSchema(deepSample(levels))).toThrow(
+        expect.objectContaining({
+          name: 'PlatformError',
+          code: 'invalid_argument',
+          message: `samplePayload nests objects and arrays more than ${MAX_SCHEMA_DEPTH} levels deep, deeper than a trigger schema may be: flatten it`,
+        }),
+      );
+    }
+  });
+
+  it('refuses a sample that contains itself with the same error, not a RangeError', () => {
+    const sample: Record<string, unknown> = { email: 'ann@example.com' };
+    sample.self = sample;
+    expect(() => inferTriggerSchema(sample as JsonObject)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
   });
 });
 
@@ -283,9 +316,30 @@ describe('deep, cyclic and repeated trigger schemas', () => {
 });
 
 describe('validateTriggerPayload memory', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+
+  it('keeps at most MAX_CACHED_VALIDATORS distinct schemas compiled, however many it has seen', async () => {
+    const schemas: WeakRef<object>[] = [];
+    for (let i = 0; i < 3 * MAX_CACHED_VALIDATORS; i++) {
+      const field = `field${i}`;
+      const schema = {
+        type: 'object',
+        properties: { [field]: { type: 'string', pattern: `^v${i}$` } },
+        required: [field],
+      };
+      schemas.push(new WeakRef(schema));
+      expect(validateTriggerPayload(schema, { [field]: `v${i}` })).toEqual([]);
+      expect(validateTriggerPayload(schema, { [field]: 'w' }).map((v) => v.path)).toEqual([`$.${field}`]);
+    }
+    // A WeakRef keeps its target until the job that made it ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    // Each schema held is one compiled and kept (ajv keeps what it compiled, ~9 KB each): nothing else holds them.
+    expect(schemas.filter((ref) => ref.deref() !== undefined).length).toBeLessThanOrEqual(MAX_CACHED_VALIDATORS);
+  });
+
   it('keeps the heap flat when every call passes a freshly parsed copy of the schema', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const heapMb = () => {
       gc();
       gc();
