@@ -1,17 +1,9 @@
 import { createHash } from 'node:crypto';
-import {
-  type BigIntStats,
-  type Dirent,
-  existsSync,
-  lstatSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { type BigIntStats, type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import type { CorpusDigests } from './corpus-digests.js';
+import { readRegularFile, SpecialFileError, specialKind } from './regular-file.js';
 
 /**
  * Reads Markdown knowledge bases from disk. A corpus folder with Markdown files at its top level
@@ -21,7 +13,8 @@ import type { CorpusDigests } from './corpus-digests.js';
  * What cannot be indexed safely is skipped with one warning line naming it (escaped), and the
  * rest of the corpus is read: names with control characters (a newline in a name would forge
  * lines of a search result), symbolic links (never followed, so nothing outside the corpus is
- * read) and files over the size limit. No message quotes a file's content.
+ * read), FIFOs, sockets and devices (reading one may wait for ever) and files over the size limit.
+ * No message quotes a file's content.
  */
 
 export interface CorpusDocument {
@@ -137,9 +130,19 @@ function knowledgeBaseName(kbDir: string): string {
       `${configPath} is a symbolic link to a file outside its folder, which is never read: replace it with a file { "name": "..." }`,
     );
   }
+  let text: string;
+  try {
+    text = readRegularFile(configPath).toString('utf8');
+  } catch (error) {
+    if (error instanceof SpecialFileError)
+      throw new CorpusError(
+        `${configPath} is ${error.kind}, not a regular file: replace it with a file { "name": "..." }`,
+      );
+    throw readError(configPath, error);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(configPath, 'utf8'));
+    raw = JSON.parse(text);
   } catch {
     // The parser's message quotes the file: say where, not what.
     throw new CorpusError(`${configPath} is not valid JSON: expected { "name": "..." }`);
@@ -183,8 +186,12 @@ function markdownFiles(dir: string, warn: (line: string) => void = () => {}): st
     for (const entry of readdirSync(d, { withFileTypes: true })) {
       if (isSkipped(entry.name) || !safeName(entry, d, warn)) continue;
       const full = join(d, entry.name);
+      const kind = specialKind(entry);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && MARKDOWN.test(entry.name)) out.push(full);
+      else if (!MARKDOWN.test(entry.name)) continue;
+      else if (entry.isFile()) out.push(full);
+      else if (kind !== undefined)
+        warn(`skipped ${escapeName(full)}: it is ${kind}, not a regular file (only regular files are read)`);
     }
   };
   walk(dir);
@@ -205,7 +212,7 @@ function readDocument(kb: string, kbDir: string, file: string, limits: Limits): 
     }
     const known = limits.digests?.lookup(file, stat);
     if (known !== undefined) return unreadDocument(kb, path, file, known);
-    bytes = readFileSync(file);
+    bytes = readRegularFile(file);
   } catch (error) {
     throw readError(file, error);
   }
@@ -228,7 +235,7 @@ function unreadDocument(kb: string, path: string, file: string, hash: string): C
     hash,
     get source() {
       try {
-        text ??= readFileSync(file).toString('utf8');
+        text ??= readRegularFile(file).toString('utf8');
       } catch (error) {
         throw readError(file, error);
       }
@@ -238,6 +245,8 @@ function unreadDocument(kb: string, path: string, file: string, hash: string): C
 }
 
 function readError(file: string, error: unknown): CorpusError {
+  // A file swapped for a FIFO or a device after the folder was listed.
+  if (error instanceof SpecialFileError) return new CorpusError(`cannot read ${escapeName(file)}: it is ${error.kind}`);
   return new CorpusError(`cannot read ${escapeName(file)}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
 }
 

@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CorpusError, loadCorpus } from '../../indexer/load-corpus.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { linesOf, runCli } from '../reliability/helpers.js';
 
 /** What the corpus loader refuses to read or to pass on: forged names, links out of the corpus, huge files. */
 
@@ -108,4 +111,43 @@ describe('loadCorpus', () => {
       'skipped kb/large.md: 5,008 bytes is over the limit of 1,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)',
     ]);
   });
+
+  it('names and skips a FIFO or a socket with a Markdown name, and reads the rest', async () => {
+    const corpus = writeCorpus({ 'kb/a.md': '# A\n' });
+    execFileSync('mkfifo', [join(corpus, 'kb', 'pipe.md')]);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(corpus, 'kb', 'socket.md'), resolve));
+    try {
+      const { paths, warnings } = load(corpus);
+      expect(paths).toEqual(['kb/a.md']);
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^skipped .*\/kb\/pipe\.md: it is a FIFO \(named pipe\), not a regular file \(only regular files are read\)$/,
+        ),
+        expect.stringMatching(/^skipped .*\/kb\/socket\.md: it is a socket, not a regular file/),
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses a kb.json that is a folder, naming it', () => {
+    const corpus = writeCorpus({ 'kb/a.md': '# A\n' });
+    mkdirSync(join(corpus, 'kb', 'kb.json'));
+    expect(() => loadCorpus([corpus])).toThrow(
+      /kb\/kb\.json is a folder, not a regular file: replace it with a file \{ "name": "\.\.\." \}$/,
+    );
+  });
+
+  it('svc-docs index refuses a FIFO as kb.json in one line instead of waiting for a writer', async () => {
+    const corpus = writeCorpus({ 'kb/a.md': '# A\n' });
+    execFileSync('mkfifo', [join(corpus, 'kb', 'kb.json')]);
+    // Before, the read waited for a writer for ever: the run was killed at its time limit.
+    const run = await runCli(['index', '--corpus', corpus, '--out', tempDir('index')], { timeoutMs: 60_000 });
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(1);
+    expect(linesOf(run.stderr)).toEqual([
+      `svc-docs: ${join(corpus, 'kb', 'kb.json')} is a FIFO (named pipe), not a regular file: replace it with a file { "name": "..." }`,
+    ]);
+  }, 90_000);
 });
