@@ -5,20 +5,22 @@ import { Worker } from 'node:worker_threads';
 import type { ChunkedDocument, ChunkOptions } from './chunk.js';
 import type { CorpusFile } from './chunk-file.js';
 import type { ChunkRequest } from './chunk-worker.js';
+import { cpuDeadline, workerCpuClock } from './cpu-deadline.js';
 
 /**
- * Chunks documents on a worker thread with a time limit per document. Markdown parsing is
- * super-linear on hostile input (100 KB of nested brackets: 27 s), and a synchronous parse
- * cannot be interrupted from its own thread; a worker can be terminated mid-parse. One worker
- * serves a whole build and is replaced after a timeout.
+ * Chunks documents on a worker thread with a limit on each document's parse, counted in the
+ * worker's own CPU time (cpu-deadline.ts), so that a busy machine does not decide what is
+ * indexed. Markdown parsing is super-linear on hostile input (100 KB of nested brackets: 27 s),
+ * and a synchronous parse cannot be interrupted from its own thread; a worker can be terminated
+ * mid-parse. One worker serves a whole build and is replaced after a timeout.
  */
 
 export type ChunkOutcome =
   | { ok: true; doc: ChunkedDocument }
-  /** `timeout`: over the limit; `error`: the parser threw (e.g. stack overflow on deep nesting). */
+  /** `timeout`: over the limit (CPU time); `error`: the parser threw (e.g. stack overflow on deep nesting). */
   | { ok: false; reason: 'timeout' | 'error'; error?: string };
 
-/** Chunks one document at a time within `timeoutMs` per document: on the worker, or on the calling thread (inline-chunk.ts). */
+/** Chunks one document at a time within `timeoutMs` of CPU time per document: on the worker, or on the calling thread (inline-chunk.ts). */
 export interface Chunker {
   timeoutMs: number;
   chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome>;
@@ -57,28 +59,37 @@ export class BoundedChunker implements Chunker {
     await ready;
     const id = this.nextId++;
     return new Promise((resolve) => {
+      let settled = false;
+      let stopDeadline = () => {};
       const finish = (outcome: ChunkOutcome) => {
-        clearTimeout(timer);
+        settled = true;
+        stopDeadline();
         worker.off('message', onMessage);
         worker.off('error', onError);
         resolve(outcome);
+      };
+      const end = (outcome: ChunkOutcome) => {
+        this.discard(worker);
+        finish(outcome);
       };
       const onMessage = (reply: Reply) => {
         if (reply.id !== id) return;
         finish(reply.ok ? { ok: true, doc: reply.doc } : { ok: false, reason: 'error', error: reply.error });
       };
       // A worker that dies (out of memory, say) fails this document only; the next one gets a new worker.
-      const onError = (error: Error) => {
-        this.discard(worker);
-        finish({ ok: false, reason: 'error', error: error.name });
-      };
-      const timer = setTimeout(() => {
-        this.discard(worker);
-        finish({ ok: false, reason: 'timeout' });
-      }, this.timeoutMs);
+      const onError = (error: Error) => end({ ok: false, reason: 'error', error: error.name });
+      const gone = () => end({ ok: false, reason: 'error', error: 'WorkerExited' });
       worker.on('message', onMessage);
       worker.on('error', onError);
-      worker.postMessage({ id, file, options } satisfies ChunkRequest);
+      cpuDeadline(workerCpuClock(worker), this.timeoutMs, () => end({ ok: false, reason: 'timeout' }), gone).then(
+        (stop) => {
+          stopDeadline = stop;
+          // The worker died before its clock was read.
+          if (settled) stop();
+          else worker.postMessage({ id, file, options } satisfies ChunkRequest);
+        },
+        gone,
+      );
     });
   }
 
