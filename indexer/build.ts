@@ -8,11 +8,18 @@ import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
 import { CorpusDigests } from './corpus-digests.js';
-import { chunkCorpus, DEFAULT_FILE_LIMITS, type ChunkedCorpus, type FileLimits } from './chunk-corpus.js';
+import {
+  chunkCorpus,
+  DEFAULT_FILE_LIMITS,
+  skipRemembered,
+  type ChunkedCorpus,
+  type FileLimits,
+} from './chunk-corpus.js';
 import { updateGraph } from './hnsw-update.js';
 import { corpusChecksum, unchangedBuild } from './index-status.js';
 import type { KeptBuild } from './kept-build.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
+import { ParseFailures } from './parse-failures.js';
 import { embeddingText, lexicalFields, vocabularyOf } from './section-text.js';
 import {
   carriedFrom,
@@ -64,6 +71,8 @@ export interface BuildSummary {
   documentsParsed: number;
   /** Files read but left out (their parse ran over the time limit), as `kb/path`. */
   skipped: string[];
+  /** Of those, the ones left out without parsing: an earlier build's parse of the same content ran over the limit. */
+  remembered: string[];
   /** Query-expansion vocabulary words embedded in this build (new words only). */
   vocabularyEmbedded: number;
   changes: { added: string[]; changed: string[]; removed: string[] };
@@ -79,8 +88,17 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const digests = CorpusDigests.beside(options.vectorCacheDir);
   const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, warn: log, digests });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
-  const live = await liveBuildIfUnchanged(options, corpus, chunkOptions, log);
-  if (live) return unchangedSummary(live.buildDir, live.manifest, started);
+  const timeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
+  const failures = ParseFailures.beside(options.vectorCacheDir);
+  const remembered = skipRemembered(corpus, { timeoutMs, failures }, log);
+  const live = await liveBuildIfUnchanged(options, corpus, remembered.size, chunkOptions, log);
+  if (live)
+    return unchangedSummary(
+      live.buildDir,
+      live.manifest,
+      started,
+      [...remembered].map((doc) => `${doc.kb}/${doc.path}`),
+    );
   const kept = await options.keep?.take(options.outDir);
   const previous = kept?.previous ?? (await previousBuild(options.outDir));
   // Read while the changed files are parsed. It never rejects: it is awaited only after the
@@ -88,8 +106,8 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const previousData = kept
     ? Promise.resolve(chunkedAlike(kept.previous, chunkOptions) ? kept.data : undefined)
     : readPreviousData(previous, chunkOptions).catch(() => undefined);
-  const parseTimeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
-  const chunked = await chunkCorpus(corpus, previous, chunkOptions, parseTimeoutMs, log);
+  const chunked = await chunkCorpus(corpus, previous, chunkOptions, { timeoutMs, failures, remembered }, log);
+  failures.save();
   const ownsEmbedder = options.embedder === undefined;
   const embedder =
     options.embedder ??
@@ -184,6 +202,7 @@ function buildCounts(
     vocabularyEmbedded,
     documentsParsed: chunked.documentsParsed,
     skipped: chunked.skipped,
+    remembered: chunked.remembered,
     changes: diffDocuments(previous?.documents ?? [], documents),
     seconds: 0,
     unchanged: false,
@@ -216,16 +235,20 @@ function manifestDraft(
   };
 }
 
-/** The live build, if this build would write the same index (decided without loading the model or parsing). */
+/**
+ * The live build, if this build would write the same index (decided without loading the model or
+ * parsing): `leftOut` documents of the corpus are known to be left out (their parse ran over the limit).
+ */
 function liveBuildIfUnchanged(
   options: BuildOptions,
   corpus: CorpusDocument[],
+  leftOut: number,
   chunkOptions: ChunkOptions,
   log: (line: string) => void,
 ) {
   return unchangedBuild(options.outDir, {
     corpusChecksum: corpusChecksum(corpus),
-    documentsRead: corpus.length,
+    documentsRead: corpus.length - leftOut,
     chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
     lexical: options.lexical ?? DEFAULT_LEXICAL_PARAMS,
     hnsw: (sections) => options.hnsw ?? hnswParamsFor(sections),
@@ -243,7 +266,7 @@ async function knownModelChecksum(options: BuildOptions, log: (line: string) => 
   return folderChecksum(await ensureDefaultModel({ log }));
 }
 
-function unchangedSummary(buildDir: string, manifest: Manifest, started: number): BuildSummary {
+function unchangedSummary(buildDir: string, manifest: Manifest, started: number, remembered: string[]): BuildSummary {
   return {
     buildDir,
     documents: manifest.corpus.documents,
@@ -252,7 +275,8 @@ function unchangedSummary(buildDir: string, manifest: Manifest, started: number)
     sectionsEmbedded: 0,
     sectionsReused: manifest.sections,
     documentsParsed: 0,
-    skipped: [],
+    skipped: remembered,
+    remembered,
     vocabularyEmbedded: 0,
     changes: { added: [], changed: [], removed: [] },
     seconds: (performance.now() - started) / 1000,

@@ -5,11 +5,13 @@ import { BoundedChunker, keptChunker, returnChunker, type Chunker } from './boun
 import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions } from './chunk.js';
 import { InlineChunker } from './inline-chunk.js';
 import { DEFAULT_MAX_FILE_BYTES, type CorpusDocument } from './load-corpus.js';
+import type { ParseFailures } from './parse-failures.js';
 
 /**
  * The corpus as documents and sections: each file parsed and chunked within a time limit, or
  * its sections taken from the previous build when neither it nor the chunking changed. A file
- * that cannot be parsed in time is left out with one warning line; the rest is indexed.
+ * that cannot be parsed in time is left out with one warning line, and remembered so that later
+ * builds leave it out without parsing it (parse-failures.ts); the rest is indexed.
  */
 
 export interface FileLimits {
@@ -39,6 +41,17 @@ export interface ChunkedCorpus {
   documentsParsed: number;
   /** Files left out, as `kb/path`. */
   skipped: string[];
+  /** Of those, the ones left out unparsed: an earlier build's parse of the same content ran over the limit. */
+  remembered: string[];
+}
+
+export interface ParseLimit {
+  /** CPU time a file's parse may take, in ms. */
+  timeoutMs: number;
+  /** Contents whose parse ran over the limit: this build's are added. */
+  failures?: ParseFailures;
+  /** Documents left out unparsed, as an earlier parse of their content ran over the limit (skipRemembered). */
+  remembered?: ReadonlySet<CorpusDocument>;
 }
 
 type Chunked = { title: string; sections: ChunkedSection[] };
@@ -47,23 +60,32 @@ export async function chunkCorpus(
   corpus: CorpusDocument[],
   previous: PreviousBuild | undefined,
   options: ChunkOptions,
-  parseTimeoutMs: number,
+  limit: ParseLimit,
   log: (line: string) => void,
 ): Promise<ChunkedCorpus> {
   const reusable = reusableSections(previous, options);
   const key = (doc: CorpusDocument) => `${doc.kb}/${doc.path}\0${doc.hash}`;
+  const remembered = limit.remembered ?? new Set();
   const { chunker, release } = chunkerFor(
-    corpus.filter((doc) => !reusable.has(key(doc))),
-    parseTimeoutMs,
+    corpus.filter((doc) => !reusable.has(key(doc)) && !remembered.has(doc)),
+    limit.timeoutMs,
   );
-  const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [] };
+  const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [], remembered: [] };
   try {
     for (const doc of corpus) {
+      const name = `${doc.kb}/${doc.path}`;
+      // Before its sections are reused: a build from nothing would leave it out too.
+      if (remembered.has(doc)) {
+        out.skipped.push(name);
+        out.remembered.push(name);
+        continue;
+      }
       let chunked = reusable.get(key(doc));
       if (!chunked) {
         chunked = await chunkDocument(chunker, doc, options, log);
         if (!chunked) {
-          out.skipped.push(`${doc.kb}/${doc.path}`);
+          limit.failures?.record(doc.hash, limit.timeoutMs);
+          out.skipped.push(name);
           continue;
         }
         out.documentsParsed++;
@@ -83,6 +105,27 @@ export async function chunkCorpus(
     release();
   }
   return out;
+}
+
+/**
+ * The documents an earlier build's parse of the same content ran over the limit on (at this limit
+ * or above), each named in one line: a build leaves them out without reading or parsing them.
+ */
+export function skipRemembered(
+  docs: readonly CorpusDocument[],
+  limit: Pick<ParseLimit, 'timeoutMs' | 'failures'>,
+  log: (line: string) => void,
+): Set<CorpusDocument> {
+  const skipped = new Set<CorpusDocument>();
+  for (const doc of docs) {
+    const ranOverMs = limit.failures?.ranOver(doc.hash, limit.timeoutMs);
+    if (ranOverMs === undefined) continue;
+    skipped.add(doc);
+    log(
+      `skipped ${doc.kb}/${doc.path} (parse limit, remembered): an earlier build's parse of this content took over ${ranOverMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); it is parsed again once it changes or the limit is raised`,
+    );
+  }
+  return skipped;
 }
 
 /**

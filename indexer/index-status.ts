@@ -56,6 +56,7 @@ export function corpusChecksum(corpus: CorpusDocument[]): string {
 /** What a build would write into its manifest, but for what the corpus and the model decide. */
 interface BuildSettings {
   corpusChecksum: string;
+  /** Files read, but for those known to be left out (parse-failures.ts). */
   documentsRead: number;
   chunking: Manifest['chunking'];
   lexical: Manifest['lexical'];
@@ -70,7 +71,7 @@ interface BuildSettings {
 
 /**
  * The live build, when building again would write the same index: same corpus (every file's name
- * and content hash, none left out), same chunking, BM25F, HNSW, fusion and label settings, same
+ * and content hash, none left out but those known to be), same chunking, BM25F, HNSW, fusion and label settings, same
  * model files. Decided from the manifest alone: no model load, no parse.
  */
 export async function unchangedBuild(
