@@ -13,10 +13,24 @@ import type { CommonSettings } from '../config.js';
  * where the build itself takes 0.3 s in a process that has built before (bench `--parts=indexing`).
  * Kept for IDLE_MS after its last build, then let go, so an idle server does not hold the
  * indexer's memory; the next edit starts a new one.
+ *
+ * A reindexer that dies mid-build (killed, out of memory) is replaced and the build tried again
+ * after RETRY_DELAYS_MS, so the edit is not lost until the next one; one that keeps dying is
+ * given up after the last delay and reported, until the next edit. A build that fails (the
+ * corpus cannot be read, say) is not retried: it would fail the same way until something changes.
  */
 
-class ReindexError extends Error {
+/** `died`: the reindexer process ended, or could not start, before answering; `failed`: it answered that the build failed. */
+type ReindexErrorCode = 'died' | 'failed' | 'busy' | 'closed';
+
+export class ReindexError extends Error {
   override readonly name = 'ReindexError';
+  constructor(
+    message: string,
+    readonly code: ReindexErrorCode,
+  ) {
+    super(message);
+  }
 }
 
 /** The parent's request, and the child's answer to it. */
@@ -27,6 +41,8 @@ export type FromReindexer = { type: 'built'; id: number } | { type: 'failed'; id
 const IDLE_MS = 2 * 60_000;
 /** How long a reindexer let go (or one asked to stop) may take to exit before it is killed. */
 const EXIT_GRACE_MS = 5_000;
+/** The pauses before each new try of a build whose reindexer died: 15 s in all, then it is given up until the next edit. */
+export const RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000];
 
 /** The `index` command line that rebuilds what `settings` describe, as a kept reindexer. */
 function reindexArguments(settings: CommonSettings): string[] {
@@ -43,6 +59,7 @@ interface ReindexerOptions {
   script?: string;
   execArgv?: string[];
   idleMs?: number;
+  retryDelaysMs?: readonly number[];
 }
 
 interface Running {
@@ -62,6 +79,8 @@ export class KeptReindexer {
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private closed = false;
+  /** Ends a pause between tries early (when closed). */
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly settings: CommonSettings,
@@ -74,15 +93,49 @@ export class KeptReindexer {
     return this.running?.child.pid;
   }
 
-  rebuild(): Promise<void> {
-    if (this.closed) return Promise.reject(new ReindexError('the reindexer is closed'));
-    if (this.running?.pending) return Promise.reject(new ReindexError('a reindex is already running'));
+  /** Builds once, trying again after each of RETRY_DELAYS_MS while the reindexer dies before answering. */
+  async rebuild(): Promise<void> {
+    const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.buildOnce();
+      } catch (error) {
+        if (!(error instanceof ReindexError) || error.code !== 'died' || this.closed) throw error;
+        const delay = delays[retry];
+        if (delay === undefined) {
+          if (retry === 0) throw error;
+          throw new ReindexError(
+            `the reindex died ${retry + 1} times in a row (last: ${error.message}); it is tried again at the next edit`,
+            'died',
+          );
+        }
+        this.log(`${error.message}; trying again in ${delay / 1000} s (retry ${retry + 1} of ${delays.length})`);
+        await this.pause(delay);
+      }
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      this.wake = undefined;
+    });
+  }
+
+  private buildOnce(): Promise<void> {
+    if (this.closed) return Promise.reject(new ReindexError('the reindexer is closed', 'closed'));
+    if (this.running?.pending) return Promise.reject(new ReindexError('a reindex is already running', 'busy'));
     clearTimeout(this.idleTimer);
     let running: Running;
     try {
       running = this.running ?? this.start();
     } catch (error) {
-      return Promise.reject(new ReindexError(`could not start the reindex: ${(error as Error).message}`));
+      return Promise.reject(new ReindexError(`could not start the reindex: ${(error as Error).message}`, 'died'));
     }
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
@@ -102,6 +155,7 @@ export class KeptReindexer {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idleTimer);
+    this.wake?.();
     if (this.running) await this.letGo(this.running);
   }
 
@@ -142,7 +196,9 @@ export class KeptReindexer {
       running.pending = undefined;
       if (message.type === 'built') pending.resolve();
       else
-        pending.reject(new ReindexError(`the reindex failed (${message.message}); the previous index keeps serving`));
+        pending.reject(
+          new ReindexError(`the reindex failed (${message.message}); the previous index keeps serving`, 'failed'),
+        );
     });
     this.running = running;
     return running;
@@ -151,7 +207,7 @@ export class KeptReindexer {
   private fail(running: Running, reason: string): void {
     const pending = running.pending;
     running.pending = undefined;
-    pending?.reject(new ReindexError(reason));
+    pending?.reject(new ReindexError(reason, 'died'));
   }
 
   /** Closes the child's channel (it exits once it sees that), and kills it if it does not exit in time. */

@@ -1,10 +1,10 @@
-import { appendFileSync, existsSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config.js';
 import { readIndex } from '../../src/index/read-index.js';
 import { projectRoot } from '../../src/project-root.js';
-import { KeptReindexer } from '../../src/serve/reindex-process.js';
+import { KeptReindexer, ReindexError } from '../../src/serve/reindex-process.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { alive, buildWriter } from '../helpers/processes.js';
@@ -20,15 +20,19 @@ afterEach(async () => {
   await Promise.all(reindexers.splice(0).map((r) => r.close()));
 });
 
-function setUp(idleMs = 60_000, model?: string) {
+/** Short pauses between tries, so a test sees them all. */
+const RETRY_DELAYS_MS = [100, 200];
+
+function setUp(idleMs = 60_000, model?: string, script = join(projectRoot(), 'src', 'cli.ts')) {
   const corpus = writeCorpus({ 'kb/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback.\n' });
   const index = tempDir('kept-index');
   const settings = resolveSettings({ corpus: [corpus], out: index, vectorCache: tempDir('kept-vectors'), model });
   const lines: string[] = [];
   const reindexer = new KeptReindexer(settings, (line) => lines.push(line), {
-    script: join(projectRoot(), 'src', 'cli.ts'),
+    script,
     execArgv: ['--import', 'tsx'],
     idleMs,
+    retryDelaysMs: RETRY_DELAYS_MS,
   });
   reindexers.push(reindexer);
   const writer = () => buildWriter(index);
@@ -65,14 +69,15 @@ describe('the kept reindexer', () => {
     expect(writer()).toBe(reindexer.pid);
   }, 120_000);
 
-  it('answers a failed build as failed and stays; the next build succeeds in the same process', async () => {
-    const { corpus, reindexer, writer } = setUp();
+  it('answers a failed build as failed and stays, without trying it again; the next build succeeds in the same process', async () => {
+    const { corpus, reindexer, writer, lines } = setUp();
     await reindexer.rebuild();
     const pid = reindexer.pid!;
     renameSync(corpus, `${corpus}-away`);
     await expect(reindexer.rebuild()).rejects.toThrow(
       /the reindex failed \(.*does not exist.*previous index keeps serving/,
     );
+    expect(lines.filter((l) => l.includes('trying again'))).toEqual([]);
     expect(reindexer.pid).toBe(pid);
     renameSync(`${corpus}-away`, corpus);
     writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe pelican pager.\n');
@@ -80,18 +85,50 @@ describe('the kept reindexer', () => {
     expect(writer()).toBe(pid);
   }, 120_000);
 
-  it('fails the build under way when its process dies, and starts a new one for the next', async () => {
-    const { corpus, reindexer, writer } = setUp();
+  it('builds again in a new process when its process dies mid-build, with no new edit', async () => {
+    const { corpus, index, reindexer, writer, lines } = setUp();
     await reindexer.rebuild();
     const pid = reindexer.pid!;
     writeFileSync(join(corpus, 'kb', 'oncall.md'), '# On call\n\nThe pelican pager.\n');
     // Killed right after the request is sent: before it can have answered.
     const building = reindexer.rebuild();
     process.kill(pid, 'SIGKILL');
-    await expect(building).rejects.toThrow(/stopped by SIGKILL; the previous index keeps serving/);
-    expect(writer()).toBe(pid);
-    await reindexer.rebuild();
+    await building;
+    expect(lines.filter((l) => l.includes('trying again'))).toEqual([
+      'the reindex was stopped by SIGKILL; the previous index keeps serving; trying again in 0.1 s (retry 1 of 2)',
+    ]);
     expect(writer()).not.toBe(pid);
+    expect(writer()).toBe(reindexer.pid);
+    expect((await readIndex(index)).documents.map((d) => d.path)).toContain('oncall.md');
+  }, 120_000);
+
+  it('gives up a reindex that dies every time after the last pause, and says so; the next edit tries again', async () => {
+    const dir = tempDir('dying');
+    const starts = join(dir, 'starts');
+    // A reindexer that dies on every build request, as one run out of memory on some page would.
+    const script = join(dir, 'dies.mjs');
+    writeFileSync(
+      script,
+      [
+        `import { appendFileSync } from 'node:fs';`,
+        `appendFileSync(${JSON.stringify(starts)}, 'x');`,
+        `process.on('message', () => process.exit(3));`,
+      ].join('\n'),
+    );
+    const { reindexer, lines } = setUp(60_000, undefined, script);
+    await expect(reindexer.rebuild()).rejects.toThrow(
+      new ReindexError(
+        'the reindex died 3 times in a row (last: the reindex exited with code 3; the previous index keeps serving); it is tried again at the next edit',
+        'died',
+      ),
+    );
+    expect(readFileSync(starts, 'utf8')).toBe('xxx');
+    expect(lines.filter((l) => l.includes('trying again'))).toEqual([
+      'the reindex exited with code 3; the previous index keeps serving; trying again in 0.1 s (retry 1 of 2)',
+      'the reindex exited with code 3; the previous index keeps serving; trying again in 0.2 s (retry 2 of 2)',
+    ]);
+    await expect(reindexer.rebuild()).rejects.toMatchObject({ code: 'died' });
+    expect(readFileSync(starts, 'utf8')).toBe('xxxxxx');
   }, 120_000);
 
   it('keeps the model between builds, and loads it again once its files change', async () => {
