@@ -1,7 +1,7 @@
-import { type BigIntStats, readFileSync } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { join, sep } from 'node:path';
-import { writeCacheFile } from '../src/cache-file.js';
 import { statSignature } from '../src/embedding/digest-cache.js';
+import { readKeyedCache, writeKeyedCache } from './keyed-cache.js';
 import { vectorCacheDirOf } from './vector-cache.js';
 
 /**
@@ -52,15 +52,7 @@ export class CorpusDigests {
 
   /** The digests remembered in `file` (an empty cache when it is missing or unreadable). */
   static open(file: string): CorpusDigests {
-    const entries = new Map<string, Entry>();
-    try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; files?: unknown };
-      if (parsed.format === FORMAT && typeof parsed.files === 'object' && parsed.files !== null)
-        for (const [path, entry] of Object.entries(parsed.files)) if (isEntry(entry)) entries.set(path, entry);
-    } catch {
-      // No cache yet, or a damaged one: every file is hashed.
-    }
-    return new CorpusDigests(file, entries);
+    return new CorpusDigests(file, readKeyedCache(file, FORMAT, 'files', isEntry));
   }
 
   /** The file's hash as recorded, while its stat signature holds and it was hashed well after its last change. */
@@ -92,7 +84,6 @@ export class CorpusDigests {
         this.changed = true;
       }
     if (!this.changed) return;
-    if (writeCacheFile(this.file, JSON.stringify({ format: FORMAT, files: Object.fromEntries(this.entries) })))
-      this.changed = false;
+    if (writeKeyedCache(this.file, FORMAT, 'files', this.entries)) this.changed = false;
   }
 }

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeCacheFile } from '../src/cache-file.js';
 import { CHUNKER_VERSION } from './chunk.js';
+import { readKeyedCache, writeKeyedCache } from './keyed-cache.js';
 import { vectorCacheDirOf } from './vector-cache.js';
 
 /**
@@ -44,16 +43,9 @@ export class ParseFailures {
     return ParseFailures.open(join(vectorCacheDirOf(vectorCacheDir), PARSE_FAILURES_FILE));
   }
 
+  /** The failures remembered in `file` (none when it is missing or damaged: such pages are parsed again). */
   static open(file: string): ParseFailures {
-    const entries = new Map<string, Entry>();
-    try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; pages?: unknown };
-      if (parsed.format === FORMAT && typeof parsed.pages === 'object' && parsed.pages !== null)
-        for (const [hash, entry] of Object.entries(parsed.pages)) if (isEntry(entry)) entries.set(hash, entry);
-    } catch {
-      // None remembered yet, or a damaged file: such pages are parsed again.
-    }
-    return new ParseFailures(file, entries);
+    return new ParseFailures(file, readKeyedCache(file, FORMAT, 'pages', isEntry));
   }
 
   /** The limit (ms) this content's parse ran over with this chunker, when it is at least `limitMs`: it would run over `limitMs` too. */
@@ -77,7 +69,6 @@ export class ParseFailures {
   /** Writes the file if anything was recorded (to a temporary name, then renamed); failures are ignored. */
   save(): void {
     if (!this.changed) return;
-    if (writeCacheFile(this.file, JSON.stringify({ format: FORMAT, pages: Object.fromEntries(this.entries) })))
-      this.changed = false;
+    if (writeKeyedCache(this.file, FORMAT, 'pages', this.entries)) this.changed = false;
   }
 }
