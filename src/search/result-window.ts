@@ -1,5 +1,5 @@
 import type { StoredDocument } from '../index/format.js';
-import { answeringSection, type SectionFacts } from './best-section.js';
+import { answeringSection, answers, type SectionFacts } from './best-section.js';
 import { strongestOtherSections, type ExcerptFacts, type ExcerptSettings } from './excerpts.js';
 import type { DocumentHit } from './document-ranker.js';
 import type { RankedResult } from './searcher-types.js';
@@ -27,6 +27,12 @@ export function withSections(ranked: RankedResult, index: WindowSource): SearchR
 }
 
 /**
+ * Of this share of the query (IDF share of its own terms) in a page's title and more, the query
+ * names the page's topic: it wants the page's opening and setup, not only its best subsection.
+ */
+export const NAMES_TOPIC = 0.5;
+
+/**
  * A ranked page's window: up to 15 sections each side of the section that answers (`ranked` is the
  * best-scoring one: best-section.ts), with how much of the query each matches, and the page's
  * other strongly matching sections for excerpts (excerpts.ts). `facts` holds every section of the
@@ -36,6 +42,8 @@ export function windowOf(
   facts: readonly (SectionFacts & ExcerptFacts)[],
   ranked: number,
   excerpts: ExcerptSettings,
+  /** The query names the page's topic: its opening (first answering section) comes as an excerpt too. */
+  namesTopic = false,
 ): Pick<RankedResult, 'window' | 'excerpts'> {
   const best = answeringSection(facts, ranked);
   const { from, to } = windowAround(best, facts.length);
@@ -47,9 +55,20 @@ export function windowOf(
   };
   const window: RankedResult['window'] = [];
   for (let p = from; p <= to; p++) window.push(item(p, p === best));
-  const others = strongestOtherSections(facts, best, excerpts.count, excerpts.tie);
+  const others: NonNullable<RankedResult['excerpts']> = strongestOtherSections(
+    facts,
+    best,
+    excerpts.count,
+    excerpts.tie,
+  ).map((p) => item(p, false));
+  const opening = namesTopic ? facts.findIndex((f) => answers(f)) : -1;
+  if (opening >= 0 && opening !== best) {
+    const at = others.findIndex((o) => o.position === opening);
+    if (at >= 0) others.splice(at, 1);
+    others.unshift({ ...item(opening, false), opening: true });
+  }
   if (others.length === 0) return { window };
-  return { window, excerpts: others.map((p) => item(p, false)) };
+  return { window, excerpts: others };
 }
 
 /**

@@ -10,7 +10,7 @@ import { parseQuery } from './query.js';
 import { type PreparedQuery, QueryExpander } from './query-expander.js';
 import { creditParents, type ParentCredit, parentCreditFor } from './parent-credit.js';
 import { relevanceFor } from './relevance.js';
-import { confidence, windowOf } from './result-window.js';
+import { confidence, NAMES_TOPIC, windowOf } from './result-window.js';
 import { rewriteQuery } from './rewrite.js';
 import { checkSearchInput } from './search-input.js';
 import type {
@@ -238,6 +238,7 @@ export class Searcher {
   private toResult(hit: DocumentHit, confidence: number, hits: LexicalHits): RankedResult {
     const doc = this.parts.documents[hit.doc]!;
     const share = (bits: number) => shareOf(bits, hits.ownTermShare);
+    const titleMatch = share(termsIn(doc.title, hits.ownTerms));
     const facts = new Array<SectionFacts & ExcerptFacts>(doc.sectionCount);
     for (let p = 0; p < doc.sectionCount; p++) {
       const section = doc.firstSection + p;
@@ -258,9 +259,9 @@ export class Searcher {
       relevance: relevanceFor(confidence, this.parts.manifest.relevance),
       score: hit.score,
       confidence,
-      titleMatch: share(termsIn(doc.title, hits.ownTerms)),
+      titleMatch,
       documentSections: doc.sectionCount,
-      ...windowOf(facts, hit.best.section - doc.firstSection, this.excerpts),
+      ...windowOf(facts, hit.best.section - doc.firstSection, this.excerpts, titleMatch >= NAMES_TOPIC),
     };
   }
 }

@@ -37,6 +37,8 @@ export interface WindowSection {
   score: number;
   /** What the section is for: only `content` sections are answers (src/index/format.ts). */
   role: SectionRole;
+  /** The page's opening, offered because the query names the page's topic (an excerpt only). */
+  opening?: boolean;
 }
 
 export interface SearchResult {

@@ -130,13 +130,16 @@ function measureFor(term: string, options: SelectOptions): SelectMeasure {
   const wide = { from: 9997, to: 9998 };
   return {
     overhead: headerLine(term, 9, 9).length + 2,
-    result: (result, rank) => resultHeader(result, rank + 1, [9997, 9999]).length + 4,
-    section: (section) => sectionBlock({ ...section, isBest: true }, wide, clipLimit(section, options)).length + 2,
-    outline: (result) =>
+    // A result's header and its outline at most: the outline shrinks as its sections are shown.
+    result: (result, rank) =>
+      resultHeader(result, rank + 1, [9997, 9999]).length +
+      6 +
       outlineLine(
         result.sections.filter((s) => !s.isBest),
         options.outlineChars,
-      ).length + 2,
+      ).length,
+    section: (section, rank) =>
+      sectionBlock({ ...section, isBest: true }, wide, clipLimit(section, rank, options)).length + 2,
   };
 }
 
@@ -145,7 +148,7 @@ function resultText(c: Chosen, rank: number, options: SelectOptions): string {
   const blocks = c.sections.map((s, i) => {
     const previous = i === 0 ? -1 : positions[i - 1]!;
     const gap = s.position - previous > 1 ? { from: previous + 1, to: s.position - 1 } : undefined;
-    return sectionBlock(s, gap, clipLimit(s, options));
+    return sectionBlock(s, gap, clipLimit(s, rank - 1, options));
   });
   const outline = outlineLine(c.leftOut, options.outlineChars);
   return `${resultHeader(c.result, rank, positions)}\n\n${blocks.join('\n\n')}${outline ? `\n\n${outline}` : ''}`;
@@ -165,7 +168,7 @@ function structuredResult(c: Chosen, rank: number, options: SelectOptions): Sear
     sections: c.sections.map((s) => ({
       position: s.position,
       headings: [...s.headings],
-      text: clipSection(s.text, clipLimit(s, options)),
+      text: clipSection(s.text, clipLimit(s, rank - 1, options)),
       isBest: s.isBest,
     })),
     notShown: c.leftOut.map((s) => ({ position: s.position, heading: oneLine(s.headings.at(-1) ?? '') })),
