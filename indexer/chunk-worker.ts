@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { ChunkOptions } from './chunk.js';
-import { chunkFile, type CorpusFile } from './chunk-file.js';
+import { chunkErrorText, chunkFile, type CorpusFile } from './chunk-file.js';
 
 /**
  * Worker thread entry: chunks one document per message. Parsing runs here so that the indexer
@@ -21,7 +21,6 @@ parentPort?.on('message', ({ id, file, options }: ChunkRequest) => {
   try {
     parentPort!.postMessage({ id, ok: true, doc: chunkFile(file, options) });
   } catch (error) {
-    // Only the error's class: a parser's message may quote the document.
-    parentPort!.postMessage({ id, ok: false, error: error instanceof Error ? error.name : 'error' });
+    parentPort!.postMessage({ id, ok: false, error: chunkErrorText(error) });
   }
 });

@@ -1,7 +1,7 @@
 import { createContext, Script } from 'node:vm';
 import type { ChunkOutcome, Chunker } from './bounded-chunk.js';
 import type { ChunkOptions } from './chunk.js';
-import { chunkFile, type CorpusFile } from './chunk-file.js';
+import { chunkErrorText, chunkFile, type CorpusFile } from './chunk-file.js';
 import { ownCpuMs } from './cpu-deadline.js';
 
 /**
@@ -53,10 +53,7 @@ export class InlineChunker implements Chunker {
         if (slowedByOthers(cpuBefore, this.timeoutMs)) return this.onWorker().chunk(file, options);
         return { ok: false, reason: 'timeout' };
       }
-      // Only the error's class, as from the worker: a parser's message may quote the document.
-      // (A stack overflow's RangeError may come from the context's realm, so not `instanceof Error`.)
-      const name = (error as { name?: unknown } | null)?.name;
-      return { ok: false, reason: 'error', error: typeof name === 'string' ? name : 'error' };
+      return { ok: false, reason: 'error', error: chunkErrorText(error) };
     } finally {
       this.context.run = undefined;
     }

