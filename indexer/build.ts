@@ -20,6 +20,7 @@ import { corpusChecksum, unchangedBuild } from './index-status.js';
 import type { KeptBuild } from './kept-build.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { ParseFailures } from './parse-failures.js';
+import { SkipLog, type SkipSummary } from './skipped-files.js';
 import { embeddingText, lexicalFields, vocabularyOf } from './section-text.js';
 import {
   carriedFrom,
@@ -59,7 +60,8 @@ export interface BuildOptions extends EmbedOptions {
   keep?: KeptBuild;
 }
 
-export interface BuildSummary {
+/** `leftOut` and `unsupported` (SkipSummary): every file left out with why, the parse's `skipped` among them. */
+export interface BuildSummary extends SkipSummary {
   buildDir: string;
   documents: number;
   sections: number;
@@ -86,19 +88,17 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const log = options.log ?? (() => {});
   const maxFileBytes = options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes;
   const digests = CorpusDigests.beside(options.vectorCacheDir);
-  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, warn: log, digests });
+  const skips = new SkipLog(log);
+  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, skips, digests });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const timeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
   const failures = ParseFailures.beside(options.vectorCacheDir);
-  const remembered = skipRemembered(corpus, { timeoutMs, failures }, log);
+  const remembered = skipRemembered(corpus, { timeoutMs, failures }, skips);
   const live = await liveBuildIfUnchanged(options, corpus, remembered.size, chunkOptions, log);
-  if (live)
-    return unchangedSummary(
-      live.buildDir,
-      live.manifest,
-      started,
-      [...remembered].map((doc) => `${doc.kb}/${doc.path}`),
-    );
+  if (live) {
+    const rememberedNames = [...remembered].map((doc) => `${doc.kb}/${doc.path}`);
+    return { ...unchangedSummary(live.buildDir, live.manifest, started, rememberedNames), ...skips.summary() };
+  }
   const kept = await options.keep?.take(options.outDir);
   const previous = kept?.previous ?? (await previousBuild(options.outDir));
   // Read while the changed files are parsed. It never rejects: it is awaited only after the
@@ -106,7 +106,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const previousData = kept
     ? Promise.resolve(chunkedAlike(kept.previous, chunkOptions) ? kept.data : undefined)
     : readPreviousData(previous, chunkOptions).catch(() => undefined);
-  const chunked = await chunkCorpus(corpus, previous, chunkOptions, { timeoutMs, failures, remembered }, log);
+  const chunked = await chunkCorpus(corpus, previous, chunkOptions, { timeoutMs, failures, remembered }, skips, log);
   failures.save();
   const ownsEmbedder = options.embedder === undefined;
   const embedder =
@@ -115,7 +115,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   try {
     const data = await previousData;
     const summary = await embedAndWrite(options, { corpus, chunkOptions, chunked, previous, data }, embedder, log);
-    return { ...summary, seconds: (performance.now() - started) / 1000 };
+    return { ...summary, ...skips.summary(), seconds: (performance.now() - started) / 1000 };
   } finally {
     if (ownsEmbedder) await embedder.dispose();
   }
@@ -135,7 +135,7 @@ async function embedAndWrite(
   { corpus, chunkOptions, chunked, previous, data }: Chunked,
   embedder: Embedder,
   log: (line: string) => void,
-): Promise<BuildSummary> {
+): Promise<Omit<BuildSummary, keyof SkipSummary>> {
   const { documents, sections } = chunked;
   const cache = await VectorCache.open(
     vectorCacheDirOf(options.vectorCacheDir),
@@ -192,7 +192,7 @@ function buildCounts(
   previous: PreviousBuild | undefined,
   sectionsEmbedded: number,
   vocabularyEmbedded: number,
-): Omit<BuildSummary, 'buildDir' | 'knowledgeBases'> {
+): Omit<BuildSummary, 'buildDir' | 'knowledgeBases' | keyof SkipSummary> {
   const { documents, sections } = chunked;
   return {
     documents: documents.length,
@@ -266,7 +266,12 @@ async function knownModelChecksum(options: BuildOptions, log: (line: string) => 
   return folderChecksum(await ensureDefaultModel({ log }));
 }
 
-function unchangedSummary(buildDir: string, manifest: Manifest, started: number, remembered: string[]): BuildSummary {
+function unchangedSummary(
+  buildDir: string,
+  manifest: Manifest,
+  started: number,
+  remembered: string[],
+): Omit<BuildSummary, keyof SkipSummary> {
   return {
     buildDir,
     documents: manifest.corpus.documents,

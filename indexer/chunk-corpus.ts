@@ -3,15 +3,19 @@ import type { StoredDocument, StoredSection } from '../src/index/format.js';
 import type { Manifest } from '../src/index/manifest.js';
 import { BoundedChunker, keptChunker, returnChunker, type Chunker } from './bounded-chunk.js';
 import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions } from './chunk.js';
+import { escapeName } from './corpus-walk.js';
+import { FORMATS, formatOf, withoutExtension } from './formats/supported.js';
 import { InlineChunker } from './inline-chunk.js';
 import { DEFAULT_MAX_FILE_BYTES, type CorpusDocument } from './load-corpus.js';
 import type { ParseFailures } from './parse-failures.js';
+import type { SkipLog } from './skipped-files.js';
 
 /**
  * The corpus as documents and sections: each file parsed and chunked within a time limit, or
  * its sections taken from the previous build when neither it nor the chunking changed. A file
- * that cannot be parsed in time is left out with one warning line, and remembered so that later
- * builds leave it out without parsing it (parse-failures.ts); the rest is indexed.
+ * that cannot be parsed in time is left out with one line naming it (to the skip log), and
+ * remembered so that later builds leave it out without parsing it (parse-failures.ts); so is a
+ * file of another format than Markdown that cannot be read as that format. The rest is indexed.
  */
 
 export interface FileLimits {
@@ -39,7 +43,7 @@ export interface ChunkedCorpus {
   sections: StoredSection[];
   /** Files parsed and chunked in this build. */
   documentsParsed: number;
-  /** Files left out, as `kb/path`. */
+  /** Files read but left out (their parse ran over the time limit or failed), as `kb/path`. */
   skipped: string[];
   /** Of those, the ones left out unparsed: an earlier build's parse of the same content ran over the limit. */
   remembered: string[];
@@ -61,6 +65,7 @@ export async function chunkCorpus(
   previous: PreviousBuild | undefined,
   options: ChunkOptions,
   limit: ParseLimit,
+  skips: SkipLog,
   log: (line: string) => void,
 ): Promise<ChunkedCorpus> {
   const reusable = reusableSections(previous, options);
@@ -82,12 +87,13 @@ export async function chunkCorpus(
       }
       let chunked = reusable.get(key(doc));
       if (!chunked) {
-        chunked = await chunkDocument(chunker, doc, options, log);
-        if (!chunked) {
-          limit.failures?.record(doc.hash, limit.timeoutMs);
+        const outcome = await chunkDocument(chunker, doc, options, skips, log);
+        if (outcome === 'parse-timeout' || outcome === 'parse-failure') {
+          if (outcome === 'parse-timeout') limit.failures?.record(doc.hash, limit.timeoutMs);
           out.skipped.push(name);
           continue;
         }
+        chunked = outcome;
         out.documentsParsed++;
       }
       const d = out.documents.length;
@@ -114,15 +120,18 @@ export async function chunkCorpus(
 export function skipRemembered(
   docs: readonly CorpusDocument[],
   limit: Pick<ParseLimit, 'timeoutMs' | 'failures'>,
-  log: (line: string) => void,
+  skips: SkipLog,
 ): Set<CorpusDocument> {
   const skipped = new Set<CorpusDocument>();
   for (const doc of docs) {
     const ranOverMs = limit.failures?.ranOver(doc.hash, limit.timeoutMs);
     if (ranOverMs === undefined) continue;
     skipped.add(doc);
-    log(
-      `skipped ${doc.kb}/${doc.path} (parse limit, remembered): an earlier build's parse of this content took over ${ranOverMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); it is parsed again once it changes or the limit is raised`,
+    skips.skip(
+      escapeName(`${doc.kb}/${doc.path}`),
+      'parse-remembered',
+      `an earlier build's parse of this content took over ${ranOverMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); it is parsed again once it changes or the limit is raised`,
+      'parse limit, remembered',
     );
   }
   return skipped;
@@ -181,22 +190,33 @@ function reusableSections(previous: PreviousBuild | undefined, options: ChunkOpt
   return reusable;
 }
 
+/** A document's sections, or why it is left out (told to the skip log). */
 async function chunkDocument(
   chunker: Chunker,
   doc: CorpusDocument,
   options: ChunkOptions,
+  skips: SkipLog,
   log: (line: string) => void,
-): Promise<Chunked | undefined> {
+): Promise<Chunked | 'parse-timeout' | 'parse-failure'> {
   const parseTimeoutMs = chunker.timeoutMs;
-  const name = `${doc.kb}/${doc.path}`;
-  const fallbackTitle = basename(doc.path).replace(/\.(md|markdown|mdx)$/i, '');
+  const name = escapeName(`${doc.kb}/${doc.path}`);
+  const fallbackTitle = withoutExtension(basename(doc.path));
   const outcome = await chunker.chunk({ path: doc.path, source: doc.source }, options);
   if (outcome.ok) return { title: outcome.doc.title ?? fallbackTitle, sections: outcome.doc.sections };
   if (outcome.reason === 'timeout') {
-    log(
-      `skipped ${name}: parsing it took over ${parseTimeoutMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`,
+    skips.skip(
+      name,
+      'parse-timeout',
+      `parsing it took over ${parseTimeoutMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`,
     );
-    return undefined;
+    return 'parse-timeout';
+  }
+  const format = formatOf(doc.path) ?? 'markdown';
+  if (format !== 'markdown') {
+    // Another format's source (HTML tags, notebook JSON) is not text a reader would search.
+    const why = `it could not be read as ${FORMATS[format].label} (${outcome.error ?? 'error'}); the rest of the corpus is indexed`;
+    skips.skip(name, 'parse-failure', why);
+    return 'parse-failure';
   }
   // A file the parser cannot handle (deep nesting overflows its stack) is still searchable as plain text.
   log(`warning: ${name} could not be parsed as Markdown (${outcome.error ?? 'error'}); indexed as plain text`);

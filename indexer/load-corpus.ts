@@ -1,20 +1,21 @@
 import { createHash } from 'node:crypto';
-import { type BigIntStats, type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type BigIntStats, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import type { CorpusDigests } from './corpus-digests.js';
-import { readRegularFile, SpecialFileError, specialKind } from './regular-file.js';
+import { CONTROL, escapeName, knowledgeBaseFolders } from './corpus-walk.js';
+import { SUPPORTED_EXTENSIONS } from './formats/supported.js';
+import { readRegularFile, SpecialFileError } from './regular-file.js';
+import { SkipLog } from './skipped-files.js';
 
 /**
- * Reads Markdown knowledge bases from disk. A corpus folder with Markdown files at its top level
- * is one knowledge base; otherwise each top-level subfolder is one. The knowledge base's name
- * (Source in results) is its folder name unless a `kb.json` in it says `{ "name": "..." }`.
+ * Reads knowledge bases of documents (indexer/formats/supported.ts says which files are) from
+ * disk. Which files, in which knowledge base: corpus-walk.ts. The knowledge base's name (Source
+ * in results) is its folder name unless a `kb.json` in it says `{ "name": "..." }`.
  *
- * What cannot be indexed safely is skipped with one warning line naming it (escaped), and the
- * rest of the corpus is read: names with control characters (a newline in a name would forge
- * lines of a search result), symbolic links (never followed, so nothing outside the corpus is
- * read), FIFOs, sockets and devices (reading one may wait for ever) and files over the size limit.
- * No message quotes a file's content.
+ * What cannot be indexed safely is skipped with one line naming it (escaped), and the rest of
+ * the corpus is read: odd names, symbolic links, FIFOs, sockets and devices (corpus-walk.ts) and
+ * files over the size limit. No message quotes a file's content.
  */
 
 export interface CorpusDocument {
@@ -33,8 +34,10 @@ export class CorpusError extends Error {
 export interface LoadOptions {
   /** Files larger than this are skipped (with a warning). */
   maxFileBytes?: number;
-  /** Receives one line per skipped file or folder. */
+  /** Receives one line per skipped file or folder, and one for all files of unsupported types. */
   warn?: (line: string) => void;
+  /** Where skipped files are recorded (and told, to its own warn): a build's, for its summary. */
+  skips?: SkipLog;
   /**
    * Digests remembered from earlier builds (corpus-digests.ts): a file they vouch for is not
    * read until its text is asked for. Updated and saved with what this load hashed.
@@ -44,7 +47,7 @@ export interface LoadOptions {
 
 interface Limits {
   maxFileBytes: number;
-  warn: (line: string) => void;
+  skips: SkipLog;
   digests: CorpusDigests | undefined;
   /** When this load began: every file it hashes was read after it. */
   startedMs: number;
@@ -52,8 +55,6 @@ interface Limits {
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
-const MARKDOWN = /\.(md|markdown|mdx)$/i;
-const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 /** In a `u` regex a surrogate class matches only a surrogate that is not half of a pair. */
 const LONE_SURROGATE = /\p{Cs}/u;
 const kbConfigSchema = z.object({
@@ -68,18 +69,11 @@ const kbConfigSchema = z.object({
     .refine((name) => !LONE_SURROGATE.test(name), 'well-formed text (a lone surrogate escape is not a character)'),
 });
 
-/** A name as it may be shown in a message: control characters escaped, so it stays one line. */
-function escapeName(name: string): string {
-  return name.replace(/[\p{Cc}\u2028\u2029\\]/gu, (c) =>
-    c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
 export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): CorpusDocument[] {
   if (corpusDirs.length === 0) throw new CorpusError('no corpus folder given: pass --corpus DIR');
   const limits: Limits = {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-    warn: options.warn ?? (() => {}),
+    skips: options.skips ?? new SkipLog(options.warn),
     digests: options.digests,
     startedMs: Date.now(),
   };
@@ -90,7 +84,7 @@ export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): Cor
   for (const dir of dirs) {
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
-    for (const kbDir of knowledgeBaseDirs(dir, limits.warn)) {
+    for (const { dir: kbDir, files: kbFiles } of knowledgeBaseFolders(dir, limits.skips)) {
       const name = knowledgeBaseName(kbDir);
       const other = seen.get(name);
       if (other !== undefined) {
@@ -99,27 +93,20 @@ export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): Cor
         );
       }
       seen.set(name, kbDir);
-      for (const file of markdownFiles(kbDir, limits.warn)) {
+      for (const file of kbFiles) {
         files.add(file);
         const document = readDocument(name, kbDir, file, limits);
         if (document) documents.push(document);
       }
     }
   }
+  limits.skips.reportUnsupported();
   options.digests?.save(dirs, files);
-  if (documents.length === 0) throw new CorpusError(`no Markdown files (*.md) found in ${corpusDirs.join(', ')}`);
+  if (documents.length === 0)
+    throw new CorpusError(
+      `no documents found in ${corpusDirs.join(', ')}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
+    );
   return documents;
-}
-
-/** The knowledge-base folders of a corpus folder: itself, or its subfolders that hold Markdown. */
-function knowledgeBaseDirs(dir: string, warn: (line: string) => void): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true });
-  if (entries.some((e) => e.isFile() && MARKDOWN.test(e.name))) return [dir];
-  return entries
-    .filter((e) => e.isDirectory() && !isSkipped(e.name) && safeName(e, dir, warn))
-    .map((e) => join(dir, e.name))
-    .filter((sub) => markdownFiles(sub).length > 0)
-    .sort();
 }
 
 function knowledgeBaseName(kbDir: string): string {
@@ -163,41 +150,6 @@ function inside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir + sep);
 }
 
-function isSkipped(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
-}
-
-/** Refuses (with a warning) a name with control characters and a symbolic link that looks like Markdown. */
-function safeName(entry: Dirent, dir: string, warn: (line: string) => void): boolean {
-  const shown = escapeName(join(dir, entry.name));
-  if (CONTROL.test(entry.name)) {
-    warn(`skipped ${shown}: its name contains control characters (rename it to index it)`);
-    return false;
-  }
-  if (entry.isSymbolicLink() && MARKDOWN.test(entry.name))
-    warn(`skipped ${shown}: symbolic links are not followed (copy the file into the corpus to index it)`);
-  return true;
-}
-
-/** Markdown files below a folder, sorted, so builds are reproducible. Symbolic links are not followed. */
-function markdownFiles(dir: string, warn: (line: string) => void = () => {}): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (isSkipped(entry.name) || !safeName(entry, d, warn)) continue;
-      const full = join(d, entry.name);
-      const kind = specialKind(entry);
-      if (entry.isDirectory()) walk(full);
-      else if (!MARKDOWN.test(entry.name)) continue;
-      else if (entry.isFile()) out.push(full);
-      else if (kind !== undefined)
-        warn(`skipped ${escapeName(full)}: it is ${kind}, not a regular file (only regular files are read)`);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
-
 function readDocument(kb: string, kbDir: string, file: string, limits: Limits): CorpusDocument | undefined {
   const path = relative(kbDir, file).split(sep).join('/');
   let bytes: Buffer;
@@ -205,8 +157,10 @@ function readDocument(kb: string, kbDir: string, file: string, limits: Limits): 
   try {
     stat = statSync(file, { bigint: true });
     if (stat.size > BigInt(limits.maxFileBytes)) {
-      limits.warn(
-        `skipped ${escapeName(`${kb}/${path}`)}: ${bytesText(Number(stat.size))} is over the limit of ${bytesText(limits.maxFileBytes)} per file (SVC_DOCS_MAX_FILE_BYTES)`,
+      limits.skips.skip(
+        escapeName(`${kb}/${path}`),
+        'too-large',
+        `${bytesText(Number(stat.size))} is over the limit of ${bytesText(limits.maxFileBytes)} per file (SVC_DOCS_MAX_FILE_BYTES)`,
       );
       return undefined;
     }

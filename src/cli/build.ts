@@ -1,5 +1,6 @@
 import { type BuildOptions, type BuildSummary, buildIndex } from '../../indexer/build.js';
 import { KeptBuild } from '../../indexer/kept-build.js';
+import { skippedSummary } from '../../indexer/skipped-files.js';
 import { progressReporter } from './progress.js';
 import { loadEmbedder, modelChecksum } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
@@ -22,12 +23,15 @@ function changeList({ added, changed, removed }: BuildSummary['changes']): strin
 
 function describeBuild(summary: BuildSummary): string[] {
   const { added, changed, removed } = summary.changes;
+  const skipped = skippedSummary(summary.leftOut, summary.unsupported);
   if (summary.unchanged)
     return [
       `the index is up to date (${summary.documents} documents, ${summary.sections} sections; checked in ${summary.seconds.toFixed(1)} s): ${summary.buildDir}`,
+      ...(skipped === undefined ? [] : [skipped]),
     ];
   return [
     `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, ${summary.documents - summary.documentsParsed} unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
+    ...(skipped === undefined ? [] : [skipped]),
     `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
     `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` +
       changeList(summary.changes),

@@ -124,6 +124,57 @@ describe('svc-docs index and search', () => {
   });
 });
 
+describe('svc-docs index on a folder of several formats', () => {
+  it('indexes HTML, plain text and notebooks, and names each file it leaves out once, with why', async () => {
+    const notebook = JSON.stringify({
+      nbformat: 4,
+      metadata: { kernelspec: { language: 'python' } },
+      cells: [{ cell_type: 'markdown', source: '# Wombat feeding\n\nWombats eat grass at dusk.' }],
+    });
+    const corpus = writeCorpus({
+      'kb/page.html':
+        '<html><head><title>Quokkas | Zoo</title></head><body><nav>Menu</nav><main><h1>Quokkas</h1><p>The quokka enclosure opens at nine.</p></main></body></html>',
+      'kb/notes.txt': 'Tickets\n=======\n\nBuy tickets at the gate.\n',
+      'kb/feeding.ipynb': notebook,
+      'kb/broken.ipynb': '{ "cells": [',
+      'kb/huge.md': `# Huge\n\n${'x'.repeat(3000)}\n`,
+      'kb/img/map.png': 'png',
+      'kb/img/logo.png': 'png',
+      'kb/api.rst': 'API\n===\n',
+    });
+    const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('cli-vectors'), SVC_DOCS_MAX_FILE_BYTES: '2000' });
+    const result = await run(['index', '--corpus', corpus, '--out', tempDir('cli-index')], env);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^indexed 3 documents \(3 parsed, 0 unchanged\), 3 sections from kb in /);
+    expect(lines[1]).toBe(
+      'skipped 5 files (named above): 1 over the size limit, 1 that could not be read, 3 of types not read',
+    );
+    const told = (pattern: RegExp) => result.stderr.split('\n').filter((l) => pattern.test(l));
+    expect(told(/huge\.md/)).toEqual([
+      'skipped kb/huge.md: 3,009 bytes is over the limit of 2,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)',
+    ]);
+    expect(told(/broken\.ipynb/)).toEqual([
+      'skipped kb/broken.ipynb: it could not be read as a Jupyter notebook (its text is not JSON); the rest of the corpus is indexed',
+    ]);
+    expect(told(/\.rst/)).toEqual([
+      expect.stringMatching(/^skipped 1 file of type \.rst: reStructuredText has no well-kept/),
+    ]);
+    expect(told(/\.png/)).toEqual(['skipped 2 files of unsupported types: .png (2)']);
+
+    const search = await run([
+      'search',
+      'quokka',
+      'enclosure',
+      '--json',
+      '--index',
+      lines.at(-1)!.replace(/^index written to (.*)\/build-[\w-]+$/, '$1'),
+    ]);
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.parse(search.stdout)[0]).toMatchObject({ title: 'Quokkas', path: 'page.html' });
+  });
+});
+
 describe('svc-docs: each command loads only what it runs', () => {
   /** The server's modules: about 0.13 s to load, of no use to a build or a client config. */
   const SERVER_MODULES =

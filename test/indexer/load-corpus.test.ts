@@ -90,7 +90,7 @@ describe('loadCorpus', () => {
     expect(() => loadCorpus([corpus2])).not.toThrow(/SECRET/);
   });
 
-  it('follows no symbolic link to a Markdown file or folder, and names the linked file', () => {
+  it('follows no symbolic link to a Markdown file or folder, and names each link', () => {
     const outside = tempDir('outside');
     writeFileSync(join(outside, 'private.md'), '# Private\n');
     mkdirSync(join(outside, 'folder'));
@@ -100,7 +100,10 @@ describe('loadCorpus', () => {
     symlinkSync(join(outside, 'folder'), join(corpus, 'kb', 'linked-folder'));
     const { paths, warnings } = load(corpus);
     expect(paths).toEqual(['kb/a.md']);
-    expect(warnings).toEqual([expect.stringMatching(/^skipped .*\/kb\/linked\.md: symbolic links are not followed/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^skipped .*\/kb\/linked-folder: symbolic links are not followed/),
+      expect.stringMatching(/^skipped .*\/kb\/linked\.md: symbolic links are not followed/),
+    ]);
   });
 
   it('skips a file over the size limit without reading it, and reads the rest', () => {
@@ -150,4 +153,52 @@ describe('loadCorpus', () => {
       `svc-docs: ${join(corpus, 'kb', 'kb.json')} is a FIFO (named pipe), not a regular file: replace it with a file { "name": "..." }`,
     ]);
   }, 90_000);
+
+  it('reads every supported format, and keeps the knowledge-base rule for each', () => {
+    const single = writeCorpus({ 'page.html': '<p>a</p>', 'guide/notes.txt': 'b', 'nb.ipynb': '{}' });
+    expect(load(single).paths.map((p) => p.replace(/^[^/]+\//, ''))).toEqual([
+      'guide/notes.txt',
+      'nb.ipynb',
+      'page.html',
+    ]);
+    const split = writeCorpus({ 'site/index.htm': '<p>a</p>', 'manual/book.adoc': '= B', 'notes/a.TXT': 'c' });
+    expect(load(split).paths).toEqual(['manual/book.adoc', 'notes/a.TXT', 'site/index.htm']);
+  });
+
+  it('counts files of other types by extension in one line, with a line of its own for a document format it does not read', () => {
+    const corpus = writeCorpus({
+      'kb/a.md': '# A\n',
+      'kb/kb.json': '{ "name": "Docs" }',
+      'kb/img/one.png': 'x',
+      'kb/img/two.png': 'x',
+      'kb/img/logo.svg': 'x',
+      'kb/Makefile': 'x',
+      'kb/api/intro.rst': 'Intro\n=====\n',
+      'assets/only.css': 'x',
+      '.git/config': 'x',
+    });
+    const { paths, warnings } = load(corpus);
+    expect(paths).toEqual(['Docs/a.md']);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^skipped 1 file of type \.rst: reStructuredText has no well-kept JavaScript parser: build the HTML with Sphinx/,
+      ),
+      'skipped 5 files of unsupported types: .png (2), .css (1), .svg (1), no extension (1)',
+    ]);
+  });
+
+  it('skips a file whose name is not valid UTF-8, naming it, and reads the rest', () => {
+    const corpus = writeCorpus({ 'kb/good.md': '# Good\n' });
+    writeFileSync(Buffer.from(`${join(corpus, 'kb')}/bad\xff.md`, 'latin1'), '# Bad\n');
+    const { paths, warnings } = load(corpus);
+    expect(paths).toEqual(['kb/good.md']);
+    expect(warnings).toEqual([expect.stringMatching(/^skipped .*\/kb\/bad\uFFFD\.md: its name is not valid UTF-8/)]);
+  });
+
+  it('names the supported extensions when a folder holds no document', () => {
+    const corpus = writeCorpus({ 'kb/a.rst': 'x', 'kb/b.png': 'x' });
+    expect(() => loadCorpus([corpus])).toThrow(
+      /^no documents found in .*: svc-docs reads files named \*\.md, \*\.markdown, \*\.mdx, \*\.html, \*\.htm, \*\.txt, \*\.ipynb, \*\.adoc, \*\.asciidoc$/,
+    );
+  });
 });
