@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown } from '../../../indexer/chunk.js';
 import { asciidocToMarkdown } from '../../../indexer/formats/asciidoc.js';
-import { tempDir } from '../../helpers/index-fixture.js';
 
 const GUIDE = `= Upgrade Guide
 :toc: left
@@ -50,9 +50,14 @@ describe('asciidocToMarkdown', () => {
   });
 
   it('reads no include: the secure mode leaves a link where the file would go', () => {
-    const secret = join(tempDir('adoc'), 'secret.adoc');
-    writeFileSync(secret, 'SECRET-INCLUDED-TEXT\n');
-    expect(asciidocToMarkdown(`include::${secret}[]\n`).markdown).toBe(`[${secret}](${secret})\n`);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-docs-adoc-'));
+    try {
+      const secret = join(dir, 'secret.adoc');
+      writeFileSync(secret, 'SECRET-INCLUDED-TEXT\n');
+      expect(asciidocToMarkdown(`include::${secret}[]\n`).markdown).toBe(`[${secret}](${secret})\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has no title for a document without one', () => {
