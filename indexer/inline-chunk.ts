@@ -1,7 +1,7 @@
 import { createContext, Script } from 'node:vm';
 import type { ChunkOutcome, Chunker } from './bounded-chunk.js';
 import type { ChunkOptions } from './chunk.js';
-import { chunkErrorText, chunkFile, type CorpusFile } from './chunk-file.js';
+import { chunkErrorText, chunkFile, type CorpusFile, prepareFile } from './chunk-file.js';
 import { ownCpuMs } from './cpu-deadline.js';
 
 /**
@@ -41,6 +41,8 @@ export class InlineChunker implements Chunker {
   ) {}
 
   async chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome> {
+    // Loading a format's converter is not the file's parse: before the time limit starts.
+    await prepareFile(file.path);
     this.context.run = () => chunkFile(file, options);
     const cpuBefore = ownCpuMs();
     try {

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import asciidoctorFactory from '@asciidoctor/core';
 import type { Element, ElementContent, Root } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
@@ -13,21 +13,18 @@ import { hastToMarkdown } from './html.js';
  * admonitions become quotes that start with their label ("Note:"). Converted in Asciidoctor's
  * secure mode: no include is read, no file or URL is fetched; an include becomes a link.
  *
- * Asciidoctor.js (Opal) takes about 0.4 s to load, so it is loaded when the first AsciiDoc file
- * is converted, not with the indexer. (Its version 4 is asynchronous; chunking is synchronous,
- * under a time limit, so version 3 it is.)
+ * Asciidoctor.js (Opal) takes about 0.4 s to load: this module is loaded only when a build
+ * meets its first AsciiDoc file (chunk-file.ts). Its version 4 converts asynchronously, and
+ * chunking is synchronous under a time limit, so version 3 it is.
  */
 
-type Asciidoctor = ReturnType<typeof import('@asciidoctor/core').default>;
-
-let asciidoctor: Asciidoctor | undefined;
+const asciidoctor = asciidoctorFactory();
 const fragmentParser = unified().use(rehypeParse, { fragment: true });
 
 /** No table of contents: it repeats the headings that follow. */
 const OPTIONS = { safe: 'secure', attributes: { 'toc!': '' } };
 
 export function asciidocToMarkdown(source: string): ConvertedDocument {
-  asciidoctor ??= (createRequire(import.meta.url)('@asciidoctor/core') as typeof import('@asciidoctor/core').default)();
   const doc = asciidoctor.load(source, OPTIONS);
   const titleText = doc.getDocumentTitle({ sanitize: true });
   const title = typeof titleText === 'string' && titleText.trim() !== '' ? oneLine(titleText) : undefined;

@@ -203,6 +203,24 @@ describe('svc-docs: each command loads only what it runs', () => {
     expect(config!.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
   });
 
+  it('index loads a format converter only for a corpus that has files of its format', async () => {
+    /** The HTML page path (hast-util-select), Asciidoctor.js and the other converters: about 0.1 s and 0.4 s. */
+    const CONVERTERS =
+      /\/indexer\/formats\/(html-page|text|notebook|asciidoc)\.ts$|\/node_modules\/(@asciidoctor|hast-util-select)\//;
+    const indexed = async (files: Record<string, string>) => {
+      const modules = recordedModules();
+      const args = ['index', '--corpus', writeCorpus(files), '--out', tempDir('cli-formats-out')];
+      const env = cliEnv({ ...modules.env, SVC_DOCS_VECTOR_CACHE_DIR: tempDir('cli-formats-vectors') });
+      const result = await finished(spawnCli(args, env, modules.entry));
+      expect(result.code, result.stderr).toBe(0);
+      return modules.loaded().filter((url) => CONVERTERS.test(url));
+    };
+    expect(await indexed({ 'kb/quokka.md': '# Quokkas\n\nThe enclosure opens at nine.\n' })).toEqual([]);
+    const html = await indexed({ 'kb/quokka.html': '<h1>Quokkas</h1><p>The enclosure opens at nine.</p>' });
+    expect(html.some((url) => url.endsWith('/indexer/formats/html-page.ts'))).toBe(true);
+    expect(html.some((url) => /@asciidoctor|notebook/.test(url))).toBe(false);
+  });
+
   it('serve checks that its index is current without loading the Markdown parser', async () => {
     const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
     const args = ['serve', '--port', '0', '--corpus', corpus, '--index', tempDir('cli-modules-index')];
