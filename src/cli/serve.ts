@@ -71,7 +71,7 @@ async function runServe(flags: CommonFlags & ServeFlags): Promise<void> {
   const reindexer = flags.watch === true ? new KeptReindexer(settings, (line) => console.error(line)) : undefined;
   const running = await startServing(settings, server, reindexer, mayBuild);
   const { startupBanner } = await import('../serve/serve.js');
-  console.error(startupBanner(running.http.url, server.authToken !== undefined));
+  console.error(startupBanner(running.http.url, server));
   await untilSignalled();
   // Side by side: the server waits for a reindex under way, which the reindexer, let go, ends
   // within seconds (a build stopped before it switches CURRENT leaves the index as it was).

@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { clientConfigs } from '../cli/client-config.js';
+import { clientAddress } from './client-address.js';
 import { startHttpServer, type RunningServer } from '../mcp/http/http.js';
 import type { ServerOptions } from '../mcp/server-options.js';
 import { openEngine } from '../search/engine.js';
@@ -130,11 +131,17 @@ function watchCorpus(
   };
 }
 
-/** What startup prints for people: where the server is and what to paste into an IDE. */
-export function startupBanner(url: string, auth: boolean): string {
-  const [main] = clientConfigs(url, { auth });
+/**
+ * What startup prints for people: the URL clients should use (clientAddress: an accepted host
+ * name, not a wildcard bind), which names it answers to when that matters, and what to paste
+ * into an IDE. `listening` is the endpoint where the server listens.
+ */
+export function startupBanner(listening: string, server: ServerOptions): string {
+  const { url, notes } = clientAddress(listening, server);
+  const [main] = clientConfigs(url, { auth: server.authToken !== undefined });
   return [
     `svc-docs is serving MCP at ${url}`,
+    ...notes,
     `Add this to your MCP client configuration (more variants: svc-docs config --url ${url}):`,
     main!.text,
   ].join('\n');
