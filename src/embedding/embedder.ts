@@ -6,6 +6,7 @@ import { cacheDir } from '../config.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
 import { cachedDigest } from './digest-cache.js';
 import { finiteUnit, loadLookupEmbedder, type TableRowsMode, tokenLimit } from './lookup-embedder.js';
+import { importTransformers } from './transformers-runtime.js';
 import type { Embedder } from './types.js';
 
 interface LoadEmbedderOptions {
@@ -91,10 +92,11 @@ function loadLookup(source: ModelSource, tableRows: TableRowsMode | undefined): 
 
 /**
  * Any other model runs in Transformers.js's feature-extraction pipeline (ONNX Runtime). It is
- * imported here, on first use, so a server on the static model never loads it.
+ * imported here, on first use, so a server on the static model never loads it (nor needs it
+ * installed: transformers-runtime.ts).
  */
 async function loadPipelineEmbedder(source: ModelSource, batchSize: number): Promise<PipelineEmbedder> {
-  const { env, pipeline } = await import('@huggingface/transformers');
+  const { env, pipeline } = await importTransformers(source.modelId);
   const hfCache = join(cacheDir(), 'hf');
   // Global Transformers.js settings: local files only unless this load is a permitted download,
   // and downloads go to the project's cache, not into node_modules.
