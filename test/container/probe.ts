@@ -16,6 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  *
  * --knowledge-bases: exactly these are indexed (GET /readyz). --built-at-file: records the index's
  * build time on the first run and checks a later run serves the same index (not rebuilt).
+ * AUTH_TOKEN in the environment: every request carries it as a bearer token.
  */
 
 const { values } = parseArgs({
@@ -33,6 +34,8 @@ function fail(message: string): never {
 }
 
 const base = process.env.URL ?? fail('URL is not set (run me through container-smoke)');
+const token = process.env.AUTH_TOKEN;
+const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
 if (values.search === undefined || values.expect === undefined)
   fail('usage: probe.ts --search TERM --expect SOURCE/PATH');
 
@@ -49,7 +52,7 @@ function expectFound(found: string[], era: string): void {
 }
 
 const client = new Client({ name: 'svc-docs-container-probe', version: '1.0.0' });
-const transport = new StreamableHTTPClientTransport(new URL('/docs', base));
+const transport = new StreamableHTTPClientTransport(new URL('/docs', base), { requestInit: { headers } });
 await client.connect(transport);
 if (transport.sessionId === undefined) fail('initialize returned no session id');
 const found = pagesIn(
@@ -64,7 +67,7 @@ const modern = new ModernClient(
   { name: 'svc-docs-container-probe', version: '1.0.0' },
   { versionNegotiation: { mode: { pin: '2026-07-28' } } },
 );
-await modern.connect(new ModernTransport(new URL('/docs', base)));
+await modern.connect(new ModernTransport(new URL('/docs', base), { requestInit: { headers } }));
 if (modern.getProtocolEra() !== 'modern')
   fail(`the v2 client pinned to 2026-07-28 negotiated ${modern.getProtocolEra()}`);
 expectFound(
@@ -73,7 +76,7 @@ expectFound(
 );
 await modern.close();
 
-const ready = (await (await fetch(new URL('/readyz', base))).json()) as {
+const ready = (await (await fetch(new URL('/readyz', base), { headers })).json()) as {
   status: string;
   index: { knowledgeBases: string[]; builtAt: string; documents: number };
 };
