@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { AUTH_TOKEN_FILE_ENV, SERVER_ENV, type ServerOptions, serverOptionsFromEnv } from './mcp/server-options.js';
 import { projectRoot } from './project-root.js';
 
@@ -49,6 +50,8 @@ export interface CommonSettings {
   searchThreads: number;
   /** The corpus was named (flag or variable) rather than defaulted: serve may build this index. */
   corpusGiven: boolean;
+  /** The index folder is the corpus's own (defaultIndexDir), not one named by a flag or variable: serve may build it. */
+  indexIsDefault: boolean;
   debug: boolean;
 }
 
@@ -72,8 +75,20 @@ export function defaultCorpusDir(): string {
   return join(projectRoot(), 'corpus');
 }
 
-export function defaultIndexDir(): string {
-  return join(projectRoot(), 'index-data');
+/**
+ * Each corpus gets its own index folder, named by its folders' names and a hash of their resolved
+ * paths: serving other docs (`serve --corpus ./docs`) builds beside, never over, the index another
+ * server of the same checkout serves (which would reload and answer from those docs).
+ */
+export function defaultIndexDir(corpusDirs: readonly string[], cache: string = cacheDir()): string {
+  const resolved = corpusDirs.map((dir) => resolve(dir));
+  const hash = createHash('sha256').update(resolved.join('\n')).digest('hex').slice(0, 12);
+  const names = resolved
+    .map((dir) => basename(dir))
+    .join('+')
+    .replace(/[^A-Za-z0-9._+-]+/g, '_')
+    .slice(0, 48);
+  return join(cache, 'indexes', `${names || 'corpus'}-${hash}`);
 }
 
 /**
@@ -158,14 +173,17 @@ export function serverSettings(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = 
 export function resolveSettings(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): CommonSettings {
   const parseTimeoutSeconds = positiveNumber(env, ENV.parseTimeout);
   const envCorpus = commaList(env[ENV.corpus]);
+  const corpusDirs =
+    flags.corpus && flags.corpus.length > 0
+      ? flags.corpus
+      : envCorpus && envCorpus.length > 0
+        ? envCorpus
+        : [defaultCorpusDir()];
+  const givenIndex = flags.out ?? flags.index ?? (env[ENV.index]?.trim() || undefined);
   return {
-    corpusDirs:
-      flags.corpus && flags.corpus.length > 0
-        ? flags.corpus
-        : envCorpus && envCorpus.length > 0
-          ? envCorpus
-          : [defaultCorpusDir()],
-    indexDir: flags.out ?? flags.index ?? env[ENV.index] ?? defaultIndexDir(),
+    corpusDirs,
+    indexDir: givenIndex ?? defaultIndexDir(corpusDirs, cacheDir(env)),
+    indexIsDefault: givenIndex === undefined,
     model: flags.model ?? (env[ENV.model]?.trim() || undefined),
     allowRemoteModels: flags.allowRemoteModels ?? truthy(env[ENV.allowRemoteModels]),
     vectorCacheDir: flags.vectorCache ?? (env[ENV.vectorCache]?.trim() || undefined),

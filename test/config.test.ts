@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultSearchThreads, ENV, resolveSettings, SettingsError } from '../src/config.js';
+import { defaultIndexDir, defaultSearchThreads, ENV, resolveSettings, SettingsError } from '../src/config.js';
 import { AUTH_TOKEN_FILE_ENV, parseServerOptions } from '../src/mcp/server-options.js';
 import { projectRoot } from '../src/project-root.js';
 
@@ -39,5 +39,23 @@ describe('configuration', () => {
     expect([1, 2, 3, 8].map((cores) => defaultSearchThreads(cores))).toEqual([1, 1, 2, 7]);
     expect(resolveSettings({}, {}).searchThreads).toBe(Math.max(1, availableParallelism() - 1));
     expect(resolveSettings({}, { [ENV.searchThreads]: '3' }).searchThreads).toBe(3);
+  });
+
+  it('gives each corpus its own index folder under the cache, unless one is named', () => {
+    const docs = defaultIndexDir(['/srv/docs'], '/cache');
+    expect(docs).toMatch(/^\/cache\/indexes\/docs-[0-9a-f]{12}$/);
+    // The same folders however they are written; other folders (or more of them) elsewhere.
+    expect(defaultIndexDir(['/srv/./docs/'], '/cache')).toBe(docs);
+    expect(defaultIndexDir(['/home/docs'], '/cache')).not.toBe(docs);
+    expect(defaultIndexDir(['/srv/docs', '/srv/api'], '/cache')).toMatch(/\/indexes\/docs\+api-[0-9a-f]{12}$/);
+    expect(defaultIndexDir(['/srv/my docs!'], '/cache')).toMatch(/\/indexes\/my_docs_-[0-9a-f]{12}$/);
+    const env = { [ENV.cacheDir]: '/cache', [ENV.corpus]: '/srv/docs' };
+    expect(resolveSettings({}, env)).toMatchObject({ indexDir: docs, indexIsDefault: true });
+    expect(resolveSettings({ corpus: ['/home/docs'] }, env).indexDir).toBe(defaultIndexDir(['/home/docs'], '/cache'));
+    expect(resolveSettings({}, { ...env, [ENV.index]: '/data/index' })).toMatchObject({
+      indexDir: '/data/index',
+      indexIsDefault: false,
+    });
+    expect(resolveSettings({ out: '/out' }, env).indexDir).toBe('/out');
   });
 });

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import {
   type CommonFlags,
   type CommonSettings,
-  defaultIndexDir,
   ENV,
   repeatedFlag,
   resolveSettings,
@@ -26,7 +25,7 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description('serve the index over MCP (Streamable HTTP at /docs); builds it first when missing or stale')
-    .option('--index <dir>', 'index folder (default: ./index-data)')
+    .option('--index <dir>', "index folder (default: the corpus's own, under <cache>/indexes)")
     .option(
       '--corpus <dir>',
       'corpus folder to build from when the index is missing or stale (repeatable; default: ./corpus)',
@@ -63,9 +62,9 @@ export function addServeCommand(program: Command): void {
 async function runServe(flags: CommonFlags & ServeFlags): Promise<void> {
   const settings = resolveSettings(flags);
   const server = serverSettings(flags);
-  // Build only for a corpus the user pointed at, or the default pairing ./corpus → ./index-data,
-  // so serving someone's --index never overwrites it with the bundled corpus.
-  const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexDir === defaultIndexDir());
+  // Build only for a corpus the user pointed at, or into the corpus's own index folder, so serving
+  // someone's --index never overwrites it with the bundled corpus.
+  const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexIsDefault);
   if (mayBuild) await buildIfStale(settings);
   // A rebuild while serving runs in a child process: in this one it would stall every request.
   const reindexer = flags.watch === true ? new KeptReindexer(settings, (line) => console.error(line)) : undefined;

@@ -10,6 +10,7 @@ import { connectClient } from '../helpers/mcp-client.js';
 import { alive, buildWriter } from '../helpers/processes.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { readIndex } from '../../src/index/read-index.js';
+import { defaultCorpusDir, defaultIndexDir } from '../../src/config.js';
 
 /** The real command line, spawned as users run it: output, exit codes, and serve's lifecycle. */
 
@@ -371,6 +372,34 @@ describe('svc-docs serve', () => {
     expect(third.stderr()).not.toMatch(/building it/);
     expect((await searchPaths(third.url, 'pelican pager'))[0]).toBe('handbook/oncall.md');
     await third.stop();
+  });
+});
+
+describe('svc-docs: each corpus gets its own index folder', () => {
+  it('a server of the default corpus keeps serving its docs while serve --corpus <other> builds and serves another', async () => {
+    // The project's own cache folder (where the default model is), as npm start uses it.
+    const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('own-index-vectors') });
+    const ownIndex = defaultIndexDir([defaultCorpusDir()]);
+    const other = writeCorpus({ 'zoo/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
+    const otherIndex = defaultIndexDir([other]);
+    const first = await startServe(['serve', '--port', '0'], env);
+    try {
+      const served = readFileSync(join(ownIndex, 'CURRENT'), 'utf8');
+      expect(await searchPaths(first.url, 'rate limits')).toContain('svc-platform/limits.md');
+      const second = await startServe(['serve', '--port', '0', '--corpus', other], env);
+      expect(second.stderr()).toMatch(/no index in .*: building it from/);
+      expect((await searchPaths(second.url, 'quokka enclosure'))[0]).toBe('zoo/quokka.md');
+      expect(existsSync(join(otherIndex, 'CURRENT'))).toBe(true);
+      // The first server's index was not rebuilt, so it had nothing to reload.
+      expect(readFileSync(join(ownIndex, 'CURRENT'), 'utf8')).toBe(served);
+      expect(await searchPaths(first.url, 'rate limits')).toContain('svc-platform/limits.md');
+      expect(await searchPaths(first.url, 'quokka enclosure')).not.toContain('zoo/quokka.md');
+      expect((await second.stop()).code).toBe(0);
+    } finally {
+      const exit = await first.stop();
+      expect(exit.stdout).not.toContain('"event":"reloaded"');
+      rmSync(otherIndex, { recursive: true, force: true });
+    }
   });
 });
 
