@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { RelevanceThresholds } from '../src/index/manifest.js';
-import { cacheDir } from '../src/config.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { openEngine } from '../src/search/engine.js';
 import { assertTuningOnly, judgements, labelledSets, splitHalf } from './queries.js';
@@ -49,11 +49,11 @@ export function calibrate(pairs: { confidence: number; relevant: boolean }[]): R
 }
 
 async function main(): Promise<void> {
-  const embedder = await loadEmbedder();
+  const embedder = await loadEmbedder({ cacheDir: cacheDirOf(process.env) });
   const pairs: { confidence: number; relevant: boolean }[] = [];
   for (const set of labelledSets(projectRoot()).map((s) => splitHalf(s, 'tuning'))) {
     assertTuningOnly([...set.queries, ...set.offTopic]);
-    const dir = join(cacheDir(), 'bench', `${set.name}-index`);
+    const dir = join(cacheDirOf(process.env), 'bench', `${set.name}-index`);
     await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder });
     const engine = await openEngine(dir, { embedder });
     for (const q of set.queries) {

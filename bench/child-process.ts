@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
-import { cacheDir } from '../src/config.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { flagValue } from './flags.js';
 
@@ -16,7 +16,7 @@ import { flagValue } from './flags.js';
  */
 
 /** Compiled into a private folder: dist/ belongs to `npm run build`, and may be stale or in use. */
-const OUT = () => join(cacheDir(), 'bench', 'dist');
+const OUT = () => join(cacheDirOf(process.env), 'bench', 'dist');
 let compiled: Promise<string> | undefined;
 
 /** Compiles src/, indexer/ and bench/ once per run; resolves to the output root. */

@@ -6,10 +6,11 @@ import { closeIdleChunker } from '../indexer/bounded-chunk.js';
 import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { resolveSettings } from '../src/config.js';
+import { indexSettings } from '../src/settings/commands.js';
 import { KeptReindexer } from '../src/serve/reindex-process.js';
 import { compileOnce, memoryOf, runProbe, timedRun } from './child-process.js';
 import { runIfEntry } from './probe-entry.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Full build speed, and a one-file edit reindexed incrementally as a ratio to the full build:
@@ -211,7 +212,7 @@ async function keptReindexes({
 }: EditedCorpus): Promise<IndexingReport['watch']> {
   const log = (line: string) => console.error(`[bench] ${line}`);
   const script = join(await compileOnce(log), 'src', 'cli.js');
-  const settings = resolveSettings({ corpus: [corpus], out: outDir, vectorCache: vectorCacheDir });
+  const settings = indexSettings({ corpus: [corpus], out: outDir, vectorCache: vectorCacheDir }, process.env);
   let report = '';
   const reindexer = new KeptReindexer(settings, (line) => line.startsWith('indexed ') && (report = line), {
     script,
@@ -257,7 +258,7 @@ runIfEntry('indexing.js', async () => {
   const [corpus, outDir, vectorCacheDir] = positionals;
   if (corpus === undefined || outDir === undefined || vectorCacheDir === undefined)
     throw new Error('usage: indexing.js <corpus> <index> <vector cache>');
-  const embedder = await loadEmbedder();
+  const embedder = await loadEmbedder({ cacheDir: cacheDirOf(process.env) });
   try {
     const summary = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
     const { seconds, documentsParsed, sectionsEmbedded } = summary;

@@ -8,11 +8,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildIndex } from '../indexer/build.js';
-import { defaultCorpusDir } from '../src/config.js';
+import { defaultCorpusDir } from '../src/settings/defaults.js';
 import { startHttpServer, type RunningServer } from '../src/mcp/http/http.js';
 import { searchDocsOutputSchema } from '../src/mcp/render/render.js';
 import { openEngine } from '../src/search/engine.js';
 import type { SearchEngine } from '../src/search/types.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Load and soak: the real MCP client (SDK Client + StreamableHTTPClientTransport) against the
@@ -624,8 +625,8 @@ async function main(): Promise<number> {
   try {
     const indexDir = join(root, 'index');
     console.error(`building the bundled corpus index in ${indexDir}`);
-    await buildIndex({ corpusDirs: [defaultCorpusDir()], outDir: indexDir });
-    const engine = await openEngine(indexDir);
+    await buildIndex({ corpusDirs: [defaultCorpusDir()], outDir: indexDir, cacheDir: cacheDirOf(process.env) });
+    const engine = await openEngine(indexDir, { cacheDir: cacheDirOf(process.env) });
     try {
       const report = await runLoad({
         engine,

@@ -10,9 +10,10 @@ import { currentBuildDir, readIndex } from '../src/index/read-index.js';
 import { openPooledEngine } from '../src/serve/pool-engine.js';
 import { SearchPool } from '../src/serve/pool.js';
 import { SortedWords } from '../src/search/typos.js';
-import { defaultSearchThreads } from '../src/config.js';
+import { defaultSearchThreads } from '../src/settings/defaults.js';
 import { SERVER_V8_FLAGS } from '../src/cli/server-heap.js';
 import { runIfEntry } from './probe-entry.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Child process of the memory benchmark: where the server's megabytes go, step by step in a fresh
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   const base = measure();
 
   // As the server loads it: the table's rows are read from the model file, not held (pool-engine.ts).
-  const embedder = await loadEmbedder({ tableRows: 'file' });
+  const embedder = await loadEmbedder({ tableRows: 'file', cacheDir: cacheDirOf(process.env) });
   await embedder.embed(['warm the model up']);
   const afterModel = measure();
 
@@ -149,7 +150,8 @@ async function main(): Promise<void> {
   await served.engine.releaseIndex();
   await served.pool.close();
 
-  const modelDir = embedder.modelId === DEFAULT_MODEL_ID ? await ensureDefaultModel({ log: () => {} }) : undefined;
+  const modelDir =
+    embedder.modelId === DEFAULT_MODEL_ID ? await ensureDefaultModel({ cacheDir: cacheDirOf(process.env) }) : undefined;
   const disk = {
     indexMB: mb(folderBytes((await currentBuildDir(indexDir))!)),
     modelMB: modelDir ? mb(folderBytes(modelDir)) : 0,

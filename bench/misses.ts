@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import { openEngine } from '../src/search/engine.js';
-import { cacheDir } from '../src/config.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { assertTuningOnly, loadQuerySet, splitHalf } from './queries.js';
 
@@ -13,10 +13,10 @@ import { assertTuningOnly, loadQuerySet, splitHalf } from './queries.js';
  */
 const setName = process.argv[2] ?? 'argocd';
 const style = process.argv[3] ?? 'paraphrase';
-const embedder = await loadEmbedder();
+const embedder = await loadEmbedder({ cacheDir: cacheDirOf(process.env) });
 const set = splitHalf(loadQuerySet(join(projectRoot(), 'bench', 'queries', `${setName}.json`)), 'tuning');
 assertTuningOnly(set.queries);
-const engine = await openEngine(join(cacheDir(), 'bench', `${setName}-index`), { embedder });
+const engine = await openEngine(join(cacheDirOf(process.env), 'bench', `${setName}-index`), { embedder });
 for (const q of set.queries.filter((q) => style === 'all' || q.style === style)) {
   const d = await engine.searchDetailed(q.query, { limit: 50 });
   const keys = d.results.map((r) => `${r.source}/${r.path}`);

@@ -1,5 +1,5 @@
 import { renderSearch } from '../src/mcp/render/render.js';
-import { DEFAULT_RESPONSE_BUDGET_CHARS, parseServerOptions } from '../src/mcp/server-options.js';
+import { parseServerOptions } from '../src/mcp/server-options.js';
 import type { SearchResult } from '../src/search/types.js';
 import type { ShownResult } from './shown.js';
 
@@ -10,9 +10,10 @@ import type { ShownResult } from './shown.js';
  * the renderer, so a change to it is one edit.
  */
 
-/** The server's default response budget (src/mcp/render/render.ts) and result count (src/mcp/server-options.ts). */
-export const RESPONSE_BUDGET_CHARS = DEFAULT_RESPONSE_BUDGET_CHARS;
-export const RESULT_COUNT = parseServerOptions({}).maxResults;
+/** The server's default response budget and result count (its options' defaults: src/settings/catalogue.ts). */
+const SERVER_DEFAULTS = parseServerOptions({});
+export const RESPONSE_BUDGET_CHARS = SERVER_DEFAULTS.responseBudgetChars;
+export const RESULT_COUNT = SERVER_DEFAULTS.maxResults;
 
 export interface Response {
   /** The whole rendered text, and its length. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { cacheDir } from '../src/config.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { searchThreadsFlag } from './child-process.js';
 import { flagValue } from './flags.js';
@@ -140,12 +140,12 @@ async function main(): Promise<void> {
   const root = projectRoot();
   // `--out=<dir>`: a side run (a helper's experiment) writes there, leaving the committed results alone.
   const outDir = flagValue('out') ?? join(root, 'bench', 'results');
-  const work = join(cacheDir(), 'bench');
+  const work = join(cacheDirOf(process.env), 'bench');
   mkdirSync(outDir, { recursive: true });
   mkdirSync(work, { recursive: true });
   const log = (line: string) => console.error(`[bench] ${line}`);
 
-  const embedder = await loadEmbedder({ log });
+  const embedder = await loadEmbedder({ cacheDir: cacheDirOf(process.env), log });
   const sets = labelledSets(root);
   const results: BenchResults = {
     mode: quick ? 'quick' : 'full',

@@ -8,6 +8,7 @@ import { readIndex } from '../src/index/read-index.js';
 import { memoryOf } from './child-process.js';
 import { ReplicaEmbedder } from './scale-corpus.js';
 import { runIfEntry } from './probe-entry.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Child process of the scale benchmark: one full build (buildIndex, as `svc-docs index` runs it)
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
       'vector-cache': { type: 'string' },
     },
   });
-  const inner = await loadEmbedder();
+  const inner = await loadEmbedder({ cacheDir: cacheDirOf(process.env) });
   const embedder = new ReplicaEmbedder(inner);
   const base = await readIndex(values['base-index']!);
   base.sections.forEach((s, i) =>

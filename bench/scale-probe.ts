@@ -8,6 +8,7 @@ import { memoryOf } from './child-process.js';
 import { mean, percentile } from './metrics.js';
 import { loadQuerySet } from './queries.js';
 import { runIfEntry } from './probe-entry.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Child process of the scale benchmark: what a server holding this index costs and how fast it
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
   gc();
   const baselineMB = memoryOf('self').rssMB;
   const manifest = await readManifest((await currentBuildDir(indexDir))!);
-  const embedder = await loadEmbedder({ model: manifest.model.id });
+  const embedder = await loadEmbedder({ model: manifest.model.id, cacheDir: cacheDirOf(process.env) });
   gc();
   const modelMB = memoryOf('self').rssMB;
   const started = performance.now();

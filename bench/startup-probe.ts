@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { defaultSearchThreads } from '../src/config.js';
+import { defaultSearchThreads } from '../src/settings/defaults.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import { startHttpServer } from '../src/mcp/http/http.js';
@@ -9,6 +9,7 @@ import { openEngine } from '../src/search/engine.js';
 import { openPooledEngine } from '../src/serve/pool-engine.js';
 import { SearchPool } from '../src/serve/pool.js';
 import { runIfEntry } from './probe-entry.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Child process of the cold-start benchmark: the steps `svc-docs serve` takes before it is ready,
@@ -48,7 +49,11 @@ async function main(): Promise<void> {
   const manifest = await readManifest((await currentBuildDir(indexDir))!);
   let t = performance.now();
   // As the server loads it (pool-engine.ts): table rows read from the model file on demand.
-  const embedder = await loadEmbedder({ model: manifest.model.id, tableRows: 'file' });
+  const embedder = await loadEmbedder({
+    model: manifest.model.id,
+    tableRows: 'file',
+    cacheDir: cacheDirOf(process.env),
+  });
   const modelMs = performance.now() - t;
   t = performance.now();
   const engine = await openEngine(indexDir, { embedder });
@@ -64,7 +69,7 @@ async function main(): Promise<void> {
 
   let modelChecksumMs: number | undefined;
   if (manifest.model.id === DEFAULT_MODEL_ID) {
-    const dir = await ensureDefaultModel({ log: () => {} });
+    const dir = await ensureDefaultModel({ cacheDir: cacheDirOf(process.env) });
     t = performance.now();
     folderChecksum(dir);
     modelChecksumMs = performance.now() - t;

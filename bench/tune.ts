@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { buildIndex, type BuildOptions } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { cacheDir } from '../src/config.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { DEFAULT_SELECT, type SelectOptions } from '../src/mcp/render/select.js';
 import type { EngineOptions } from '../src/search/searcher-types.js';
@@ -87,12 +87,12 @@ async function main(): Promise<void> {
   const variants = parsed.data as Variant[];
   const build = JSON.parse(args[1] ?? '{}') as Partial<BuildOptions>;
   const tag = args[1] ? `-${createHash('sha256').update(args[1]).digest('hex').slice(0, 8)}` : '';
-  const embedder = await loadEmbedder();
+  const embedder = await loadEmbedder({ cacheDir: cacheDirOf(process.env) });
   const sets = labelledSets(projectRoot()).map((set) => splitHalf(set, 'tuning'));
   const dirs: string[] = [];
   for (const set of sets) {
     assertTuningOnly([...set.queries, ...set.offTopic]);
-    const dir = join(cacheDir(), 'bench', `${set.name}-index${tag}`);
+    const dir = join(cacheDirOf(process.env), 'bench', `${set.name}-index${tag}`);
     await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder, ...build });
     dirs.push(dir);
   }

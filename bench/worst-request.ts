@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
-import { cacheDir } from '../src/config.js';
+import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { searchThreadsFlag, spawnServer } from './child-process.js';
 import { flagValue } from './flags.js';
@@ -77,8 +77,8 @@ async function main(): Promise<void> {
   const serverOptions = searchThreadsFlag();
   const set = labelledSets(projectRoot()).find((s) => s.name === 'argocd');
   if (!set) throw new Error('the Argo CD query set is missing');
-  const indexDir = join(cacheDir(), 'bench', 'argocd-index');
-  await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir });
+  const indexDir = join(cacheDirOf(process.env), 'bench', 'argocd-index');
+  await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir, cacheDir: cacheDirOf(process.env) });
   const server = await spawnServer(indexDir, log, serverOptions);
   const healthz = server.url.replace(/\/docs$/, '/healthz');
   const tally = { searches: 0, batches: 0, refused: 0 };

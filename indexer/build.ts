@@ -47,7 +47,9 @@ export interface BuildOptions extends EmbedOptions {
   model?: string;
   embedder?: Embedder;
   allowRemoteModels?: boolean;
-  /** Where cached vectors (and the corpus files' remembered digests) live; default `.cache/vectors`. */
+  /** The cache folder (the default model, downloaded models); default: the svc-docs folder's `.cache`. */
+  cacheDir?: string;
+  /** Where cached vectors (and the corpus files' remembered digests) live; default `<cacheDir>/vectors`. */
   vectorCacheDir?: string;
   chunk?: ChunkOptions;
   /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
@@ -83,8 +85,9 @@ export interface BuildSummary extends SkipSummary {
   unchanged: boolean;
 }
 
-export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
+export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
+  const options = { ...given, vectorCacheDir: vectorCacheDirOf(given.vectorCacheDir, given.cacheDir) };
   const log = options.log ?? (() => {});
   const maxFileBytes = options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes;
   const digests = CorpusDigests.beside(options.vectorCacheDir);
@@ -111,7 +114,12 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const ownsEmbedder = options.embedder === undefined;
   const embedder =
     options.embedder ??
-    (await loadEmbedder({ model: options.model, allowRemote: options.allowRemoteModels ?? false, log }));
+    (await loadEmbedder({
+      model: options.model,
+      allowRemote: options.allowRemoteModels ?? false,
+      cacheDir: options.cacheDir,
+      log,
+    }));
   try {
     const data = await previousData;
     const summary = await embedAndWrite(options, { corpus, chunkOptions, chunked, previous, data }, embedder, log);
@@ -131,18 +139,13 @@ interface Chunked {
 
 /** Embeds (through the cache), builds or updates the lexical statistics and the graph, and writes the build. */
 async function embedAndWrite(
-  options: BuildOptions,
+  options: BuildOptions & { vectorCacheDir: string },
   { corpus, chunkOptions, chunked, previous, data }: Chunked,
   embedder: Embedder,
   log: (line: string) => void,
 ): Promise<Omit<BuildSummary, keyof SkipSummary>> {
   const { documents, sections } = chunked;
-  const cache = await VectorCache.open(
-    vectorCacheDirOf(options.vectorCacheDir),
-    embedder.checksum,
-    embedder.dimensions,
-    log,
-  );
+  const cache = await VectorCache.open(options.vectorCacheDir, embedder.checksum, embedder.dimensions, log);
   const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
   const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
   const carried = carriedFrom(previous, data, documents, sections, embedder, hnswParams);
@@ -263,7 +266,7 @@ async function knownModelChecksum(options: BuildOptions, log: (line: string) => 
   if (options.embedder) return options.embedder.checksum;
   const model = options.model?.trim();
   if (model !== undefined && model !== '' && model !== 'default' && model !== DEFAULT_MODEL_ID) return undefined;
-  return folderChecksum(await ensureDefaultModel({ log }));
+  return folderChecksum(await ensureDefaultModel({ cacheDir: options.cacheDir, log }));
 }
 
 function unchangedSummary(

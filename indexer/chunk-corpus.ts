@@ -6,6 +6,7 @@ import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions 
 import { escapeName } from './corpus-walk.js';
 import { FORMATS, formatOf, withoutExtension } from './formats/supported.js';
 import { InlineChunker } from './inline-chunk.js';
+import { SETTINGS } from '../src/settings/catalogue.js';
 import { DEFAULT_MAX_FILE_BYTES, type CorpusDocument } from './load-corpus.js';
 import type { ParseFailures } from './parse-failures.js';
 import type { SkipLog } from './skipped-files.js';
@@ -30,7 +31,10 @@ export interface FileLimits {
  * Material for MkDocs' 105 KB changelog in 0.14-0.18 s), so a file at the size limit takes a few
  * seconds of CPU: well inside the limit, which counts CPU time and so holds on a busy machine.
  */
-export const DEFAULT_FILE_LIMITS: FileLimits = { maxFileBytes: DEFAULT_MAX_FILE_BYTES, parseTimeoutMs: 20_000 };
+export const DEFAULT_FILE_LIMITS: FileLimits = {
+  maxFileBytes: DEFAULT_MAX_FILE_BYTES,
+  parseTimeoutMs: SETTINGS.parseTimeoutSeconds.default * 1000,
+};
 
 export interface PreviousBuild {
   manifest: Manifest;

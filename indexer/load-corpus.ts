@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type BigIntStats, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { SETTINGS } from '../src/settings/catalogue.js';
 import { z } from 'zod';
 import type { CorpusDigests } from './corpus-digests.js';
 import { CONTROL, escapeName, knowledgeBaseFolders } from './corpus-walk.js';
@@ -53,7 +54,7 @@ interface Limits {
   startedMs: number;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = SETTINGS.maxFileBytes.default;
 
 /** In a `u` regex a surrogate class matches only a surrogate that is not half of a pair. */
 const LONE_SURROGATE = /\p{Cs}/u;

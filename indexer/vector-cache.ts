@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacheDir } from '../src/config.js';
+import { defaultVectorCacheDir } from '../src/settings/defaults.js';
 import { removeDeadTempFiles } from './clean-index.js';
 import { writeDurably } from './write-index.js';
 
@@ -17,9 +17,9 @@ const KEY_BYTES = 32;
 export const MIN_NEW_SHARE = 0.01;
 export const MIN_REWRITE_ENTRIES = 5000;
 
-/** The folder of the vector cache: the one given, else the project's cache folder's `vectors`. */
-export function vectorCacheDirOf(given: string | undefined): string {
-  return given ?? join(cacheDir(), 'vectors');
+/** The folder of the vector cache: the one given, else the cache folder's `vectors`. */
+export function vectorCacheDirOf(given: string | undefined, cacheDir?: string): string {
+  return given ?? defaultVectorCacheDir(cacheDir);
 }
 
 export function cacheKey(text: string): string {

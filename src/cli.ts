@@ -18,4 +18,5 @@ nodeModule.enableCompileCache();
 // initial size would otherwise have grown while the modules below load.
 if (process.argv[2] === 'serve') favourMemory();
 const { main } = await import('./cli/program.js');
-process.exitCode = await main(process.argv);
+// The one place the environment is read: the commands get it from here.
+process.exitCode = await main(process.argv, process.env);

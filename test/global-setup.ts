@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildIndex } from '../indexer/build.js';
-import { defaultCorpusDir } from '../src/config.js';
+import { defaultCorpusDir } from '../src/settings/defaults.js';
 import { ensureDefaultModel } from '../src/embedding/default-model.js';
 
 /**

@@ -4,7 +4,7 @@ import { skippedSummary } from '../../indexer/skipped-files.js';
 import { progressReporter } from './progress.js';
 import { loadEmbedder, modelChecksum } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
-import type { CommonSettings } from '../config.js';
+import type { IndexSettings } from '../settings/commands.js';
 import type { FromReindexer, ToReindexer } from '../serve/reindex-process.js';
 
 /**
@@ -39,19 +39,20 @@ function describeBuild(summary: BuildSummary): string[] {
   ];
 }
 
-function buildOptions(settings: CommonSettings): BuildOptions {
+function buildOptions(settings: IndexSettings): BuildOptions {
   return {
     corpusDirs: settings.corpusDirs,
     outDir: settings.indexDir,
     model: settings.model,
     allowRemoteModels: settings.allowRemoteModels,
+    cacheDir: settings.cacheDir,
     vectorCacheDir: settings.vectorCacheDir,
     limits: settings.fileLimits,
   };
 }
 
 /** `svc-docs index`: progress on stderr, the report on stdout. */
-export async function buildWithProgress(settings: CommonSettings): Promise<void> {
+export async function buildWithProgress(settings: IndexSettings): Promise<void> {
   const progress = progressReporter(process.stderr);
   try {
     const summary = await buildIndex({
@@ -67,7 +68,7 @@ export async function buildWithProgress(settings: CommonSettings): Promise<void>
 }
 
 /** A build before serving: its log and one summary line on stderr, so stdout stays the server's. */
-export async function buildQuietly(settings: CommonSettings): Promise<void> {
+export async function buildQuietly(settings: IndexSettings): Promise<void> {
   const summary = await buildIndex({ ...buildOptions(settings), log: (line) => console.error(line) });
   console.error(describeBuild(summary)[0]);
 }
@@ -78,7 +79,7 @@ export async function buildQuietly(settings: CommonSettings): Promise<void> {
  * each build's report go to stderr and stdout as a one-shot `svc-docs index` prints them. A failed
  * build is answered as failed and the process stays, as the previous index keeps serving.
  */
-export async function buildOnRequest(settings: CommonSettings): Promise<void> {
+export async function buildOnRequest(settings: IndexSettings): Promise<void> {
   if (process.send === undefined)
     throw new Error('--ipc is only for the reindexer serve --watch starts: this process has no IPC channel');
   // Once the server has let go, there is no one to answer.
@@ -86,7 +87,12 @@ export async function buildOnRequest(settings: CommonSettings): Promise<void> {
   const log = (line: string) => console.error(line);
   // The model is kept too (loading a sentence model takes seconds), as long as its files are
   // those it was loaded from.
-  const modelOptions = { model: settings.model, allowRemote: settings.allowRemoteModels, log };
+  const modelOptions = {
+    model: settings.model,
+    allowRemote: settings.allowRemoteModels,
+    cacheDir: settings.cacheDir,
+    log,
+  };
   let kept: Embedder | undefined;
   const embedder = async () => {
     const checksum = await modelChecksum(modelOptions).catch(() => undefined);

@@ -1,19 +1,15 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { addServeCommand } from './serve.js';
-import {
-  authTokenSet,
-  type CommonFlags,
-  debugRequested,
-  ENV,
-  repeatedFlag,
-  resolveSettings,
-  serverSettings,
-} from '../config.js';
+import { SETTINGS } from '../settings/catalogue.js';
+import { configSettings, debugRequested, indexSettings, searchSettings } from '../settings/commands.js';
+import { addSettingFlags } from '../settings/flags.js';
+import type { Env } from '../settings/values.js';
 
 /**
  * The command line: the one place that wires the indexer and the server together. A user's
  * mistake prints one line and exits non-zero; no stack traces. Each command is registered by a
- * function of its own; `serve`, the largest, lives in cli-serve.ts.
+ * function of its own; `serve`, the largest, lives in serve.ts. The setting flags come from the
+ * catalogue (src/settings/); the environment is read once, in `main`'s caller, and passed down.
  */
 
 class UsageError extends Error {
@@ -26,77 +22,79 @@ function positiveInt(value: string): number {
   return n;
 }
 
-export function createProgram(): Command {
+export function createProgram(env: Env): Command {
   const program = new Command();
   program
     .name('svc-docs')
     .description('Documentation search for AI coding assistants: index Markdown, serve it over MCP.')
     .showHelpAfterError();
-  addIndexCommand(program);
-  addServeCommand(program);
-  addConfigCommand(program);
-  addSearchCommand(program);
+  addIndexCommand(program, env);
+  addServeCommand(program, env);
+  addConfigCommand(program, env);
+  addSearchCommand(program, env);
   return program;
 }
 
-function addIndexCommand(program: Command): void {
-  program
+function addIndexCommand(program: Command, env: Env): void {
+  const command = program
     .command('index')
-    .description('build or update the index of a Markdown corpus (only changed sections are embedded again)')
-    .option('--corpus <dir>', 'corpus folder (repeatable; default: ./corpus)', repeatedFlag)
-    .option('--out <dir>', "index folder (default: the corpus's own, under <cache>/indexes)")
-    .option('--model <model>', 'Transformers.js model folder or Hub id (default: the bundled offline model)')
-    .option('--allow-remote-models', 'let Transformers.js download a Hub model')
-    .option('--vector-cache <dir>', `vector cache folder (or set ${ENV.vectorCache}; default: <cache>/vectors)`)
+    .description('build or update the index of a Markdown corpus (only changed sections are embedded again)');
+  addSettingFlags(command, 'index')
     .addOption(new Option('--ipc', 'build on request from serve --watch, until it lets go').hideHelp())
-    .action(async (flags: CommonFlags & { ipc?: boolean }) => {
+    .action(async (flags: { ipc?: boolean }) => {
       // The indexer is imported only by the commands that build: `serve --no-build` starts without it.
       const { buildOnRequest, buildWithProgress } = await import('./build.js');
-      await (flags.ipc ? buildOnRequest : buildWithProgress)(resolveSettings(flags));
+      await (flags.ipc ? buildOnRequest : buildWithProgress)(indexSettings(flags, env));
     });
 }
 
-function addConfigCommand(program: Command): void {
+/** The address a server started with the defaults answers at (its path is the MCP endpoint's, /docs). */
+const DEFAULT_URL = `http://${SETTINGS.host.default}:${SETTINGS.port.default}/docs`;
+
+function addConfigCommand(program: Command, env: Env): void {
   program
     .command('config')
     .description('print the MCP client configuration for popular clients')
-    .option('--url <url>', 'the server endpoint', 'http://127.0.0.1:8080/docs')
+    .option('--url <url>', 'the server endpoint', DEFAULT_URL)
     .option('--auth', 'the server requires a bearer token (adds a placeholder header)')
-    .action(printClientConfigs);
+    .action((flags: { url: string; auth?: boolean }) => printClientConfigs(flags, env));
 }
 
-async function printClientConfigs(flags: { url: string; auth?: boolean }): Promise<void> {
+async function printClientConfigs(flags: { url: string; auth?: boolean }, env: Env): Promise<void> {
   let url: URL;
   try {
     url = new URL(flags.url);
   } catch {
-    throw new UsageError(`--url must be an absolute URL such as http://127.0.0.1:8080/docs, got "${flags.url}"`);
+    throw new UsageError(`--url must be an absolute URL such as ${DEFAULT_URL}, got "${flags.url}"`);
   }
+  const { authTokenSet } = configSettings(flags, env);
   const { clientConfigs } = await import('./client-config.js');
-  for (const c of clientConfigs(url.href, { auth: flags.auth ?? authTokenSet() })) {
+  for (const c of clientConfigs(url.href, { auth: flags.auth ?? authTokenSet })) {
     console.log(`# ${c.client} (${c.file})\n${c.text}\n`);
   }
 }
 
-type SearchFlags = CommonFlags & { limit: number; json?: boolean };
+type SearchFlags = { limit?: number; json?: boolean };
 
-function addSearchCommand(program: Command): void {
-  program
+function addSearchCommand(program: Command, env: Env): void {
+  const command = program
     .command('search')
     .description('search the index, printing results as the SearchDocs tool renders them')
-    .argument('<term...>', 'what to look for')
-    .option('--index <dir>', "index folder (default: the corpus's own, under <cache>/indexes)")
-    .option('--corpus <dir>', 'the corpus whose own index to search (repeatable; default: ./corpus)', repeatedFlag)
-    .option('--limit <n>', 'maximum number of results', positiveInt, 5)
+    .argument('<term...>', 'what to look for');
+  addSettingFlags(command, 'search')
+    .option(
+      '--limit <n>',
+      `maximum number of results (default: ${SETTINGS.maxResults.variable}, else its default)`,
+      positiveInt,
+    )
     .option('--json', 'print results as JSON')
-    .option('--allow-remote-models', 'let Transformers.js download the index model if missing')
-    .action(printSearch);
+    .action((words: string[], flags: SearchFlags) => printSearch(words, flags, env));
 }
 
-async function printSearch(words: string[], flags: SearchFlags): Promise<void> {
+async function printSearch(words: string[], flags: SearchFlags, env: Env): Promise<void> {
   const term = words.join(' ').trim();
   if (term === '') throw new UsageError('the search term is empty: svc-docs search "webhook signature"');
-  const settings = resolveSettings(flags);
+  const settings = searchSettings(flags, env);
   const [{ openEngine }, { renderSearch }] = await Promise.all([
     import('../search/engine.js'),
     import('../mcp/render/render.js'),
@@ -104,18 +102,19 @@ async function printSearch(words: string[], flags: SearchFlags): Promise<void> {
   const engine = await openEngine(settings.indexDir, {
     model: settings.model,
     allowRemoteModels: settings.allowRemoteModels,
+    cacheDir: settings.cacheDir,
   });
   try {
-    const results = await engine.search(term, { limit: flags.limit });
+    const results = await engine.search(term, { limit: flags.limit ?? settings.maxResults });
     if (flags.json) console.log(JSON.stringify(results, null, 2));
-    else console.log(renderSearch(term, results, { budgetChars: serverSettings().responseBudgetChars }).text);
+    else console.log(renderSearch(term, results, { budgetChars: settings.responseBudgetChars }).text);
   } finally {
     await engine.close();
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const program = createProgram();
+export async function main(argv: string[], env: Env): Promise<number> {
+  const program = createProgram(env);
   program.exitOverride();
   try {
     await program.parseAsync(argv);
@@ -126,8 +125,7 @@ export async function main(argv: string[]): Promise<number> {
       return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : 2;
     }
     console.error(`svc-docs: ${(error as Error).message}`);
-    // Read on its own, before any other setting: a bad setting's error must obey it too.
-    if (debugRequested()) console.error(error);
+    if (debugRequested(env)) console.error(error);
     return 1;
   }
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { cacheDir } from '../config.js';
+import { defaultCacheDir } from '../settings/defaults.js';
 import { ensureModelFolder } from './model-folder.js';
 import { BUILDER_VERSION, DEFAULT_SETTINGS } from './static-model-settings.js';
 
@@ -10,8 +10,9 @@ import { BUILDER_VERSION, DEFAULT_SETTINGS } from './static-model-settings.js';
 
 export const DEFAULT_MODEL_ID = 'svc-glove-sif-100d';
 
-export function defaultModelDir(): string {
-  return join(cacheDir(), 'models', DEFAULT_MODEL_ID);
+/** Where the default model is built, in the cache folder `cacheDir`. */
+export function defaultModelDir(cacheDir: string = defaultCacheDir()): string {
+  return join(cacheDir, 'models', DEFAULT_MODEL_ID);
 }
 
 /**
@@ -20,9 +21,9 @@ export function defaultModelDir(): string {
  * processes at once, and fast when the model is there (it only verifies checksums).
  */
 export async function ensureDefaultModel(
-  options: { dir?: string; log?: (line: string) => void } = {},
+  options: { dir?: string; cacheDir?: string; log?: (line: string) => void } = {},
 ): Promise<string> {
-  const dir = options.dir ?? defaultModelDir();
+  const dir = options.dir ?? defaultModelDir(options.cacheDir);
   const log = options.log ?? (() => {});
   await ensureModelFolder(dir, {
     isCurrent: (provenance) =>

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
-import { cacheDir } from '../config.js';
+import { defaultCacheDir } from '../settings/defaults.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
 import { cachedDigest } from './digest-cache.js';
 import { finiteUnit, loadLookupEmbedder, type TableRowsMode, tokenLimit } from './lookup-embedder.js';
@@ -14,6 +14,8 @@ interface LoadEmbedderOptions {
   model?: string;
   /** Let Transformers.js download a Hub model (into <cache>/hf). Off by default: nothing is fetched. */
   allowRemote?: boolean;
+  /** The cache folder: the default model is built in its `models`, Hub models go to its `hf`. */
+  cacheDir?: string;
   /** Texts per forward pass. */
   batchSize?: number;
   log?: (line: string) => void;
@@ -64,7 +66,7 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
       return lookup;
     }
   }
-  const embedder = await loadPipelineEmbedder(source, batchSize);
+  const embedder = await loadPipelineEmbedder(source, batchSize, options.cacheDir ?? defaultCacheDir());
   log(
     `loaded model ${source.modelId} (${embedder.dimensions} dimensions, ${embedder.maxTokens === undefined ? 'no token limit' : `${embedder.maxTokens} tokens per text`}) in ${Date.now() - started} ms`,
   );
@@ -95,9 +97,13 @@ function loadLookup(source: ModelSource, tableRows: TableRowsMode | undefined): 
  * imported here, on first use, so a server on the static model never loads it (nor needs it
  * installed: transformers-runtime.ts).
  */
-async function loadPipelineEmbedder(source: ModelSource, batchSize: number): Promise<PipelineEmbedder> {
+async function loadPipelineEmbedder(
+  source: ModelSource,
+  batchSize: number,
+  cacheDir: string,
+): Promise<PipelineEmbedder> {
   const { env, pipeline } = await importTransformers(source.modelId);
-  const hfCache = join(cacheDir(), 'hf');
+  const hfCache = join(cacheDir, 'hf');
   // Global Transformers.js settings: local files only unless this load is a permitted download,
   // and downloads go to the project's cache, not into node_modules.
   env.allowLocalModels = true;
@@ -127,8 +133,9 @@ async function loadPipelineEmbedder(source: ModelSource, batchSize: number): Pro
 
 async function resolveSource(options: LoadEmbedderOptions, log: (line: string) => void): Promise<ModelSource> {
   const model = options.model?.trim();
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
   if (model === undefined || model === '' || model === 'default' || model === DEFAULT_MODEL_ID) {
-    return { kind: 'default', modelId: DEFAULT_MODEL_ID, dir: await ensureDefaultModel({ log }) };
+    return { kind: 'default', modelId: DEFAULT_MODEL_ID, dir: await ensureDefaultModel({ cacheDir, log }) };
   }
   const dir = resolve(model);
   if (existsSync(dir)) {
@@ -148,7 +155,7 @@ async function resolveSource(options: LoadEmbedderOptions, log: (line: string) =
       `model "${model}" is not a local folder and remote models are disabled; pass a model folder, or set SVC_DOCS_ALLOW_REMOTE_MODELS=1 to let Transformers.js download it`,
     );
   }
-  return { kind: 'hub', modelId: model, dir: join(cacheDir(), 'hf', model) };
+  return { kind: 'hub', modelId: model, dir: join(cacheDir, 'hf', model) };
 }
 
 function loadError(source: ModelSource, why: string): string {

@@ -33,7 +33,12 @@ export async function openEngine(indexDir: string, options: EngineOptions = {}):
   }
   const ownsEmbedder = options.embedder === undefined;
   const embedder =
-    options.embedder ?? (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false }));
+    options.embedder ??
+    (await loadEmbedder({
+      model: built.id,
+      allowRemote: options.allowRemoteModels ?? false,
+      cacheDir: options.cacheDir,
+    }));
   try {
     checkModel(index, embedder);
   } catch (error) {

@@ -16,6 +16,8 @@ export interface EngineOptions {
   /** The model the caller expects; a different one in the manifest is an error. */
   model?: string;
   allowRemoteModels?: boolean;
+  /** The cache folder the model is looked up in (the default model's, downloaded ones'); default: the svc-docs folder's. */
+  cacheDir?: string;
   /** Benchmarks compare approximate and exact vector search. */
   vectorSearch?: 'hnsw' | 'exact';
   retrieval?: Retrieval;

@@ -135,7 +135,12 @@ export async function openPooledEngine(
     // The server embeds queries only: the table's rows are read from the model file as needed.
     embedder =
       given ??
-      (await loadEmbedder({ model: built.id, allowRemote: options.allowRemoteModels ?? false, tableRows: 'file' }));
+      (await loadEmbedder({
+        model: built.id,
+        allowRemote: options.allowRemoteModels ?? false,
+        cacheDir: options.cacheDir,
+        tableRows: 'file',
+      }));
     checkModel(index, embedder);
     await graphChecked;
     await loaded;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { CommonSettings } from '../config.js';
+import type { IndexSettings } from '../settings/commands.js';
 
 /**
  * `serve --watch` rebuilds the index in a child process running `svc-docs index`: parsing and
@@ -45,12 +45,12 @@ const EXIT_GRACE_MS = 5_000;
 export const RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000];
 
 /** The `index` command line that rebuilds what `settings` describe, as a kept reindexer. */
-function reindexArguments(settings: CommonSettings): string[] {
+function reindexArguments(settings: IndexSettings): string[] {
   const args = ['index', '--ipc', '--out', settings.indexDir];
   for (const dir of settings.corpusDirs) args.push('--corpus', dir);
   if (settings.model !== undefined) args.push('--model', settings.model);
   if (settings.allowRemoteModels) args.push('--allow-remote-models');
-  if (settings.vectorCacheDir !== undefined) args.push('--vector-cache', settings.vectorCacheDir);
+  args.push('--vector-cache', settings.vectorCacheDir);
   return args;
 }
 
@@ -83,7 +83,7 @@ export class KeptReindexer {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly settings: CommonSettings,
+    private readonly settings: IndexSettings,
     private readonly log: (line: string) => void,
     private readonly options: ReindexerOptions = {},
   ) {}
@@ -165,7 +165,8 @@ export class KeptReindexer {
     const child = spawn(
       process.execPath,
       [...(this.options.execArgv ?? process.execArgv), script, ...reindexArguments(this.settings)],
-      { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: process.env },
+      // The child inherits this process's environment, and so reads the same settings.
+      { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
     );
     const forward = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') this.log(line);

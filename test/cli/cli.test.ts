@@ -10,7 +10,7 @@ import { connectClient } from '../helpers/mcp-client.js';
 import { alive, buildWriter } from '../helpers/processes.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { readIndex } from '../../src/index/read-index.js';
-import { defaultCorpusDir, defaultIndexDir } from '../../src/config.js';
+import { defaultCorpusDir, defaultIndexDir } from '../../src/settings/defaults.js';
 
 /** The real command line, spawned as users run it: output, exit codes, and serve's lifecycle. */
 
@@ -305,6 +305,21 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
     } finally {
       taken.close();
     }
+  });
+
+  it("reads only the settings a command uses: search ignores the server's, serve names them", async () => {
+    const env = cliEnv({ SVC_DOCS_PORT: 'abc', SVC_DOCS_AUTH_TOKEN_FILE: join(tempDir('cli'), 'missing') });
+    const search = await run(['search', 'rate', 'limits', '--json', '--index', bundledIndex()], env);
+    expect(search.code, search.stderr).toBe(0);
+    expect((JSON.parse(search.stdout) as { path: string }[]).map((r) => r.path)).toContain('limits.md');
+    expectOneLineError(
+      await run(['serve', '--no-build', '--index', bundledIndex()], env),
+      /^svc-docs: SVC_DOCS_PORT must be a whole number, got "abc"$/,
+    );
+    expectOneLineError(
+      await run(['index', '--out', tempDir('cli-out')], cliEnv({ SVC_DOCS_ALLOW_REMOTE_MODELS: 'maybe' })),
+      /^svc-docs: SVC_DOCS_ALLOW_REMOTE_MODELS must be 1 or 0 \(true\/false, yes\/no, on\/off\), got "maybe"$/,
+    );
   });
 
   it('refuses a config URL that is not a URL', async () => {

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/config.js';
+import { indexSettings } from '../../src/settings/commands.js';
 import { readIndex } from '../../src/index/read-index.js';
 import { projectRoot } from '../../src/project-root.js';
 import { KeptReindexer, ReindexError } from '../../src/serve/reindex-process.js';
@@ -26,7 +26,7 @@ const RETRY_DELAYS_MS = [100, 200];
 function setUp(idleMs = 60_000, model?: string, script = join(projectRoot(), 'src', 'cli.ts')) {
   const corpus = writeCorpus({ 'kb/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback.\n' });
   const index = tempDir('kept-index');
-  const settings = resolveSettings({ corpus: [corpus], out: index, vectorCache: tempDir('kept-vectors'), model });
+  const settings = indexSettings({ corpus: [corpus], out: index, vectorCache: tempDir('kept-vectors'), model }, {});
   const lines: string[] = [];
   const reindexer = new KeptReindexer(settings, (line) => lines.push(line), {
     script,

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { ENV } from '../../src/config.js';
-import { AUTH_TOKEN_FILE_ENV } from '../../src/mcp/server-options.js';
+import { SETTINGS } from '../../src/settings/catalogue.js';
 import { projectRoot } from '../../src/project-root.js';
 
 /**
@@ -63,10 +62,10 @@ describe('deploy/kubernetes/svc-docs.yaml', () => {
 
   it('sets only variables the server reads, allowing the probe its Host', () => {
     const [container] = byKind('Deployment').spec!.template!.spec.containers;
-    const known = new Set<string>([...Object.values(ENV), AUTH_TOKEN_FILE_ENV]);
+    const known = new Set<string>(Object.values(SETTINGS).map((s) => s.variable));
     for (const { name } of container!.env!) expect(known, name).toContain(name);
     const hosts = (container!.env as { name: string; value?: string }[])
-      .find((e) => e.name === ENV.allowedHosts)!
+      .find((e) => e.name === SETTINGS.allowedHosts.variable)!
       .value!.split(',');
     expect(hosts).toContain('127.0.0.1');
   });

@@ -6,7 +6,8 @@ import { projectRoot } from '../../src/project-root.js';
 /**
  * The module graph keeps the data flow one way: no import cycles anywhere in the product, and
  * the server (everything in src/ but the CLI, which wires both sides) never imports the indexer.
- * Static and dynamic imports both count.
+ * Static and dynamic imports both count. Configuration enters once: the CLI entry hands the
+ * environment in, and nothing else in the server or the indexer reads it.
  */
 
 const root = projectRoot();
@@ -94,5 +95,13 @@ describe('the import graph', () => {
       .filter(([file]) => file.startsWith('src/') && !file.startsWith(join('src', 'cli')))
       .flatMap(([file, targets]) => targets.filter((t) => t.startsWith('indexer/')).map((t) => `${file} → ${t}`));
     expect(crossing).toEqual([]);
+  });
+
+  it('reads the environment in the CLI entry only: every other module is handed its settings', () => {
+    const ENV_READ = /\bprocess\.env\b|\bprocess\[['"]env['"]\]/;
+    const readers = files.filter(
+      (file) => !file.startsWith(join('packages', '')) && ENV_READ.test(readFileSync(join(root, file), 'utf8')),
+    );
+    expect(readers).toEqual([join('src', 'cli.ts')]);
   });
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
+import { serverOptionsFromEnv } from '../helpers/server-settings.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';

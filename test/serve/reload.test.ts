@@ -8,7 +8,7 @@ import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { currentBuildDir } from '../../src/index/read-index.js';
 import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
-import { serverOptionsFromEnv } from '../../src/mcp/server-options.js';
+import { parseServerOptions } from '../../src/mcp/server-options.js';
 import { serve, type RunningDocsServer, type ServeOptions } from '../../src/serve/serve.js';
 import { buildTinyModel } from '../embedding/tiny-model.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
@@ -75,7 +75,7 @@ afterEach(async () => {
 async function start(indexDir: string, logs: string[], extra: Partial<ServeOptions> = {}): Promise<RunningDocsServer> {
   const running = await serve({
     indexDir,
-    server: serverOptionsFromEnv({}, { port: 0, structuredOutput: true }),
+    server: parseServerOptions({ port: 0, structuredOutput: true }),
     engine: {},
     // Searches run in the worker pool, as the server's default does on any machine.
     searchThreads: 2,

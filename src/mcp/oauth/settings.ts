@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SETTINGS } from '../../settings/catalogue.js';
 
 /**
  * The OAuth resource-server settings (MCP authorization, RFC 9728): how they are checked, and
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * Pure: no I/O here.
  */
 
-export const DEFAULT_OAUTH_SCOPE = 'docs:read';
+export const DEFAULT_OAUTH_SCOPE = SETTINGS.oauthScope.default;
 
 /** Where the metadata documents live (RFC 9728 section 3.1: inserted before the resource's path). */
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';

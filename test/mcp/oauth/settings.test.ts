@@ -5,7 +5,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { metadataDocument, metadataPaths } from '../../../src/mcp/oauth/metadata.js';
 import { metadataUrlOf, oauthConfigOf } from '../../../src/mcp/oauth/settings.js';
 import { ACCEPTED_ALGORITHMS, JwksFileError, readJwksFile, scopesOf } from '../../../src/mcp/oauth/verify.js';
-import { parseServerOptions, serverOptionsFromEnv, ServerOptionsError } from '../../../src/mcp/server-options.js';
+import { parseServerOptions, ServerOptionsError } from '../../../src/mcp/server-options.js';
+import { serverOptionsFromEnv } from '../../helpers/server-settings.js';
 
 /** The OAuth settings: what goes together, what is refused, and what follows from them. */
 

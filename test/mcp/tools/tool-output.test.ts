@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { pageUri } from '../../../src/mcp/tools/page-uri.js';
 import { searchDocsOutputSchema } from '../../../src/mcp/render/render.js';
-import { serverOptionsFromEnv } from '../../../src/mcp/server-options.js';
+import { serverOptionsFromEnv } from '../../helpers/server-settings.js';
 import { openEngine } from '../../../src/search/engine.js';
 import { fixtureIndex } from '../../helpers/index-fixture.js';
 import { connectClient, connectV2, MODERN_VERSION } from '../../helpers/mcp-client.js';

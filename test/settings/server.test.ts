@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseServerOptions, serverOptionsFromEnv, ServerOptionsError } from '../../src/mcp/server-options.js';
-import { DEFAULT_RESPONSE_BUDGET_CHARS } from '../../src/mcp/server-options.js';
+import { parseServerOptions } from '../../src/mcp/server-options.js';
+import { SettingsError } from '../../src/settings/read-value.js';
+import { serverOptionsFromEnv } from '../helpers/server-settings.js';
+import { SETTINGS } from '../../src/settings/catalogue.js';
+
+/** `serve`'s settings as the HTTP server's options: read from the variables and flags, then checked by the server's schema. */
 
 describe('server options', () => {
   it('defaults to a loopback server on 8080 that only answers localhost names', () => {
@@ -12,7 +16,7 @@ describe('server options', () => {
       sessionIdleMs: 1_800_000,
       maxSessions: 1000,
       maxBodyBytes: 262_144,
-      responseBudgetChars: DEFAULT_RESPONSE_BUDGET_CHARS,
+      responseBudgetChars: SETTINGS.responseBudgetChars.default,
       maxResults: 5,
       structuredOutput: false,
       readPageTool: false,
@@ -50,7 +54,7 @@ describe('server options', () => {
     });
   });
 
-  it('lets flags (overrides) win over variables, and ignores empty variables and undefined flags', () => {
+  it('lets flags win over variables, and ignores empty variables and undefined flags', () => {
     const options = serverOptionsFromEnv(
       { SVC_DOCS_PORT: '9090', SVC_DOCS_HOST: '' },
       { port: 0, maxResults: undefined },
@@ -62,7 +66,7 @@ describe('server options', () => {
 
   it('names the variable and the problem in one line', () => {
     expect(() => serverOptionsFromEnv({ SVC_DOCS_PORT: 'eighty' })).toThrow(
-      new ServerOptionsError('SVC_DOCS_PORT must be a whole number, got "eighty"'),
+      new SettingsError('SVC_DOCS_PORT must be a whole number, got "eighty"'),
     );
     expect(() => serverOptionsFromEnv({ SVC_DOCS_PORT: '70000' })).toThrow(/port \(SVC_DOCS_PORT\)/);
     expect(() => serverOptionsFromEnv({ SVC_DOCS_MAX_SESSIONS: '0' })).toThrow(/maxSessions \(SVC_DOCS_MAX_SESSIONS\)/);

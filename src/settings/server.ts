@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import {
+  parseServerOptions,
+  SERVER_OPTION_NAMES,
+  type ServerOptions,
+  type ServerOptionsInput,
+} from '../mcp/server-options.js';
+import { SETTINGS } from './catalogue.js';
+import { SettingsError } from './read-value.js';
+import { overlay, type Values } from './values.js';
+
+/**
+ * `serve`'s settings as the HTTP server's options (src/mcp/server-options.ts validates them): every
+ * option named like a setting takes its value, the session idle time in seconds becomes
+ * milliseconds, and the token comes from wherever it was given.
+ */
+
+/** The token in `path` (surrounding whitespace dropped); an error names the file, never its content. */
+function readTokenFile(path: string, source: string): string {
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new SettingsError(
+      `${source}: cannot read the token file ${path} (${code}): create it with the token alone, readable by the server's user`,
+    );
+  }
+  const token = content.trim();
+  if (token === '') throw new SettingsError(`${source}: the token file ${path} is empty`);
+  return token;
+}
+
+/** One layer's token: given directly, else read from the file it names. */
+function tokenOf(layer: Values, fileSource: string): string | undefined {
+  if (layer.authToken !== undefined) return layer.authToken;
+  return layer.authTokenFile === undefined ? undefined : readTokenFile(layer.authTokenFile, fileSource);
+}
+
+/**
+ * The server's options from `serve`'s flags and variables: a flag wins over its variable, and a
+ * token given directly over a file at the same level.
+ */
+export function serverOptionsOf(layers: { flags: Values; variables: Values }): ServerOptions {
+  const values = overlay(layers.variables, layers.flags);
+  const input: Record<string, unknown> = {};
+  for (const name of SERVER_OPTION_NAMES) if (name in SETTINGS) input[name] = values[name as keyof Values];
+  if (values.sessionIdleSeconds !== undefined) input.sessionIdleMs = values.sessionIdleSeconds * 1000;
+  input.authToken =
+    tokenOf(layers.flags, '--auth-token-file') ?? tokenOf(layers.variables, SETTINGS.authTokenFile.variable);
+  for (const name of Object.keys(input)) if (input[name] === undefined) delete input[name];
+  return parseServerOptions(input as ServerOptionsInput);
+}
