@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { INDEX_FILES } from '../src/index/format.js';
 import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
+import { IndexError } from '../src/index/format.js';
 import { currentBuildDir, readManifest } from '../src/index/read-index.js';
 import type { Manifest } from '../src/index/manifest.js';
 import { CorpusDigests } from './corpus-digests.js';
@@ -31,7 +32,7 @@ export async function indexStatus(
     manifest = await readManifest(dir);
   } catch (error) {
     // An index this svc-docs cannot read (other format, damaged manifest) is rebuilt from the corpus.
-    return { state: 'stale', reason: (error as Error).message.split(': run')[0]! };
+    return { state: 'stale', reason: error instanceof IndexError ? error.problem : (error as Error).message };
   }
   if (
     model !== undefined &&

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type BigIntStats, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { SvcDocsError } from '../src/errors.js';
 import { SETTINGS } from '../src/settings/catalogue.js';
 import { z } from 'zod';
 import type { CorpusDigests } from './corpus-digests.js';
@@ -28,8 +29,13 @@ export interface CorpusDocument {
   hash: string;
 }
 
-export class CorpusError extends Error {
-  override readonly name = 'CorpusError';
+/** A corpus that cannot be indexed: a folder missing, a file unreadable, a bad knowledge-base name. */
+export class CorpusError extends SvcDocsError<'invalid_corpus'> {
+  override name = 'CorpusError';
+
+  constructor(message: string) {
+    super('invalid_corpus', message);
+  }
 }
 
 export interface LoadOptions {

@@ -124,7 +124,8 @@ export async function writeIndex(
     if (error instanceof IndexError) throw error;
     const fix = WRITE_FIX[(error as NodeJS.ErrnoException).code ?? ''] ?? 'check the folder';
     throw new IndexError(
-      `cannot write the index to ${indexDir} (${(error as Error).message}); the previous index is unchanged: ${fix}, then run 'svc-docs index' again`,
+      `cannot write the index to ${indexDir} (${(error as Error).message}); the previous index is unchanged`,
+      `${fix}, then run 'svc-docs index' again`,
     );
   }
   await syncPath(indexDir);
@@ -141,7 +142,8 @@ async function refuseFolderPointer(indexDir: string): Promise<void> {
   );
   if (isFolder)
     throw new IndexError(
-      `${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index' again`,
+      `${pointer} is a folder, but it must be a file naming the live build`,
+      "remove the folder, then run 'svc-docs index' again",
     );
 }
 

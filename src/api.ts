@@ -2,6 +2,12 @@
  * `svc-docs`: the in-process API, for embedding the search or the server in another program.
  * The indexer is the CLI's (`svc-docs index`); this entry serves and searches what it built.
  */
+export { SvcDocsError } from './errors.js';
+export type { SvcDocsErrorCode } from './errors.js';
+export { IndexError } from './index/format.js';
+export { ServerOptionsError } from './mcp/server-options.js';
+export type { ServerOptions, ServerOptionsInput } from './mcp/server-options.js';
+export { SettingsError } from './settings/read-value.js';
 export { openEngine, ModelMismatchError } from './search/engine.js';
 export type { LoadedEngine } from './search/engine.js';
 export { SearchInputError } from './search/search-input.js';

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { addServeCommand } from './serve.js';
+import { SvcDocsError } from '../errors.js';
 import { SETTINGS } from '../settings/catalogue.js';
 import { configSettings, debugRequested, indexSettings, searchSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
@@ -12,8 +13,12 @@ import type { Env } from '../settings/values.js';
  * catalogue (src/settings/); the environment is read once, in `main`'s caller, and passed down.
  */
 
-class UsageError extends Error {
-  override readonly name = 'UsageError';
+class UsageError extends SvcDocsError<'invalid_usage'> {
+  override name = 'UsageError';
+
+  constructor(message: string) {
+    super('invalid_usage', message);
+  }
 }
 
 function positiveInt(value: string): number {

@@ -83,7 +83,7 @@ async function startServing(
     return await start();
   } catch (error) {
     if (!(error instanceof ModelMismatchError) || !mayBuild || settings.model !== undefined) throw error;
-    console.error(`${error.message.split(':')[0]}: rebuilding the index`);
+    console.error(`${error.problem}: rebuilding the index`);
     await buildQuietly(settings);
     return await start();
   }

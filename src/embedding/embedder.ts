@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
+import { SvcDocsError } from '../errors.js';
 import { defaultCacheDir } from '../settings/defaults.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from './default-model.js';
 import { cachedDigest } from './digest-cache.js';
@@ -33,6 +34,15 @@ interface LoadEmbedderOptions {
 
 const DEFAULT_BATCH_SIZE = 32;
 
+/** A model that cannot be found or loaded: the message names it and what to do. */
+class ModelError extends SvcDocsError<'model_unavailable'> {
+  override name = 'ModelError';
+
+  constructor(message: string) {
+    super('model_unavailable', message);
+  }
+}
+
 /** The files Transformers.js needs in a model folder for feature extraction with dtype fp32. */
 const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'];
 
@@ -57,7 +67,7 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
   const source = await resolveSource(options, log);
   if (source.kind !== 'hub') {
     const missing = REQUIRED_FILES.filter((file) => !existsSync(join(source.dir, file)));
-    if (missing.length > 0) throw new Error(loadError(source, `${missing.join(', ')} missing`));
+    if (missing.length > 0) throw new ModelError(loadError(source, `${missing.join(', ')} missing`));
     const lookup = options.runtime === 'transformers' ? undefined : loadLookup(source, options.tableRows);
     if (lookup !== undefined) {
       log(
@@ -88,7 +98,7 @@ function loadLookup(source: ModelSource, tableRows: TableRowsMode | undefined): 
   try {
     return loadLookupEmbedder(source.dir, source.modelId, folderChecksum(source.dir), tableRows);
   } catch (error) {
-    throw new Error(loadError(source, brokenJson(source) ?? reason(error)));
+    throw new ModelError(loadError(source, brokenJson(source) ?? reason(error)));
   }
 }
 
@@ -118,7 +128,7 @@ async function loadPipelineEmbedder(
       local_files_only: source.kind !== 'hub',
     });
   } catch (error) {
-    throw new Error(loadError(source, brokenJson(source) ?? reason(error)));
+    throw new ModelError(loadError(source, brokenJson(source) ?? reason(error)));
   }
   try {
     const maxTokens = limitTokens(extractor);
@@ -127,7 +137,7 @@ async function loadPipelineEmbedder(
     return embedder;
   } catch (error) {
     await extractor.dispose();
-    throw new Error(loadError(source, reason(error)));
+    throw new ModelError(loadError(source, reason(error)));
   }
 }
 
@@ -140,18 +150,18 @@ async function resolveSource(options: LoadEmbedderOptions, log: (line: string) =
   const dir = resolve(model);
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory())
-      throw new Error(
+      throw new ModelError(
         `model "${model}" is a file, not a model folder: pass the folder that holds config.json and onnx/model.onnx`,
       );
     return { kind: 'folder', modelId: model, dir };
   }
   if (/^[.~/\\]|[\\/]$/.test(model) || model.split('/').length > 2) {
-    throw new Error(
+    throw new ModelError(
       `model folder "${model}" does not exist (resolved to ${dir}): pass an existing model folder, 'default', or a Hugging Face model id`,
     );
   }
   if (!options.allowRemote) {
-    throw new Error(
+    throw new ModelError(
       `model "${model}" is not a local folder and remote models are disabled; pass a model folder, or set SVC_DOCS_ALLOW_REMOTE_MODELS=1 to let Transformers.js download it`,
     );
   }

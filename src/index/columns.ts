@@ -1,3 +1,5 @@
+import { SvcDocsError } from '../errors.js';
+
 /**
  * The binary layout shared by sections.bin and postings.bin: an 8-byte magic, then columns in a
  * fixed order, each 4-byte aligned. A number column is its element count (u32) and the elements
@@ -11,8 +13,12 @@
 export const PIECE_BYTES = 8 * 2 ** 20;
 
 /** A file whose bytes do not fit its layout (truncated, or written by something else). */
-export class ColumnFormatError extends Error {
-  override readonly name = 'ColumnFormatError';
+export class ColumnFormatError extends SvcDocsError<'index_unreadable'> {
+  override name = 'ColumnFormatError';
+
+  constructor(message: string) {
+    super('index_unreadable', message);
+  }
 }
 
 if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {

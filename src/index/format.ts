@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { ProblemError } from '../errors.js';
 import type { LexicalData } from './lexical-index.js';
 import { HNSW_LABELS_SUFFIX, type VectorMatrix } from './vector-index.js';
 
 /**
- * index-data's layout, shared by the indexer (which writes it) and the server (which only reads
+ * An index folder's layout, shared by the indexer (which writes it) and the server (which only reads
  * it). Each build is a complete folder (`build-…`) and the file `CURRENT` names the live one; the
  * manifest (manifest.ts) records every data file's sha256.
  */
@@ -72,8 +73,17 @@ export const BUILD_NAME = /^build-[\w-]+$/;
 
 export const REBUILD = "run 'svc-docs index' to rebuild it";
 
-export class IndexError extends Error {
-  override readonly name = 'IndexError';
+/** An index that is missing ('index_missing') or cannot be read or written ('index_unreadable'). */
+export class IndexError extends ProblemError<'index_missing' | 'index_unreadable'> {
+  override name = 'IndexError';
+
+  constructor(
+    problem: string,
+    advice: string = REBUILD,
+    code: 'index_missing' | 'index_unreadable' = 'index_unreadable',
+  ) {
+    super(code, problem, advice);
+  }
 }
 
 export function sha256(data: Uint8Array | string): string {

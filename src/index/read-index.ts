@@ -10,7 +10,6 @@ import {
   INDEX_FILES,
   IndexError,
   MANIFEST_FILE,
-  REBUILD,
   termsFileSchema,
   type IndexContent,
   type StoredDocument,
@@ -46,16 +45,17 @@ export async function currentBuildDir(indexDir: string): Promise<string | undefi
   try {
     if ((await stat(pointer)).isDirectory()) {
       throw new IndexError(
-        `${pointer} is a folder, but it must be a file naming the live build: remove the folder, then run 'svc-docs index'`,
+        `${pointer} is a folder, but it must be a file naming the live build`,
+        "remove the folder, then run 'svc-docs index'",
       );
     }
     name = (await readFile(pointer, 'utf8')).trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (error instanceof IndexError) throw error;
-    throw new IndexError(`${pointer} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${REBUILD}`);
+    throw new IndexError(`${pointer} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  if (!BUILD_NAME.test(name)) throw new IndexError(`${pointer} is corrupt (it should name a build folder): ${REBUILD}`);
+  if (!BUILD_NAME.test(name)) throw new IndexError(`${pointer} is corrupt (it should name a build folder)`);
   return join(indexDir, name);
 }
 
@@ -66,18 +66,18 @@ export async function readManifest(buildDir: string): Promise<Manifest> {
     raw = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'is not valid JSON';
-    throw new IndexError(`${path} ${why}: ${REBUILD}`);
+    throw new IndexError(`${path} ${why}`);
   }
   const version = (raw as { formatVersion?: unknown } | null)?.formatVersion;
   if (version !== INDEX_FORMAT_VERSION) {
     throw new IndexError(
-      `${path} has index format ${String(version)} but this svc-docs reads format ${INDEX_FORMAT_VERSION}: ${REBUILD}`,
+      `${path} has index format ${String(version)} but this svc-docs reads format ${INDEX_FORMAT_VERSION}`,
     );
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success)
     throw new IndexError(
-      `${path} is malformed (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): ${REBUILD}`,
+      `${path} is malformed (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`,
     );
   return parsed.data;
 }
@@ -95,13 +95,12 @@ async function readChecked(
 ): Promise<SharedArrayBuffer> {
   const path = join(buildDir, file);
   const expected = manifest.files[file];
-  if (expected === undefined)
-    throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}: ${REBUILD}`);
+  if (expected === undefined) throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}`);
   let handle;
   try {
     handle = await open(path, 'r');
   } catch {
-    throw new IndexError(`${path} is missing: ${REBUILD}`);
+    throw new IndexError(`${path} is missing`);
   }
   const hash = createHash('sha256');
   let buffer: SharedArrayBuffer;
@@ -113,19 +112,19 @@ async function readChecked(
     for (let at = 0; at < size; ) {
       const into = keep ? at : 0;
       const { bytesRead } = await handle.read(bytes, into, Math.min(PIECE_BYTES, size - at), at);
-      if (bytesRead === 0) throw new IndexError(`${path} shrank while it was read: ${REBUILD}`);
+      if (bytesRead === 0) throw new IndexError(`${path} shrank while it was read`);
       hash.update(bytes.subarray(into, into + bytesRead));
       at += bytesRead;
     }
   } catch (error) {
     if (error instanceof IndexError) throw error;
     throw new IndexError(
-      `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${REBUILD}`,
+      `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   } finally {
     await handle.close();
   }
-  if (hash.digest('hex') !== expected) throw new IndexError(`${path} is corrupt (checksum mismatch): ${REBUILD}`);
+  if (hash.digest('hex') !== expected) throw new IndexError(`${path} is corrupt (checksum mismatch)`);
   return buffer;
 }
 
@@ -134,7 +133,7 @@ function decodeBinary<T>(buffer: SharedArrayBuffer, decode: (buffer: SharedArray
   try {
     return decode(buffer);
   } catch (error) {
-    if (error instanceof ColumnFormatError) throw new IndexError(`${path} is malformed (${error.message}): ${REBUILD}`);
+    if (error instanceof ColumnFormatError) throw new IndexError(`${path} is malformed (${error.message})`);
     throw error;
   }
 }
@@ -144,22 +143,22 @@ function parseJson<T>(data: SharedArrayBuffer, schema: z.ZodType<T>, path: strin
   try {
     raw = JSON.parse(Buffer.from(data).toString('utf8'));
   } catch {
-    throw new IndexError(`${path} is not valid JSON: ${REBUILD}`);
+    throw new IndexError(`${path} is not valid JSON`);
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new IndexError(`${path} is malformed: ${REBUILD}`);
+  if (!parsed.success) throw new IndexError(`${path} is malformed`);
   return parsed.data;
 }
 
 function toMatrix(data: SharedArrayBuffer, dims: number, rows: number, path: string): VectorMatrix {
   if (data.byteLength !== rows * dims * 4)
-    throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}: ${REBUILD}`);
+    throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}`);
   return { dims, data: new Float32Array(data) };
 }
 
 /** Refuses a file whose references point outside the index, naming it and what is wrong. */
 function refuseBadReferences(path: string, problem: string | undefined): void {
-  if (problem !== undefined) throw new IndexError(`${path} refers outside the index (${problem}): ${REBUILD}`);
+  if (problem !== undefined) throw new IndexError(`${path} refers outside the index (${problem})`);
 }
 
 /** Loads and verifies the current build: every file present, intact and consistent. */
@@ -175,7 +174,11 @@ export async function readIndex(indexDir: string): Promise<LoadedIndex> {
 export async function readIndexWithoutGraph(indexDir: string): Promise<IndexWithoutGraph> {
   const buildDir = await currentBuildDir(indexDir);
   if (buildDir === undefined)
-    throw new IndexError(`no index in ${indexDir} (no ${CURRENT_FILE} file): run 'svc-docs index' first`);
+    throw new IndexError(
+      `no index in ${indexDir} (no ${CURRENT_FILE} file)`,
+      "run 'svc-docs index' first",
+      'index_missing',
+    );
   const { manifest, documents, sections } = await readBuildSections(buildDir);
   const lexical = await readBuildLexical(buildDir, manifest);
   const vectors = await readBuildVectors(buildDir, manifest);
@@ -195,9 +198,7 @@ export async function readBuildSections(
     path,
   );
   if (sections.length !== manifest.sections)
-    throw new IndexError(
-      `${path} holds ${sections.length} sections but the manifest says ${manifest.sections}: ${REBUILD}`,
-    );
+    throw new IndexError(`${path} holds ${sections.length} sections but the manifest says ${manifest.sections}`);
   refuseBadReferences(path, checkDocumentRanges(documents, sections));
   return { manifest, documents, sections };
 }
@@ -242,7 +243,7 @@ export async function readBuildGraph(buildDir: string, manifest: Manifest): Prom
   try {
     hnsw = await HnswVectorIndex.load(path, manifest.model.dimensions, manifest.sections, manifest.hnsw);
   } catch (error) {
-    throw new IndexError(`${path} cannot be loaded (${(error as Error).message}): ${REBUILD}`);
+    throw new IndexError(`${path} cannot be loaded (${(error as Error).message})`);
   }
   refuseBadReferences(path, checkVectorLabels(hnsw.labels(), manifest.sections));
   return hnsw;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SvcDocsError } from '../errors.js';
 import { SETTINGS, type SettingName } from '../settings/catalogue.js';
 import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth/settings.js';
 
@@ -125,7 +126,14 @@ function optionName(key: PropertyKey | undefined): string {
   return setting in SETTINGS ? `${String(key)} (${SETTINGS[setting as SettingName].variable})` : String(key);
 }
 
-export class ServerOptionsError extends Error {}
+/** Options the server cannot run with: one line naming each option at fault and its variable. */
+export class ServerOptionsError extends SvcDocsError<'invalid_setting'> {
+  override name = 'ServerOptionsError';
+
+  constructor(message: string) {
+    super('invalid_setting', message);
+  }
+}
 
 /** Parses and checks options, with defaults; a mistake is one line naming the option and its variable. */
 export function parseServerOptions(input: ServerOptionsInput): ServerOptions {

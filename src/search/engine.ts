@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL_ID } from '../embedding/default-model.js';
+import { ProblemError } from '../errors.js';
 import { loadEmbedder } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
 import { sectionRoles } from '../index/format.js';
@@ -13,7 +14,14 @@ import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './
 
 /** Opens an index with its model and searches it in this thread (the server may use a pool: pool-engine.ts). */
 
-export class ModelMismatchError extends Error {}
+/** The index was built with another model than the one asked for or loaded. */
+export class ModelMismatchError extends ProblemError<'model_mismatch'> {
+  override name = 'ModelMismatchError';
+
+  constructor(problem: string, advice: string) {
+    super('model_mismatch', problem, advice);
+  }
+}
 
 export interface LoadedEngine extends SearchEngine {
   searchDetailed(term: string, options?: SearchOptions): Promise<DetailedSearch>;
@@ -28,7 +36,8 @@ export async function openEngine(indexDir: string, options: EngineOptions = {}):
   const built = index.manifest.model;
   if (options.model !== undefined && !sameModel(options.model, built.id)) {
     throw new ModelMismatchError(
-      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${options.model}: run 'svc-docs index --model ${options.model}' or drop --model`,
+      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${options.model}`,
+      `run 'svc-docs index --model ${options.model}' or drop --model`,
     );
   }
   const ownsEmbedder = options.embedder === undefined;
@@ -56,7 +65,8 @@ export function checkModel(
   const built = index.manifest.model;
   if (embedder.checksum !== built.checksum || embedder.dimensions !== built.dimensions) {
     throw new ModelMismatchError(
-      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims, checksum ${built.checksum.slice(0, 12)}) but the server loads ${embedder.modelId} (${embedder.dimensions} dims, checksum ${embedder.checksum.slice(0, 12)}): run 'svc-docs index'`,
+      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims, checksum ${built.checksum.slice(0, 12)}) but the server loads ${embedder.modelId} (${embedder.dimensions} dims, checksum ${embedder.checksum.slice(0, 12)})`,
+      "run 'svc-docs index'",
     );
   }
 }

@@ -117,7 +117,8 @@ export async function openPooledEngine(
   const built = index.manifest.model;
   if (options.model !== undefined && !sameModel(options.model, built.id)) {
     throw new ModelMismatchError(
-      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${options.model}: run 'svc-docs index --model ${options.model}' or drop --model`,
+      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${options.model}`,
+      `run 'svc-docs index --model ${options.model}' or drop --model`,
     );
   }
   // The workers load the index while this thread loads the model.

@@ -6,6 +6,7 @@ import type { Embedder } from '../embedding/types.js';
 import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { FromWorker, HnswFile, ToWorker, WorkerEngineOptions } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
+import { SvcDocsError } from '../errors.js';
 
 /**
  * Worker threads that run searches off the event loop, so throughput grows with cores and a slow
@@ -15,7 +16,13 @@ import type { SearchOptions } from '../search/types.js';
  * and is replaced, with every loaded generation.
  */
 
-class SearchWorkerError extends Error {}
+class SearchWorkerError extends SvcDocsError<'search_failed'> {
+  override name = 'SearchWorkerError';
+
+  constructor(message: string) {
+    super('search_failed', message);
+  }
+}
 
 interface Pending {
   worker: PoolWorker;

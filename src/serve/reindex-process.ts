@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { SvcDocsError } from '../errors.js';
 import type { IndexSettings } from '../settings/commands.js';
 
 /**
@@ -20,16 +21,17 @@ import type { IndexSettings } from '../settings/commands.js';
  * corpus cannot be read, say) is not retried: it would fail the same way until something changes.
  */
 
-/** `died`: the reindexer process ended, or could not start, before answering; `failed`: it answered that the build failed. */
-type ReindexErrorCode = 'died' | 'failed' | 'busy' | 'closed';
+/**
+ * `reindex_died`: the reindexer process ended, or could not start, before answering;
+ * `reindex_failed`: it answered that the build failed; `reindex_busy`, `reindex_closed`: not sent.
+ */
+type ReindexErrorCode = 'reindex_died' | 'reindex_failed' | 'reindex_busy' | 'reindex_closed';
 
-export class ReindexError extends Error {
-  override readonly name = 'ReindexError';
-  constructor(
-    message: string,
-    readonly code: ReindexErrorCode,
-  ) {
-    super(message);
+export class ReindexError extends SvcDocsError<ReindexErrorCode> {
+  override name = 'ReindexError';
+
+  constructor(message: string, code: ReindexErrorCode) {
+    super(code, message);
   }
 }
 
@@ -100,13 +102,13 @@ export class KeptReindexer {
       try {
         return await this.buildOnce();
       } catch (error) {
-        if (!(error instanceof ReindexError) || error.code !== 'died' || this.closed) throw error;
+        if (!(error instanceof ReindexError) || error.code !== 'reindex_died' || this.closed) throw error;
         const delay = delays[retry];
         if (delay === undefined) {
           if (retry === 0) throw error;
           throw new ReindexError(
             `the reindex died ${retry + 1} times in a row (last: ${error.message}); it is tried again at the next edit`,
-            'died',
+            'reindex_died',
           );
         }
         this.log(`${error.message}; trying again in ${delay / 1000} s (retry ${retry + 1} of ${delays.length})`);
@@ -128,14 +130,16 @@ export class KeptReindexer {
   }
 
   private buildOnce(): Promise<void> {
-    if (this.closed) return Promise.reject(new ReindexError('the reindexer is closed', 'closed'));
-    if (this.running?.pending) return Promise.reject(new ReindexError('a reindex is already running', 'busy'));
+    if (this.closed) return Promise.reject(new ReindexError('the reindexer is closed', 'reindex_closed'));
+    if (this.running?.pending) return Promise.reject(new ReindexError('a reindex is already running', 'reindex_busy'));
     clearTimeout(this.idleTimer);
     let running: Running;
     try {
       running = this.running ?? this.start();
     } catch (error) {
-      return Promise.reject(new ReindexError(`could not start the reindex: ${(error as Error).message}`, 'died'));
+      return Promise.reject(
+        new ReindexError(`could not start the reindex: ${(error as Error).message}`, 'reindex_died'),
+      );
     }
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
@@ -198,7 +202,10 @@ export class KeptReindexer {
       if (message.type === 'built') pending.resolve();
       else
         pending.reject(
-          new ReindexError(`the reindex failed (${message.message}); the previous index keeps serving`, 'failed'),
+          new ReindexError(
+            `the reindex failed (${message.message}); the previous index keeps serving`,
+            'reindex_failed',
+          ),
         );
     });
     this.running = running;
@@ -208,7 +215,7 @@ export class KeptReindexer {
   private fail(running: Running, reason: string): void {
     const pending = running.pending;
     running.pending = undefined;
-    pending?.reject(new ReindexError(reason, 'died'));
+    pending?.reject(new ReindexError(reason, 'reindex_died'));
   }
 
   /** Closes the child's channel (it exits once it sees that), and kills it if it does not exit in time. */

@@ -1,3 +1,4 @@
+import { SvcDocsError } from '../errors.js';
 import type { Kind } from './catalogue.js';
 
 /**
@@ -6,8 +7,12 @@ import type { Kind } from './catalogue.js';
  */
 
 /** A setting that cannot be used: one line naming the variable (or flag) and what it takes. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
+export class SettingsError extends SvcDocsError<'invalid_setting'> {
+  override name = 'SettingsError';
+
+  constructor(message: string) {
+    super('invalid_setting', message);
+  }
 }
 
 const TRUE = ['1', 'true', 'yes', 'on'];

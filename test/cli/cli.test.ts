@@ -419,6 +419,29 @@ describe('svc-docs: each corpus gets its own index folder', () => {
 });
 
 /** `svc-docs serve` started and serving: its URL (from the startup banner), its output, and a stop (SIGTERM) that waits for the exit. */
+describe('svc-docs serve, when the model changed since the build', () => {
+  it('says what differs and rebuilds the index once, then serves it', async () => {
+    const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
+    const index = tempDir('model-changed-index');
+    const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('model-changed-vectors') });
+    expect((await run(['index', '--corpus', corpus, '--out', index], env)).code).toBe(0);
+    // As if the default model had been rebuilt since: its checksum no longer matches the manifest's.
+    const manifestFile = join(index, readFileSync(join(index, 'CURRENT'), 'utf8').trim(), 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { model: { checksum: string } };
+    manifest.model.checksum = '0'.repeat(64);
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const server = await startServe(['serve', '--port', '0', '--corpus', corpus, '--index', index], env);
+    try {
+      expect(server.stderr()).toMatch(
+        /^\S+manifest\.json was built with model svc-glove-sif-100d \(100 dims, checksum 000000000000\) but the server loads svc-glove-sif-100d \(100 dims, checksum [0-9a-f]{12}\): rebuilding the index$/m,
+      );
+      expect((await searchPaths(server.url, 'quokka enclosure'))[0]).toBe('kb/quokka.md');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("npm start's build (scripts/transpile.mjs)", () => {
   it('transpiles the sources into a CLI that serves searches, search workers included', async () => {
     // Inside the package, so the transpiled files resolve node_modules and the project root as dist/ does.

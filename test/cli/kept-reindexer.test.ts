@@ -119,7 +119,7 @@ describe('the kept reindexer', () => {
     await expect(reindexer.rebuild()).rejects.toThrow(
       new ReindexError(
         'the reindex died 3 times in a row (last: the reindex exited with code 3; the previous index keeps serving); it is tried again at the next edit',
-        'died',
+        'reindex_died',
       ),
     );
     expect(readFileSync(starts, 'utf8')).toBe('xxx');
@@ -127,7 +127,7 @@ describe('the kept reindexer', () => {
       'the reindex exited with code 3; the previous index keeps serving; trying again in 0.1 s (retry 1 of 2)',
       'the reindex exited with code 3; the previous index keeps serving; trying again in 0.2 s (retry 2 of 2)',
     ]);
-    await expect(reindexer.rebuild()).rejects.toMatchObject({ code: 'died' });
+    await expect(reindexer.rebuild()).rejects.toMatchObject({ code: 'reindex_died' });
     expect(readFileSync(starts, 'utf8')).toBe('xxxxxx');
   }, 120_000);
 

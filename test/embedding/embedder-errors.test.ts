@@ -91,21 +91,14 @@ describe('loadEmbedder errors', () => {
   });
 
   describe('the default model', () => {
-    const originalCacheDir = process.env.SVC_DOCS_CACHE_DIR;
-    afterEach(() => {
-      if (originalCacheDir === undefined) delete process.env.SVC_DOCS_CACHE_DIR;
-      else process.env.SVC_DOCS_CACHE_DIR = originalCacheDir;
-    });
-
     it('says to delete the folder and re-index when a checksum-valid folder still fails to load', async () => {
       // A folder whose provenance.json vouches for a broken tokenizer.json: ensureDefaultModel
       // accepts it (nothing to rebuild), so the loader's own error is what the user sees.
       const cache = join(root, 'cache');
       const dir = join(cache, 'models', DEFAULT_MODEL_ID);
       buildModelWithBrokenTokenizer(dir);
-      process.env.SVC_DOCS_CACHE_DIR = cache;
 
-      await expect(loadEmbedder()).rejects.toThrow(
+      await expect(loadEmbedder({ cacheDir: cache })).rejects.toThrow(
         new RegExp(
           `^the default model in ${escape(dir)} cannot be loaded \\(.+\\): delete ${escape(dir)} and run 'svc-docs index' to rebuild it$`,
         ),

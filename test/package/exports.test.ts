@@ -29,6 +29,15 @@ const sourceOf = (target: string, rootDir: string) =>
 const targetOf = (entry: PackageJson['exports'][string]) => (typeof entry === 'string' ? entry : entry.default);
 
 const SERVER_API = ['openEngine', 'serve', 'startHttpServer', 'createDocsServer'];
+/** The errors a caller branches on (by `code`, or by class for a family). */
+const SERVER_ERRORS = [
+  'SvcDocsError',
+  'IndexError',
+  'ModelMismatchError',
+  'SearchInputError',
+  'SettingsError',
+  'ServerOptionsError',
+];
 const PLATFORM_API = [
   'buildInstallUrl',
   'TokenManager',
@@ -61,6 +70,12 @@ describe('the server package', () => {
     expect(Object.keys(server.exports)).toEqual(['.']);
     const mod = (await import(sourceOf(targetOf(server.exports['.']!), root))) as Record<string, unknown>;
     for (const fn of SERVER_API) expect(typeof mod[fn], `. exports ${fn}`).toBe('function');
+    const base = mod.SvcDocsError as ErrorConstructor;
+    expect(typeof base).toBe('function');
+    for (const name of SERVER_ERRORS.filter((n) => n !== 'SvcDocsError')) {
+      const error = mod[name] as { prototype: unknown } | undefined;
+      expect(error?.prototype, `. exports ${name}, a SvcDocsError`).toBeInstanceOf(base);
+    }
   });
 
   it('the bin is compiled from the CLI', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { OAuthConfig } from './settings.js';
+import { SvcDocsError } from '../../errors.js';
 
 type Jose = typeof import('jose');
 type JoseErrors = Jose['errors'];
@@ -65,32 +66,32 @@ const EXPLAIN: Record<TokenProblem, string> = {
 };
 
 /** A token this server does not accept; `code` is the RFC 6750 error the challenge names. */
-export class TokenRefusedError extends Error {
-  readonly code: 'invalid_token' | 'insufficient_scope';
+export class TokenRefusedError extends SvcDocsError<'invalid_token' | 'insufficient_scope'> {
+  override name = 'TokenRefusedError';
+
   constructor(readonly reason: TokenProblem) {
-    super(EXPLAIN[reason]);
-    this.name = 'TokenRefusedError';
-    this.code = reason === 'insufficient-scope' ? 'insufficient_scope' : 'invalid_token';
+    super(reason === 'insufficient-scope' ? 'insufficient_scope' : 'invalid_token', EXPLAIN[reason]);
   }
 }
 
 /** The issuer's keys cannot be fetched: not the client's fault, so 503 rather than 401. */
-export class KeysUnavailableError extends Error {
-  readonly code = 'keys_unavailable';
+export class KeysUnavailableError extends SvcDocsError<'keys_unavailable'> {
+  override name = 'KeysUnavailableError';
+
   constructor(url: string, cause: unknown) {
     super(
+      'keys_unavailable',
       `cannot fetch the OAuth signing keys from ${url} (${describeCause(cause)}): check that the authorization server is up and SVC_DOCS_OAUTH_JWKS_URL is right`,
     );
-    this.name = 'KeysUnavailableError';
   }
 }
 
 /** A JWKS file that cannot be used; raised at startup. */
-export class JwksFileError extends Error {
-  readonly code = 'jwks_file';
+export class JwksFileError extends SvcDocsError<'jwks_file'> {
+  override name = 'JwksFileError';
+
   constructor(message: string) {
-    super(message);
-    this.name = 'JwksFileError';
+    super('jwks_file', message);
   }
 }
 

@@ -1,4 +1,5 @@
 import { pageUri } from './page-uri.js';
+import { SvcDocsError } from '../../errors.js';
 
 /**
  * Indexed pages as MCP resources: listing (paginated), lookup by knowledge base and path, and a
@@ -37,7 +38,13 @@ interface PageResource {
   mimeType: string;
 }
 
-export class InvalidCursorError extends Error {}
+export class InvalidCursorError extends SvcDocsError<'invalid_cursor'> {
+  override name = 'InvalidCursorError';
+
+  constructor(message: string) {
+    super('invalid_cursor', message);
+  }
+}
 
 function resourceOf(doc: StoredDocument): PageResource {
   return { uri: pageUri(doc.kb, doc.path), name: `${doc.kb}/${doc.path}`, title: doc.title, mimeType: PAGE_MIME_TYPE };
