@@ -1,6 +1,6 @@
 import type { Embedder } from '../src/embedding/types.js';
 import { openEngine } from '../src/search/engine.js';
-import type { EngineOptions } from '../src/search/searcher-types.js';
+import type { SearchPolicy } from '../src/search/search-policy.js';
 import type { SearchResult } from '../src/search/types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { mean, ndcg, percentile } from './metrics.js';
@@ -146,9 +146,9 @@ export async function engineSystem(
   name: string,
   indexDir: string,
   embedder: Embedder,
-  options: EngineOptions = {},
+  policy: SearchPolicy = {},
 ): Promise<AnswerSystem> {
-  const engine = await openEngine(indexDir, { embedder, ...options });
+  const engine = await openEngine(indexDir, { embedder }, policy);
   return { name, search: (query, limit) => engine.search(query, { limit }), close: () => engine.close() };
 }
 

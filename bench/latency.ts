@@ -1,6 +1,7 @@
 import type { Embedder } from '../src/embedding/types.js';
 import { openEngine } from '../src/search/engine.js';
-import type { EngineOptions, StageTimings } from '../src/search/searcher-types.js';
+import type { SearchPolicy } from '../src/search/search-policy.js';
+import type { StageTimings } from '../src/search/searcher-types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { percentile } from './metrics.js';
 import { RESULT_COUNT } from './response.js';
@@ -61,10 +62,10 @@ async function timings(
   embedder: Embedder,
   queries: string[],
   rounds: number,
-  engineOptions: EngineOptions,
+  policy: SearchPolicy,
   companions: readonly Companion[] = [],
 ): Promise<(StageTimings & { total: number })[]> {
-  const engine = await openEngine(indexDir, { embedder, ...engineOptions });
+  const engine = await openEngine(indexDir, { embedder }, policy);
   const out: (StageTimings & { total: number })[] = [];
   for (const q of queries.slice(0, 5)) {
     await engine.search(q); // warm-up
@@ -94,7 +95,7 @@ export async function measureLatency(
 ): Promise<LatencyReport> {
   const floorIndex = await Bm25Floor.open(indexDir);
   const bm25: Companion = { search: (q) => floorIndex.search(q, RESULT_COUNT), ms: [] };
-  const lexicalEngine = await openEngine(indexDir, { embedder, retrieval: 'lexical' });
+  const lexicalEngine = await openEngine(indexDir, { embedder }, { retrieval: 'lexical' });
   const lexical: Companion = { search: (q) => lexicalEngine.search(q), ms: [] };
   const hnsw = await timings(indexDir, embedder, queries, rounds, {}, [lexical, bm25]);
   await lexicalEngine.close();

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import { loadCorpus } from '../indexer/load-corpus.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { openEngine, type LoadedEngine } from '../src/search/engine.js';
-import type { EngineOptions } from '../src/search/searcher-types.js';
+import type { SearchPolicy } from '../src/search/search-policy.js';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '../src/search/types.js';
 import { hitAt1, mean, ndcg, recall, reciprocalRank } from './metrics.js';
 import { judgements, QUERY_STYLES, type LabelledQuery, type QuerySet } from './queries.js';
@@ -112,10 +112,10 @@ export async function engineRanker(
   name: string,
   indexDir: string,
   embedder: Embedder,
-  options: EngineOptions = {},
+  policy: SearchPolicy = {},
   limit = 10,
 ): Promise<Ranker & { engine: LoadedEngine }> {
-  const engine = await openEngine(indexDir, { embedder, ...options });
+  const engine = await openEngine(indexDir, { embedder }, policy);
   return {
     name,
     engine,

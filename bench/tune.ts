@@ -7,7 +7,7 @@ import type { Embedder } from '../src/embedding/types.js';
 import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { DEFAULT_SELECT, type SelectOptions } from '../src/mcp/render/select.js';
-import type { EngineOptions } from '../src/search/searcher-types.js';
+import type { SearchPolicy } from '../src/search/search-policy.js';
 import { bm25FloorSystem, engineSystem, evaluateAnswers, type AnswerReport, type AnswerSystem } from './answers.js';
 import { evaluateOffTopic } from './offtopic.js';
 import { RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
@@ -16,7 +16,7 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
 
 /**
  * The tuning tool: `npx tsx bench/tune.ts '<json list of variants>' ['<json BuildOptions overrides>'] [--budget=<chars>]`.
- * A variant is a JSON object of EngineOptions, or the string "bm25 floor" (plain BM25, ±15
+ * A variant is a JSON object of SearchPolicy knobs, or the string "bm25 floor" (plain BM25, ±15
  * sections); its key "render", if any, overrides the response selection's defaults (DEFAULT_SELECT in
  * src/mcp/render/select.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
  * labelled set and nothing else (bench/queries.ts): per corpus it prints Hit@1, Hit@5 (answer
@@ -28,14 +28,14 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from './quer
 
 export const FLOOR_VARIANT = 'bm25 floor';
 const variantsSchema = z.array(z.union([z.literal(FLOOR_VARIANT), z.record(z.string(), z.unknown())])).min(1);
-type Variant = typeof FLOOR_VARIANT | (EngineOptions & { render?: Partial<Omit<SelectOptions, 'budgetChars'>> });
+type Variant = typeof FLOOR_VARIANT | (SearchPolicy & { render?: Partial<Omit<SelectOptions, 'budgetChars'>> });
 
 export class TuneUsageError extends Error {}
 
 async function systemFor(variant: Variant, indexDir: string, embedder: Embedder): Promise<AnswerSystem> {
   if (variant === FLOOR_VARIANT) return bm25FloorSystem(indexDir);
-  const { render: _render, ...options } = variant;
-  return engineSystem('variant', indexDir, embedder, options);
+  const { render: _render, ...policy } = variant;
+  return engineSystem('variant', indexDir, embedder, policy);
 }
 
 const shippedFit = { ...DEFAULT_SELECT };
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   const parsed = variantsSchema.safeParse(JSON.parse(args[0] ?? '[{}]'));
   if (!parsed.success)
     throw new TuneUsageError(
-      `the first argument must be a JSON list of EngineOptions objects or "${FLOOR_VARIANT}": ${parsed.error.issues[0]?.message}`,
+      `the first argument must be a JSON list of SearchPolicy objects or "${FLOOR_VARIANT}": ${parsed.error.issues[0]?.message}`,
     );
   const variants = parsed.data as Variant[];
   const build = JSON.parse(args[1] ?? '{}') as Partial<BuildOptions>;

@@ -9,9 +9,8 @@ export { ServerOptionsError } from './mcp/server-options.js';
 export type { ServerOptions, ServerOptionsInput } from './mcp/server-options.js';
 export { SettingsError } from './settings/read-value.js';
 export { openEngine, ModelMismatchError } from './search/engine.js';
-export type { LoadedEngine } from './search/engine.js';
+export type { EngineOptions, LoadedEngine } from './search/engine.js';
 export { SearchInputError } from './search/search-input.js';
-export type { EngineOptions } from './search/searcher-types.js';
 export { RELEVANCE_LABELS } from './search/types.js';
 export type {
   IndexSummary,

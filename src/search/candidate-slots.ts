@@ -20,7 +20,7 @@ export const NO_HITS: LexicalHits = {
   ownTerms: [],
 };
 
-/** The vector side's answer when the graph is not searched (see EngineOptions.graphCandidates). */
+/** The vector side's answer when the graph is not searched (see SearchPolicy.graphCandidates). */
 export const NO_NEIGHBOURS: VectorHits = { ids: [], scores: [] };
 
 /** Lexical candidates beyond this many (by score) cannot reach the top results; skip their cosine. */

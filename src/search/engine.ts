@@ -1,18 +1,36 @@
 import { DEFAULT_MODEL_ID } from '../embedding/default-model.js';
-import { ProblemError } from '../errors.js';
 import { loadEmbedder } from '../embedding/embedder.js';
+import type { TableRowsMode } from '../embedding/lookup-embedder.js';
 import type { Embedder } from '../embedding/types.js';
-import { sectionRoles } from '../index/format.js';
+import { ProblemError } from '../errors.js';
+import { sectionRoles, type StoredDocument, type StoredSection } from '../index/format.js';
 import type { Manifest } from '../index/manifest.js';
 import { readIndex, type LoadedIndex } from '../index/read-index.js';
 import { ExactVectorIndex } from '../index/vector-index.js';
 import { profileCorpus, type KnowledgeBaseProfile } from './corpus-profile.js';
-import { Searcher } from './searcher.js';
 import { withSections } from './result-window.js';
-import type { DetailedSearch, EngineOptions, SearchParts } from './searcher-types.js';
+import type { SearchPolicy } from './search-policy.js';
+import { Searcher } from './searcher.js';
+import type { DetailedSearch, RankedResult } from './searcher-types.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
 
-/** Opens an index with its model and searches it in this thread (the server may use a pool: pool-engine.ts). */
+/**
+ * An index opened with its model: one engine, whose searches run in this thread (openEngine,
+ * here) or in a search pool's workers (openPooledEngine, src/serve/pool-engine.ts). Both keep
+ * the same things in this thread (the manifest, the documents and sections responses are made
+ * of, the model that embeds queries) and differ only in their runner.
+ */
+
+/** How an index is opened: what a library user, the CLI and the server choose. */
+export interface EngineOptions {
+  /** An embedder already loaded (tests, benchmarks, reload); otherwise the manifest's model is loaded. */
+  embedder?: Embedder;
+  /** The model the caller expects; a different one in the manifest is an error. */
+  model?: string;
+  allowRemoteModels?: boolean;
+  /** The cache folder the model is looked up in (the default model's, downloaded ones'); default: the svc-docs folder's. */
+  cacheDir?: string;
+}
 
 /** The index was built with another model than the one asked for or loaded. */
 export class ModelMismatchError extends ProblemError<'model_mismatch'> {
@@ -23,38 +41,138 @@ export class ModelMismatchError extends ProblemError<'model_mismatch'> {
   }
 }
 
-export interface LoadedEngine extends SearchEngine {
-  searchDetailed(term: string, options?: SearchOptions): Promise<DetailedSearch>;
-  readonly index: LoadedIndex;
-  readonly embedder: Embedder;
-  close(): Promise<void>;
+/** What every engine keeps of its index in this thread: what responses, page resources and reloads read. */
+export interface EngineIndex {
+  readonly buildDir: string;
+  readonly manifest: Manifest;
+  readonly documents: readonly StoredDocument[];
+  readonly sections: readonly StoredSection[];
 }
 
-/** Opens the current index in `indexDir` with the model it was built with. */
-export async function openEngine(indexDir: string, options: EngineOptions = {}): Promise<LoadedEngine> {
-  const index = await readIndex(indexDir);
-  const built = index.manifest.model;
-  if (options.model !== undefined && !sameModel(options.model, built.id)) {
-    throw new ModelMismatchError(
-      `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${options.model}`,
-      `run 'svc-docs index --model ${options.model}' or drop --model`,
-    );
+/** Where an engine's searches run: a Searcher in this thread, or a search pool's workers. */
+export interface SearchRunner {
+  search(term: string, options: SearchOptions, embedder: Embedder): Promise<DetailedSearch<RankedResult>>;
+  /** Lets go of what the runner holds of the index (a pool's copy in its workers); once. */
+  release(): void;
+}
+
+export class Engine<I extends EngineIndex = EngineIndex> implements SearchEngine {
+  private readonly profiles: KnowledgeBaseProfile[];
+  private released = false;
+
+  constructor(
+    readonly index: I,
+    readonly embedder: Embedder,
+    /** This engine loaded its embedder (rather than being handed one), so closing it disposes it. */
+    private readonly ownsEmbedder: boolean,
+    private readonly runner: SearchRunner,
+  ) {
+    this.profiles = profileCorpus(index);
   }
-  const ownsEmbedder = options.embedder === undefined;
-  const embedder =
-    options.embedder ??
-    (await loadEmbedder({
-      model: built.id,
-      allowRemote: options.allowRemoteModels ?? false,
-      cacheDir: options.cacheDir,
-    }));
+
+  summary(): IndexSummary {
+    return indexSummary(this.index.manifest, this.profiles);
+  }
+
+  async search(term: string, options?: SearchOptions): Promise<SearchResult[]> {
+    return (await this.searchDetailed(term, options)).results;
+  }
+
+  async searchDetailed(term: string, options: SearchOptions = {}): Promise<DetailedSearch> {
+    const detailed = await this.runner.search(term, options, this.embedder);
+    const t = performance.now();
+    const results = detailed.results.map((r) => withSections(r, this.index));
+    detailed.timings.windowMs += performance.now() - t;
+    return { ...detailed, results };
+  }
+
+  /** Frees the index (a pool's copy in its workers) without touching a shared embedder. */
+  releaseIndex(): Promise<void> {
+    if (!this.released) this.runner.release();
+    this.released = true;
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    await this.releaseIndex();
+    if (this.ownsEmbedder) await this.embedder.dispose();
+  }
+}
+
+/** An engine searching in this thread, with the whole index loaded (the graph too). */
+export type LoadedEngine = Engine<LoadedIndex>;
+
+/** Opens the current index in `indexDir` with the model it was built with; searches run in this thread. */
+export async function openEngine(
+  indexDir: string,
+  options: EngineOptions = {},
+  policy: SearchPolicy = {},
+): Promise<LoadedEngine> {
+  const index = await readIndex(indexDir);
+  checkRequestedModel(index, options.model);
+  return withModel(index, options, undefined, async (embedder, owns) => {
+    const vectors = policy.vectorSearch === 'exact' ? new ExactVectorIndex(index.vectors) : index.hnsw;
+    const searcher = new Searcher(
+      {
+        manifest: index.manifest,
+        documents: index.documents,
+        headings: index.sections.map((s) => s.headings),
+        roles: sectionRoles(index.sections),
+        sectionDoc: Int32Array.from(index.sections, (s) => s.doc),
+        vectors: index.vectors,
+        expansion: index.expansion,
+        lexical: index.lexical,
+      },
+      vectors,
+      policy,
+    );
+    const runner: SearchRunner = {
+      search: (term, searchOptions, model) => searcher.search(term, searchOptions, (texts) => model.embed(texts)),
+      release: () => {},
+    };
+    return new Engine(index, embedder, owns, runner);
+  });
+}
+
+/** Refuses an index built with another model than the one the caller names. */
+export function checkRequestedModel(index: { buildDir: string; manifest: Manifest }, model: string | undefined): void {
+  const built = index.manifest.model;
+  if (model === undefined || sameModel(model, built.id)) return;
+  throw new ModelMismatchError(
+    `${index.buildDir}/manifest.json was built with model ${built.id} (${built.dimensions} dims) but the server is configured for ${model}`,
+    `run 'svc-docs index --model ${model}' or drop --model`,
+  );
+}
+
+/**
+ * Runs `open` with the embedder given, or the index's own model loaded, once checked against the
+ * index. When opening fails, `undo` runs and a model loaded here is disposed.
+ */
+export async function withModel<T>(
+  index: { buildDir: string; manifest: Manifest },
+  options: EngineOptions,
+  tableRows: TableRowsMode | undefined,
+  open: (embedder: Embedder, owns: boolean) => Promise<T>,
+  undo: () => void = () => {},
+): Promise<T> {
+  const owns = options.embedder === undefined;
+  let embedder: Embedder | undefined;
   try {
+    embedder =
+      options.embedder ??
+      (await loadEmbedder({
+        model: index.manifest.model.id,
+        allowRemote: options.allowRemoteModels ?? false,
+        cacheDir: options.cacheDir,
+        tableRows,
+      }));
     checkModel(index, embedder);
+    return await open(embedder, owns);
   } catch (error) {
-    if (ownsEmbedder) await embedder.dispose();
+    undo();
+    if (owns) await embedder?.dispose();
     throw error;
   }
-  return new Engine(index, embedder, ownsEmbedder, options);
 }
 
 /** Refuses an embedder other than the one the index was built with. */
@@ -76,57 +194,7 @@ export function sameModel(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/** The parts of a loaded index a search uses, read off it as they are (nothing copied). */
-function searchParts(index: LoadedIndex): SearchParts {
-  return {
-    manifest: index.manifest,
-    documents: index.documents,
-    headings: index.sections.map((s) => s.headings),
-    roles: sectionRoles(index.sections),
-    sectionDoc: Int32Array.from(index.sections, (s) => s.doc),
-    vectors: index.vectors,
-    expansion: index.expansion,
-    lexical: index.lexical,
-  };
-}
-
-class Engine implements LoadedEngine {
-  private readonly searcher: Searcher;
-  private readonly profiles: KnowledgeBaseProfile[];
-
-  constructor(
-    readonly index: LoadedIndex,
-    readonly embedder: Embedder,
-    private readonly ownsEmbedder: boolean,
-    options: EngineOptions,
-  ) {
-    const vectors = options.vectorSearch === 'exact' ? new ExactVectorIndex(index.vectors) : index.hnsw;
-    this.searcher = new Searcher(searchParts(index), vectors, options);
-    this.profiles = profileCorpus(index);
-  }
-
-  summary(): IndexSummary {
-    return indexSummary(this.index.manifest, this.profiles);
-  }
-
-  async search(term: string, options?: SearchOptions): Promise<SearchResult[]> {
-    return (await this.searchDetailed(term, options)).results;
-  }
-
-  async searchDetailed(term: string, options: SearchOptions = {}): Promise<DetailedSearch> {
-    const detailed = await this.searcher.search(term, options, (texts) => this.embedder.embed(texts));
-    const t = performance.now();
-    const results = detailed.results.map((r) => withSections(r, this.index));
-    detailed.timings.windowMs += performance.now() - t;
-    return { ...detailed, results };
-  }
-
-  async close(): Promise<void> {
-    if (this.ownsEmbedder) await this.embedder.dispose();
-  }
-}
-
-export function indexSummary(m: Manifest, profiles: KnowledgeBaseProfile[]): IndexSummary {
+function indexSummary(m: Manifest, profiles: KnowledgeBaseProfile[]): IndexSummary {
   return {
     profiles,
     formatVersion: m.formatVersion,

@@ -21,15 +21,15 @@ export interface ParentCredit {
   parentOf: Int32Array;
 }
 
-/** The settings for an index's sections (EngineOptions `parentCredit`, `parentCreditQueries`). */
+/** The settings for an index's sections (SearchPolicy `parentCredit`, `parentCreditQueries`). */
 export function parentCreditFor(
-  options: { parentCredit?: number; parentCreditQueries?: ParentCredit['queries'] },
+  policy: { parentCredit?: number; parentCreditQueries?: ParentCredit['queries'] },
   headings: readonly (readonly string[])[],
   sectionDoc: Int32Array,
 ): ParentCredit {
   return {
-    weight: options.parentCredit ?? DEFAULT_PARENT_CREDIT,
-    queries: options.parentCreditQueries ?? 'questions',
+    weight: policy.parentCredit ?? DEFAULT_PARENT_CREDIT,
+    queries: policy.parentCreditQueries ?? 'questions',
     parentOf: parentSections(headings, sectionDoc),
   };
 }

@@ -13,16 +13,8 @@ import { relevanceFor } from './relevance.js';
 import { confidence, NAMES_TOPIC, windowOf } from './result-window.js';
 import { rewriteQuery } from './rewrite.js';
 import { checkSearchInput } from './search-input.js';
-import type {
-  DetailedSearch,
-  Embed,
-  EngineOptions,
-  RankedResult,
-  Retrieval,
-  SearchParts,
-  StageTimings,
-} from './searcher-types.js';
-import { searchesGraph } from './searcher-types.js';
+import { type Retrieval, type SearchPolicy, searchesGraph } from './search-policy.js';
+import type { DetailedSearch, Embed, RankedResult, SearchParts, StageTimings } from './searcher-types.js';
 import { TypoCorrector } from './typos.js';
 import { discounted } from './coverage.js';
 import type { SectionFacts } from './best-section.js';
@@ -69,22 +61,22 @@ export class Searcher {
   constructor(
     private readonly parts: SearchParts,
     private readonly vectors: VectorIndex,
-    options: EngineOptions,
+    policy: SearchPolicy,
   ) {
     const m = parts.manifest;
-    this.lexical = new LexicalIndex(parts.lexical, { ...m.lexical, ...options.lexical });
-    this.fusion = { ...m.fusion, ...options.fusion };
+    this.lexical = new LexicalIndex(parts.lexical, { ...m.lexical, ...policy.lexical });
+    this.fusion = { ...m.fusion, ...policy.fusion };
     this.expander = new QueryExpander(parts.expansion, this.lexical, this.fusion);
-    this.retrieval = options.retrieval ?? 'hybrid';
-    this.graphCandidates = searchesGraph(this.fusion, options);
-    this.lexicalCandidates = options.lexicalCandidates ?? MAX_LEXICAL_CANDIDATES;
-    this.rewrites = options.rewrites ?? true;
-    this.typoTolerance = options.typoTolerance ?? true;
+    this.retrieval = policy.retrieval ?? 'hybrid';
+    this.graphCandidates = searchesGraph(this.fusion, policy);
+    this.lexicalCandidates = policy.lexicalCandidates ?? MAX_LEXICAL_CANDIDATES;
+    this.rewrites = policy.rewrites ?? true;
+    this.typoTolerance = policy.typoTolerance ?? true;
     this.excerpts = {
-      count: options.excerptCandidates ?? DEFAULT_EXCERPT_CANDIDATES,
-      tie: options.excerptTie ?? 'first',
+      count: policy.excerptCandidates ?? DEFAULT_EXCERPT_CANDIDATES,
+      tie: policy.excerptTie ?? 'first',
     };
-    this.parentCredit = parentCreditFor(options, parts.headings, parts.sectionDoc);
+    this.parentCredit = parentCreditFor(policy, parts.headings, parts.sectionDoc);
     this.typos = new TypoCorrector(
       () => this.lexical.vocabulary(),
       (t) => this.lexical.documentFrequency(t),

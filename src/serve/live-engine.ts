@@ -1,21 +1,22 @@
 import { watchFile, unwatchFile } from 'node:fs';
 import { join } from 'node:path';
 import { currentBuildDir } from '../index/read-index.js';
-import type { Embedder } from '../embedding/types.js';
-import { ModelMismatchError, openEngine, type LoadedEngine } from '../search/engine.js';
-import type { EngineOptions } from '../search/searcher-types.js';
-import type { SearchEngine } from '../search/types.js';
+import { type Engine, type EngineOptions, ModelMismatchError, openEngine } from '../search/engine.js';
 
-/** What live reload needs of an engine: in-process (LoadedEngine) or served by a search pool. */
-export interface ServingEngine extends SearchEngine {
-  readonly index: { readonly buildDir: string };
-  readonly embedder: Embedder;
-  /** Frees the engine's index (a pool's copy in its workers) without touching a shared embedder. */
-  releaseIndex?(): Promise<void>;
-  close(): Promise<void>;
+/** Opens an index into an engine: in this thread (openEngine) or into a search pool. */
+export type OpenEngine = (indexDir: string, options: EngineOptions) => Promise<Engine>;
+
+export interface LiveEngineOptions {
+  indexDir: string;
+  /** An engine that loaded its own embedder (opened without `embedder`); this closes it. */
+  initial: Engine;
+  log: (line: string) => void;
+  /** How a new index is opened (default: in this thread), and with what (its embedder is the current one's when the model is the same). */
+  open?: OpenEngine;
+  options?: EngineOptions;
+  /** How long the replaced engine stays open for searches still running on it (default 30 s). */
+  graceMs?: number;
 }
-
-export type OpenEngine<E extends ServingEngine> = (indexDir: string, options: EngineOptions) => Promise<E>;
 
 /**
  * The engine a running server searches, swapped for a new index without a restart. The new index
@@ -24,8 +25,8 @@ export type OpenEngine<E extends ServingEngine> = (indexDir: string, options: En
  * which is closed only after a grace period. A bad new index is refused with one log line and
  * the old one keeps serving.
  */
-export class LiveEngine<E extends ServingEngine = LoadedEngine> {
-  private engine: E;
+export class LiveEngine {
+  private engine: Engine;
   private reloading: Promise<boolean> | undefined;
   /** A reload asked for while one runs: it runs next, since CURRENT may have moved on meanwhile. */
   private queued: Promise<boolean> | undefined;
@@ -33,25 +34,25 @@ export class LiveEngine<E extends ServingEngine = LoadedEngine> {
    * Every engine still open: the current one and those replaced within the grace period. Engines
    * of one model share an embedder, which only the engine that loaded it disposes on close().
    */
-  private readonly open = new Map<E, { ownsEmbedder: boolean; retireTimer?: NodeJS.Timeout }>();
+  private readonly open = new Map<Engine, { ownsEmbedder: boolean; retireTimer?: NodeJS.Timeout }>();
   private stopWatching: (() => void) | undefined;
+  private readonly indexDir: string;
+  private readonly log: (line: string) => void;
+  private readonly openIndex: OpenEngine;
+  private readonly options: EngineOptions;
+  private readonly graceMs: number;
 
-  constructor(
-    private readonly indexDir: string,
-    /** An engine that loaded its own embedder (openEngine without `embedder`); this closes it. */
-    initial: E,
-    private readonly log: (line: string) => void,
-    private readonly options: EngineOptions = {},
-    /** How long the replaced engine stays open for searches still running on it. */
-    private readonly graceMs = 30_000,
-    /** How a new index is opened: in process by default, or into a search pool. */
-    private readonly openIndex: OpenEngine<E> = openEngine as unknown as OpenEngine<E>,
-  ) {
-    this.engine = initial;
-    this.open.set(initial, { ownsEmbedder: true });
+  constructor(live: LiveEngineOptions) {
+    this.indexDir = live.indexDir;
+    this.log = live.log;
+    this.openIndex = live.open ?? openEngine;
+    this.options = live.options ?? {};
+    this.graceMs = live.graceMs ?? 30_000;
+    this.engine = live.initial;
+    this.open.set(live.initial, { ownsEmbedder: true });
   }
 
-  get current(): E {
+  get current(): Engine {
     return this.engine;
   }
 
@@ -74,7 +75,7 @@ export class LiveEngine<E extends ServingEngine = LoadedEngine> {
   }
 
   private async doReload(): Promise<boolean> {
-    let next: E;
+    let next: Engine;
     let ownsEmbedder = false;
     let buildDir: string | undefined;
     try {
@@ -117,12 +118,12 @@ export class LiveEngine<E extends ServingEngine = LoadedEngine> {
   }
 
   /** Forgets an engine; its embedder is disposed once no open engine uses it. */
-  private async release(engine: E): Promise<void> {
+  private async release(engine: Engine): Promise<void> {
     const entry = this.open.get(engine);
     if (!entry) return;
     this.open.delete(engine);
     clearTimeout(entry.retireTimer);
-    await engine.releaseIndex?.();
+    await engine.releaseIndex();
     // Closing the engine that loaded a shared embedder would break the engines still using it.
     if ([...this.open.keys()].some((other) => other.embedder === engine.embedder)) return;
     if (entry.ownsEmbedder) await engine.close();

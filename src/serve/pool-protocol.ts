@@ -1,5 +1,6 @@
 import type { HnswParams } from '../index/vector-index.js';
-import type { DetailedSearch, EngineOptions, RankedResult, SearchParts } from '../search/searcher-types.js';
+import type { SearchPolicy } from '../search/search-policy.js';
+import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { SearchOptions } from '../search/types.js';
 
 /**
@@ -9,9 +10,6 @@ import type { SearchOptions } from '../search/types.js';
  * runs on its own threads) while the worker runs the lexical stage, and sends the vector after.
  */
 
-/** Engine options a worker can receive (an embedder cannot cross threads). */
-export type WorkerEngineOptions = Omit<EngineOptions, 'embedder'>;
-
 export interface HnswFile {
   path: string;
   dims: number;
@@ -20,7 +18,7 @@ export interface HnswFile {
 }
 
 export type ToWorker =
-  | { type: 'load'; generation: number; parts: SearchParts; hnsw: HnswFile; options: WorkerEngineOptions }
+  | { type: 'load'; generation: number; parts: SearchParts; hnsw: HnswFile; policy: SearchPolicy }
   | { type: 'unload'; generation: number }
   | { type: 'search'; id: number; generation: number; term: string; options: SearchOptions; prefetched: boolean }
   /** The query vector of search `id` (undefined with `error` when embedding failed). */

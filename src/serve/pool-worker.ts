@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
 import { Searcher } from '../search/searcher.js';
 import type { Embed } from '../search/searcher-types.js';
-import { searchesGraph } from '../search/searcher-types.js';
+import { searchesGraph } from '../search/search-policy.js';
 import type { FromWorker, ToWorker } from './pool-protocol.js';
 
 /**
@@ -70,16 +70,16 @@ async function search(message: Extract<ToWorker, { type: 'search' }>): Promise<v
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'load': {
-      const { generation, parts, hnsw, options } = message;
+      const { generation, parts, hnsw, policy } = message;
       // The graph is native memory, loaded only where searches read it; else the exact index
       // over the shared vectors stands in (what vectorSearch 'exact' asks for anyway).
       const graph =
-        options.vectorSearch !== 'exact' && searchesGraph({ ...parts.manifest.fusion, ...options.fusion }, options)
+        policy.vectorSearch !== 'exact' && searchesGraph({ ...parts.manifest.fusion, ...policy.fusion }, policy)
           ? HnswVectorIndex.load(hnsw.path, hnsw.dims, hnsw.size, hnsw.params)
           : Promise.resolve(new ExactVectorIndex(parts.vectors));
       graph
         .then((index) => {
-          searchers.set(generation, new Searcher(parts, index, options));
+          searchers.set(generation, new Searcher(parts, index, policy));
           send({ type: 'loaded', generation });
         })
         .catch((error: unknown) => send({ type: 'loaded', generation, error: (error as Error).message }));

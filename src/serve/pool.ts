@@ -4,7 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Embedder } from '../embedding/types.js';
 import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
-import type { FromWorker, HnswFile, ToWorker, WorkerEngineOptions } from './pool-protocol.js';
+import type { SearchPolicy } from '../search/search-policy.js';
+import type { FromWorker, HnswFile, ToWorker } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
 import { SvcDocsError } from '../errors.js';
 
@@ -172,13 +173,9 @@ export class SearchPool {
    * resolves once every worker has it (the caller loads the model meanwhile). Searches of the
    * generation embed with the embedder given to `useEmbedder`.
    */
-  load(
-    parts: SearchParts,
-    hnsw: HnswFile,
-    options: WorkerEngineOptions,
-  ): { generation: number; loaded: Promise<void> } {
+  load(parts: SearchParts, hnsw: HnswFile, policy: SearchPolicy): { generation: number; loaded: Promise<void> } {
     const generation = this.nextGeneration++;
-    const load: LoadMessage = { type: 'load', generation, parts, hnsw, options };
+    const load: LoadMessage = { type: 'load', generation, parts, hnsw, policy };
     const loaded = new Promise<void>((resolve, reject) =>
       this.loading.set(generation, { remaining: this.workers.length, resolve, reject }),
     );

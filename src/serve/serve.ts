@@ -3,9 +3,8 @@ import { clientConfigs } from '../cli/client-config.js';
 import { clientAddress } from './client-address.js';
 import { startHttpServer, type RunningServer } from '../mcp/http/http.js';
 import type { ServerOptions } from '../mcp/server-options.js';
-import { openEngine } from '../search/engine.js';
-import type { EngineOptions } from '../search/searcher-types.js';
-import { LiveEngine, type OpenEngine, type ServingEngine } from './live-engine.js';
+import { type EngineOptions, openEngine } from '../search/engine.js';
+import { LiveEngine, type OpenEngine } from './live-engine.js';
 import { openPooledEngine } from './pool-engine.js';
 import { SearchPool } from './pool.js';
 
@@ -27,7 +26,7 @@ export interface ServeOptions {
 
 export interface RunningDocsServer {
   http: RunningServer;
-  live: LiveEngine<ServingEngine>;
+  live: LiveEngine;
   /** The search pool, when searches run in worker threads. */
   pool: SearchPool | undefined;
   close(): Promise<void>;
@@ -36,17 +35,11 @@ export interface RunningDocsServer {
 export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
   const { log } = options;
   const pool = options.searchThreads > 0 ? new SearchPool(options.searchThreads, log) : undefined;
-  const open: OpenEngine<ServingEngine> = pool ? (dir, engine) => openPooledEngine(pool, dir, engine) : openEngine;
-  let live: LiveEngine<ServingEngine>;
+  const open: OpenEngine = pool ? (dir, engine) => openPooledEngine(pool, dir, engine) : openEngine;
+  let live: LiveEngine;
   try {
-    live = new LiveEngine(
-      options.indexDir,
-      await open(options.indexDir, options.engine),
-      log,
-      options.engine,
-      undefined,
-      open,
-    );
+    const { indexDir, engine } = options;
+    live = new LiveEngine({ indexDir, initial: await open(indexDir, engine), log, open, options: engine });
   } catch (error) {
     await pool?.close();
     throw error;
@@ -90,7 +83,7 @@ interface CorpusWatcher {
 
 function watchCorpus(
   spec: NonNullable<ServeOptions['watch']>,
-  live: LiveEngine<ServingEngine>,
+  live: LiveEngine,
   log: (line: string) => void,
 ): CorpusWatcher {
   let timer: NodeJS.Timeout | undefined;

@@ -276,7 +276,7 @@ describe('a live reload of an index whose references are out of range', () => {
     const dir = damaged(() => undefined);
     const initial = await openEngine(dir);
     const log: string[] = [];
-    const live = new LiveEngine(dir, initial, (line) => log.push(line), {}, 0);
+    const live = new LiveEngine({ indexDir: dir, initial, log: (line) => log.push(line), graceMs: 0 });
     try {
       const serving = initial.index.buildDir;
       // A new build beside the old one, whole by its checksums but pointing outside itself, made current.

@@ -19,7 +19,7 @@ let noBreadth: LoadedEngine;
 beforeAll(async () => {
   const dir = await fixtureIndex(CORPUS);
   engine = await openEngine(dir);
-  noBreadth = await openEngine(dir, { embedder: engine.embedder, fusion: { documentBreadthWeight: 0 } });
+  noBreadth = await openEngine(dir, { embedder: engine.embedder }, { fusion: { documentBreadthWeight: 0 } });
 });
 afterAll(async () => {
   await noBreadth?.close();

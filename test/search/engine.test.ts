@@ -89,7 +89,7 @@ describe('search engine (real index, real model)', () => {
   });
 
   it('still returns vector-only results when asked for vector retrieval', async () => {
-    const vectorEngine = await openEngine(outDir, { embedder: engine.embedder, retrieval: 'vector' });
+    const vectorEngine = await openEngine(outDir, { embedder: engine.embedder }, { retrieval: 'vector' });
     expect((await vectorEngine.search('qqqxxzz')).length).toBeGreaterThan(0);
   });
 

@@ -63,7 +63,7 @@ describe("a page's other strongly matching sections", () => {
   });
 
   it('are left out when the engine is asked for none', async () => {
-    const none = await openEngine(indexDir, { embedder: engine.embedder, excerptCandidates: 0 });
+    const none = await openEngine(indexDir, { embedder: engine.embedder }, { excerptCandidates: 0 });
     try {
       const [top] = await none.search('retryLimit example');
       expect(top!.excerpts).toBeUndefined();

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
-import { searchesGraph } from '../../src/search/searcher-types.js';
+import { searchesGraph } from '../../src/search/search-policy.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
 /**
  * With the static model a hybrid search takes no sections from the vector graph: its candidates
- * are the lexical matches, each with its cosine (EngineOptions.graphCandidates).
+ * are the lexical matches, each with its cosine (SearchPolicy.graphCandidates).
  */
 
 let outDir: string;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   outDir = tempDir('index');
   await buildIndex({ corpusDirs: [writeCorpus({ ...SAMPLE_CORPUS })], outDir, vectorCacheDir: tempDir('cache') });
   shipped = await openEngine(outDir);
-  withGraph = await openEngine(outDir, { embedder: shipped.embedder, graphCandidates: true });
+  withGraph = await openEngine(outDir, { embedder: shipped.embedder }, { graphCandidates: true });
 });
 afterAll(async () => {
   await withGraph?.close();
@@ -28,7 +28,7 @@ afterAll(async () => {
 describe('graph candidates (real index, real model)', () => {
   it('returns only pages that match the query lexically, where the graph would add its neighbours', async () => {
     const query = 'entityEventSequence';
-    const lexical = await openEngine(outDir, { embedder: shipped.embedder, retrieval: 'lexical' });
+    const lexical = await openEngine(outDir, { embedder: shipped.embedder }, { retrieval: 'lexical' });
     const matching = await lexical.search(query);
     await lexical.close();
     const results = await shipped.search(query);
@@ -39,7 +39,7 @@ describe('graph candidates (real index, real model)', () => {
   });
 
   it('still searches the graph for vector-only retrieval', async () => {
-    const engine = await openEngine(outDir, { embedder: shipped.embedder, retrieval: 'vector' });
+    const engine = await openEngine(outDir, { embedder: shipped.embedder }, { retrieval: 'vector' });
     try {
       expect((await engine.search('entityEventSequence')).length).toBeGreaterThan(1);
     } finally {

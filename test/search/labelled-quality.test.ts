@@ -4,7 +4,7 @@ import { judgements, loadQuerySet, splitHalf, type LabelledQuery } from '../../b
 import { ndcg } from '../../bench/metrics.js';
 import { projectRoot } from '../../src/project-root.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
-import type { EngineOptions } from '../../src/search/searcher-types.js';
+import type { SearchPolicy } from '../../src/search/search-policy.js';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '../../src/search/types.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 
@@ -22,8 +22,8 @@ beforeAll(async () => {
 });
 afterAll(async () => engine?.close());
 
-async function meanNdcg(options: EngineOptions): Promise<number> {
-  const variant = await openEngine(bundledIndex(), { embedder: engine.embedder, ...options });
+async function meanNdcg(policy: SearchPolicy): Promise<number> {
+  const variant = await openEngine(bundledIndex(), { embedder: engine.embedder }, policy);
   try {
     let sum = 0;
     for (const q of queries)

@@ -84,7 +84,7 @@ describe('the engine', () => {
       'docs/other.md': '# Other\n\nA page about fonts and colours.\n',
     });
     engine = await openEngine(dir);
-    plain = await openEngine(dir, { embedder: engine.embedder, parentCredit: 0 });
+    plain = await openEngine(dir, { embedder: engine.embedder }, { parentCredit: 0 });
   });
   afterAll(async () => {
     await plain?.close();

@@ -75,7 +75,7 @@ describe('LiveEngine', () => {
     const indexDir = tempDir('index');
     await build(indexDir, page('quokka'));
     const logs: string[] = [];
-    const live = new LiveEngine(indexDir, await openEngine(indexDir), (line) => logs.push(line));
+    const live = new LiveEngine({ indexDir, initial: await openEngine(indexDir), log: (line) => logs.push(line) });
     lives.push(live);
     const second = await build(indexDir, page('wombat'));
     const third = await build(indexDir, page('numbat'));
@@ -108,7 +108,7 @@ describe('LiveEngine', () => {
     const indexDir = tempDir('index');
     await build(indexDir, page('quokka'));
     // No grace period: the replaced engine is retired at once.
-    const live = new LiveEngine(indexDir, await openEngine(indexDir), () => undefined, {}, 0);
+    const live = new LiveEngine({ indexDir, initial: await openEngine(indexDir), log: () => undefined, graceMs: 0 });
     lives.push(live);
     const initialModel = live.current.embedder;
     await build(indexDir, page('wombat'));
@@ -127,7 +127,7 @@ describe('LiveEngine', () => {
   it('disposes the model once the last engine using it is closed', async () => {
     const indexDir = tempDir('index');
     await build(indexDir, page('quokka'));
-    const live = new LiveEngine(indexDir, await openEngine(indexDir), () => undefined);
+    const live = new LiveEngine({ indexDir, initial: await openEngine(indexDir), log: () => undefined });
     const model = live.current.embedder;
     const dispose = vi.spyOn(model, 'dispose');
     await build(indexDir, page('wombat'));
