@@ -1,5 +1,5 @@
 // Writes the settings table of docs/configuration.md from the catalogue (src/settings/catalogue.ts):
-// `npm run docs:settings` after adding or changing a setting. test/settings/catalogue.test.ts
+// `npm run docs:settings` after adding or changing a setting. test/settings/catalogue.unit.test.ts
 // fails while the page and the catalogue differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
