@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { vectorCacheDirOf } from '../../indexer/vector-cache.js';
-import { defaultCorpusDir, ENV, resolveSettings, SettingsError } from '../config.js';
+import { SETTINGS } from '../settings/catalogue.js';
+import { indexSettings } from '../settings/commands.js';
+import { defaultCorpusDir } from '../settings/defaults.js';
+import { SettingsError } from '../settings/read-value.js';
 import { checkWritable, FolderNotWritableError } from './writable-folders.js';
 
 /**
@@ -50,15 +52,15 @@ function foldersToWrite(argv: readonly string[], env: NodeJS.ProcessEnv): string
   });
   if (command === 'serve' && values.build === false) return [];
   const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
-  const settings = resolveSettings(
-    { index: text(values.index), out: text(values.out), vectorCache: text(values['vector-cache']) },
+  const settings = indexSettings(
+    { out: text(values.out) ?? text(values.index), vectorCache: text(values['vector-cache']) },
     env,
   );
-  return [settings.indexDir, vectorCacheDirOf(settings.vectorCacheDir)];
+  return [settings.indexDir, settings.vectorCacheDir];
 }
 
 function prepare(argv: readonly string[], env: NodeJS.ProcessEnv): void {
-  env[ENV.corpus] ||= containerCorpus();
+  env[SETTINGS.corpus.variable] ||= containerCorpus();
   try {
     checkWritable(foldersToWrite(argv, env));
   } catch (error) {

@@ -1,4 +1,5 @@
-import { SERVER_ENV, type ServerOptions } from '../mcp/server-options.js';
+import type { ServerOptions } from '../mcp/server-options.js';
+import { SETTINGS } from '../settings/catalogue.js';
 
 /**
  * The address the start banner gives people: one their clients can use. The server only knows
@@ -35,9 +36,9 @@ export function clientAddress(url: string, settings: AddressSettings): ClientAdd
 }
 
 function acceptedHosts(allowedHosts: readonly string[]): string {
-  const example = `e.g. ${SERVER_ENV.allowedHosts}=docs.internal,localhost`;
-  if (allowedHosts.includes('*')) return `It answers requests for any host name (${SERVER_ENV.allowedHosts}=*).`;
-  return `It answers requests for the host names ${allowedHosts.join(', ')} only (a guard against DNS rebinding): to reach it by another name, list every name clients use in ${SERVER_ENV.allowedHosts} (${example}).`;
+  const example = `e.g. ${SETTINGS.allowedHosts.variable}=docs.internal,localhost`;
+  if (allowedHosts.includes('*')) return `It answers requests for any host name (${SETTINGS.allowedHosts.variable}=*).`;
+  return `It answers requests for the host names ${allowedHosts.join(', ')} only (a guard against DNS rebinding): to reach it by another name, list every name clients use in ${SETTINGS.allowedHosts.variable} (${example}).`;
 }
 
 function publishedPort(port: string): string {
@@ -49,6 +50,6 @@ function unacceptedHost(url: string, allowedHosts: readonly string[]): string[] 
   const name = new URL(url).hostname.toLowerCase();
   if (allowedHosts.includes('*') || allowedHosts.includes(name)) return [];
   return [
-    `Warning: ${name} is not among the accepted host names (${allowedHosts.join(', ')}): requests to this URL get 403 until it is added to ${SERVER_ENV.allowedHosts}.`,
+    `Warning: ${name} is not among the accepted host names (${allowedHosts.join(', ')}): requests to this URL get 403 until it is added to ${SETTINGS.allowedHosts.variable}.`,
   ];
 }
