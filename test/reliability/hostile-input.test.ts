@@ -26,7 +26,7 @@ type Expected =
   | { rpcError: number[]; message: RegExp }
   /** 200 with a SearchDocs tool error (isError) that says what is wrong. */
   | { toolError: RegExp }
-  /** 200 with a normal SearchDocs answer (results or "No documentation matched"). */
+  /** 200 with a normal SearchDocs answer (results, "not covered", or "No documentation matched"). */
   | { answered: true; query?: string }
   /** 200 with one JSON-RPC response per request of a batch. */
   | { batch: number }
@@ -589,7 +589,7 @@ function check(answer: HttpAnswer | string, expected: Expected): void {
     return;
   }
   expect(result.isError).toBeFalsy();
-  expect(result.content[0]?.text).toMatch(/^((Found )?\d+ results? for|No documentation matched)/);
+  expect(result.content[0]?.text).toMatch(/^((Found )?\d+ results? for|No documentation matched|The documentation does not seem to cover)/);
   expect(Array.isArray(result.structuredContent?.results)).toBe(true);
   if (expected.query !== undefined) expect(result.structuredContent?.query).toBe(expected.query);
 }
