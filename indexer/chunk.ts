@@ -6,14 +6,17 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { parse as parseYaml } from 'yaml';
 import type { SectionRole } from '../src/index/format.js';
+import { cleanDialects } from './dialects/clean.js';
+import { cleanInlineText } from './dialects/edits.js';
 import { sectionRole } from './section-role.js';
 import { splitLines, splitSection } from './split-section.js';
 
 /**
  * Markdown → sections, along the document's structure.
  *
- * Sections partition the document body: every character after the frontmatter lands in exactly
- * one section, in order, so the window shown to users is the document as written. A section
+ * The page is first cleaned of its site generator's dialect (dialects/clean.ts): what is chunked
+ * and stored is the page as its readers see it. Sections partition the cleaned body: every
+ * character after the frontmatter lands in exactly one section, in order. A section
  * starts at a top-level heading and runs to the next one; text before the first heading is a
  * section with no headings. Over-long sections are cut between top-level blocks (or between
  * list items) where they can be; a single block longer than a section may be is cut at line ends,
@@ -32,7 +35,7 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxSectionChars: 2000 };
  * Bump whenever chunkMarkdown can cut the same source differently: a reindex reuses the sections
  * of unchanged files from the previous build only when it was chunked by the same version.
  */
-export const CHUNKER_VERSION = 4;
+export const CHUNKER_VERSION = 5;
 
 /** Headings and titles longer than this are shortened: every section below a heading repeats it. */
 export const MAX_HEADING_CHARS = 200;
@@ -44,7 +47,11 @@ export interface ChunkedSection {
 }
 
 export interface ChunkedDocument {
-  /** Frontmatter `title`, else the first H1, else undefined (the caller falls back to the file name). */
+  /**
+   * Frontmatter `title`, else the first H1, else undefined (the caller falls back to the file
+   * name). A page with a frontmatter title and no H1 shows the title as its H1 (Hugo, Docusaurus,
+   * MkDocs Material do): it heads every section's path.
+   */
   title: string | undefined;
   sections: ChunkedSection[];
 }
@@ -55,9 +62,10 @@ export function parseMarkdown(source: string): Root {
   return parser.parse(source);
 }
 
-/** Parses and chunks one Markdown document. Pure: no I/O. */
+/** Cleans, parses and chunks one Markdown document. Pure: no I/O. */
 export function chunkMarkdown(source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
-  return chunkTree(parseMarkdown(source), source, options);
+  const page = cleanDialects(source, parseMarkdown);
+  return chunkTree(page.tree ?? parseMarkdown(page.text), page.text, options);
 }
 
 /** The chunker proper: an mdast tree plus the text it was parsed from, to sections. */
@@ -108,6 +116,12 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_C
   }
   flush(source.length);
 
+  if (firstH1 === undefined && frontmatterTitle !== undefined) {
+    return {
+      title: frontmatterTitle,
+      sections: sections.map((s) => ({ ...s, headings: [frontmatterTitle, ...s.headings] })),
+    };
+  }
   return { title: frontmatterTitle ?? firstH1, sections };
 }
 
@@ -146,13 +160,19 @@ function titleFromYaml(value: string): string | undefined {
     const data: unknown = parseYaml(value);
     if (data && typeof data === 'object' && 'title' in data) {
       const title = (data as { title: unknown }).title;
-      if (typeof title === 'string' && title.trim() !== '') return oneLine(title);
+      if (typeof title === 'string' && title.trim() !== '') return readerTitle(title);
       if (typeof title === 'number') return String(title);
     }
   } catch {
     // Malformed frontmatter is indexed as well as it can be: it just gives no title.
   }
   return undefined;
+}
+
+/** A frontmatter title as readers see it: no macros, shortcodes, attribute blocks or tags. */
+function readerTitle(title: string): string | undefined {
+  const text = oneLine(cleanInlineText(title).replace(/<\/?[A-Za-z][^<>]*>/g, ''));
+  return text === '' ? undefined : text;
 }
 
 function startOffset(node: { position?: { start: { offset?: number } } }, source: string): number {

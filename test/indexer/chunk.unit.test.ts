@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown, MAX_HEADING_CHARS, parseMarkdown } from '../../indexer/chunk.js';
+import { cleanDialects } from '../../indexer/dialects/clean.js';
 import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/split-section.js';
 
 const small = { maxSectionChars: 200 };
@@ -13,19 +14,20 @@ function body(source: string): string {
 }
 
 describe('chunkMarkdown', () => {
-  it('records headings as readers see them: no inline HTML components, no trailing {#anchor} or {.class} block', () => {
+  it('records headings as readers see them: no badges, components or attribute blocks', () => {
     const doc = chunkMarkdown(
       '# Running Tests <Badge type="danger">advanced</Badge> {#running-tests}\n\n## passWithNoTests <CRoot />\n\nx\n\n' +
-        '## `vi.hoisted` <Version>4.0.0</Version> {#vi-hoisted}\n\ny\n\n## Styled {.note}\n\nz\n\n## Set {#id} in the middle\n\nw\n',
+        '## `vi.hoisted` <Version>4.0.0</Version> {#vi-hoisted}\n\ny\n\n## Styled {.note}\n\nz\n\n## First Steps { #first-steps }\n\nw\n',
     );
-    expect(doc.title).toBe('Running Tests advanced');
+    expect(doc.title).toBe('Running Tests');
     expect(doc.sections.map((s) => s.headings.at(-1))).toEqual([
-      'Running Tests advanced',
+      'Running Tests',
       'passWithNoTests',
-      'vi.hoisted 4.0.0',
+      'vi.hoisted',
       'Styled',
-      'Set {#id} in the middle',
+      'First Steps',
     ]);
+    expect(doc.sections[2]!.text).toBe('## `vi.hoisted`\n\ny\n\n');
   });
 
   it('makes one section per heading with the breadcrumb of enclosing headings', () => {
@@ -46,13 +48,13 @@ describe('chunkMarkdown', () => {
     expect(doc.sections[0]!.text).toContain('# not a heading');
   });
 
-  it('keeps tables and HTML blocks inside their section', () => {
+  it('keeps tables inside their section, and shows an HTML block as the Markdown it renders', () => {
     const doc = chunkMarkdown(
-      '# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>\n<h2>html heading</h2>\n</div>\n\n## Next\n',
+      '# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<div class="note">\n<h2>html heading</h2>\n<p>Some <b>text</b>.</p>\n</div>\n\n## Next\n',
     );
-    expect(doc.sections).toHaveLength(2);
+    expect(doc.sections.map((s) => s.headings.at(-1))).toEqual(['T', 'html heading', 'Next']);
     expect(doc.sections[0]!.text).toContain('| 1 | 2 |');
-    expect(doc.sections[0]!.text).toContain('<h2>html heading</h2>');
+    expect(doc.sections[1]!.text).toBe('## html heading\n\nSome **text**.\n\n');
   });
 
   it('takes the title from frontmatter first, then the first H1', () => {
@@ -119,7 +121,7 @@ describe('chunkMarkdown', () => {
     expect(chunkMarkdown('---\r\n---\r\nbody text').sections.map((s) => s.text.trim())).toEqual(['body text']);
   });
 
-  it('puts every character of the body in exactly one section, in order, and bounds every section (property)', () => {
+  it('puts every character of the cleaned body in exactly one section, in order, and bounds every section (property)', () => {
     const line = fc.oneof(
       fc.constantFrom(
         '# H1',
@@ -154,8 +156,10 @@ describe('chunkMarkdown', () => {
         fc.constantFrom('\n', '\r\n'),
         fc.integer({ min: 60, max: 400 }),
         (lines, eol, max) => {
-          const source = lines.join(eol);
-          const doc = chunkMarkdown(source, { maxSectionChars: max });
+          const written = lines.join(eol);
+          const doc = chunkMarkdown(written, { maxSectionChars: max });
+          // What is chunked is the page as readers see it (an HTML `<div>` line shows nothing).
+          const source = cleanDialects(written, parseMarkdown).text;
           const joined = doc.sections.map((s) => s.text).join('');
           // Whitespace-only bodies make no section; otherwise the sections are the body verbatim.
           if (body(source).trim() === '') expect(doc.sections).toEqual([]);
