@@ -6,10 +6,11 @@
  *
  *   npx tsx bench/queries/check-answers.ts bench/queries/vitest.json [...]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerPattern, answerText } from '../answer-text.js';
+import { docPath } from './label-pages.js';
 
 interface Relevant {
   doc: string;
@@ -24,17 +25,6 @@ interface QueryFile {
 }
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function docPath(corpusDir: string, doc: string): string | undefined {
-  const direct = join(corpusDir, doc);
-  if (existsSync(direct)) return direct;
-  const kb = basename(corpusDir);
-  if (doc.startsWith(`${kb}/`)) {
-    const inside = join(corpusDir, doc.slice(kb.length + 1));
-    if (existsSync(inside)) return inside;
-  }
-  return undefined;
-}
 
 function check(file: string): string[] {
   const set = JSON.parse(readFileSync(file, 'utf8')) as QueryFile;

@@ -1,19 +1,18 @@
 /**
  * Checks labelled query sets against their corpus, without running any search engine:
  * every `doc` names an existing file, every labelled heading is a heading the chunker records
- * for that file (exact text, as `indexer/chunk.ts` produces it), ids are unique, every query has
- * a grade-2 page, and no page is listed twice in one query.
+ * for that file (exact text, as `indexer/chunk-file.ts` produces it: cleaned of its dialect's
+ * markup), ids are unique, every query has a grade-2 page, and no page is listed twice in one
+ * query. Doc keys are found as label-pages.ts says.
  *
  *   npx tsx bench/queries/validate.ts [bench/queries/vitest.json ...]   (default: every *.json here)
- *
- * A doc key is `<knowledge base>/<path>`. It is looked up as `<corpus>/<key>` (a corpus folder
- * whose sub-folders are knowledge bases) and, failing that, as `<corpus>/<path>` when the
- * knowledge base is the corpus folder itself (`vitest/guide/cli.md` in `../shared/corpora/vitest`).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chunkMarkdown } from '../../indexer/chunk.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
+import { chunkFile } from '../../indexer/chunk-file.js';
+import { docPath } from './label-pages.js';
 
 interface Relevant {
   doc: string;
@@ -30,17 +29,6 @@ interface Query {
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
 const STYLES = new Set(['paraphrase', 'keyword', 'identifier', 'symptom']);
-
-function docPath(corpusDir: string, doc: string): string | undefined {
-  const direct = join(corpusDir, doc);
-  if (existsSync(direct)) return direct;
-  const kb = basename(corpusDir);
-  if (doc.startsWith(`${kb}/`)) {
-    const inside = join(corpusDir, doc.slice(kb.length + 1));
-    if (existsSync(inside)) return inside;
-  }
-  return undefined;
-}
 
 function validate(file: string): string[] {
   const set = JSON.parse(readFileSync(file, 'utf8')) as { corpus: string; queries: Query[] };
@@ -63,7 +51,8 @@ function validate(file: string): string[] {
       }
       let known = headingsOf.get(path);
       if (known === undefined) {
-        known = new Set(chunkMarkdown(readFileSync(path, 'utf8')).sections.flatMap((s) => s.headings));
+        const page = chunkFile({ path: r.doc, source: readFileSync(path, 'utf8') }, DEFAULT_CHUNK_OPTIONS);
+        known = new Set(page.sections.flatMap((s) => s.headings));
         headingsOf.set(path, known);
       }
       for (const h of r.headings ?? []) {
