@@ -1,4 +1,4 @@
-import type { List, RootContent } from 'mdast';
+import type { List, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { SectionRole } from '../src/index/format.js';
 
@@ -11,20 +11,41 @@ import type { SectionRole } from '../src/index/format.js';
  */
 
 const NAVIGATION_HEADING =
-  /^(see also|related( (pages|topics|links|reading|resources))?|further reading|more resources|learn more|next steps|what'?s next|table of contents|contents|in this (section|article|page)|references)$/i;
+  /^(see also|related( (pages|topics|links|reading|resources))?|further reading|more resources|learn more|next steps|what'?s next|table of contents|contents|on this page|in this (section|article|page)|references|specifications|browser compatibility)$/i;
 
 /** Characters of prose outside links a navigation list item may carry ("– the reference", "(advanced)"). */
 const ITEM_PROSE_MAX = 40;
+/** A section that only sends the reader elsewhere: "See [dimension].", "⚠️ This page has moved. See [New Page]". */
+const POINTER =
+  /^\W*(see|refer to|please (see|refer to)|this page has moved|moved to|for more (information|details),? see)\b/i;
+const POINTER_MAX = 120;
 
 export function sectionRole(headings: readonly string[], blocks: readonly RootContent[]): SectionRole {
   const body = blocks.filter((b) => b.type !== 'html' && b.type !== 'definition' && b.type !== 'thematicBreak');
   if (body.every((b) => toString(b).trim() === '')) return 'empty';
   const heading = headings.at(-1) ?? '';
   const lists = body.filter((b): b is List => b.type === 'list');
-  if (NAVIGATION_HEADING.test(heading.trim()) && lists.length > 0) return 'navigation';
+  const linkTables = body.filter((b) => b.type === 'table' && isLinkTable(b));
+  if (NAVIGATION_HEADING.test(heading.trim()) && lists.length + linkTables.length > 0) return 'navigation';
   if (lists.length > 0 && body.every((b) => b.type === 'list' || isLeadIn(b)) && lists.every(isLinkList))
     return 'navigation';
+  if (isPointer(body)) return 'navigation';
   return 'content';
+}
+
+/** One or two short paragraphs that say where to look, with a link there. */
+function isPointer(body: readonly RootContent[]): boolean {
+  if (body.length > 2 || !body.every((b) => b.type === 'paragraph')) return false;
+  const text = body
+    .map((b) => toString(b))
+    .join(' ')
+    .trim();
+  return text.length <= POINTER_MAX && POINTER.test(text) && body.some((b) => linkText(b).trim() !== '');
+}
+
+/** A table whose every row links somewhere (a specifications table: name and link). */
+function isLinkTable(table: Table): boolean {
+  return table.children.slice(1).every((row) => linkText(row).trim() !== '');
 }
 
 /** A short paragraph before a list ("See:", "Related guides:"). */

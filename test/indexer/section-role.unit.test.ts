@@ -52,3 +52,60 @@ describe('section roles', () => {
     ]);
   });
 });
+
+describe('section roles on the corpora', () => {
+  it('marks a section that only points elsewhere as navigation, and keeps a short definition with a link as content', () => {
+    const md = [
+      '---',
+      'title: content dimension',
+      '---',
+      '',
+      'See [dimension](/quick-reference/glossary/dimension/).',
+      '',
+      '## Concat',
+      '',
+      'See the [`resources.Concat`](/functions/resources/concat/) function.',
+      '',
+      '## Moved',
+      '',
+      '⚠️ This page has moved. See [New Page](../operator-manual/hooks.md)',
+      '',
+      '## collection',
+      '',
+      'A collection is an [array](g), [slice](g), or [map](g).',
+    ].join('\n');
+    expect(roles(md)).toEqual([
+      ['content dimension', 'navigation'],
+      ['Concat', 'navigation'],
+      ['Moved', 'navigation'],
+      ['collection', 'content'],
+    ]);
+  });
+
+  it('marks boilerplate that cleaning empties (MDN specifications and compatibility macros), a SEE ALSO list and a table of spec links', () => {
+    const md = [
+      '# Sec-WebSocket-Accept',
+      'The header is computed from the key.',
+      '## Specifications',
+      '{{Specifications}}',
+      '## Browser compatibility',
+      '{{Compat}}',
+      '## SEE ALSO',
+      '* [hugo](/commands/hugo/)\t - Build your project',
+      '# Older page',
+      'Text of the older page.',
+      '## Specifications',
+      '| Specification | Status |',
+      '| --- | --- |',
+      '| [RFC 6455](https://datatracker.ietf.org/doc/html/rfc6455#section-11.3.3) | Standard |',
+    ].join('\n');
+    expect(roles(md)).toEqual([
+      ['Sec-WebSocket-Accept', 'content'],
+      ['Specifications', 'empty'],
+      ['Browser compatibility', 'empty'],
+      ['SEE ALSO', 'navigation'],
+      ['Older page', 'content'],
+      ['Specifications', 'navigation'],
+    ]);
+  });
+});
