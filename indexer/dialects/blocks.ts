@@ -43,6 +43,8 @@ interface State {
   out: string[];
 }
 
+/** Containers nested deeper than this are read as text: real pages nest a few, and each line looks at them all. */
+const MAX_NESTING = 16;
 const FRONTMATTER = /^(---|\+\+\+)[ \t]*\r?\n(?:[\s\S]*?\r?\n)??\1[ \t]*(?:\r?\n|$)/;
 const PYMDOWN_OPTION = /^[ \t]{4,}[\w-]+:(?:[ \t]|$)/;
 const MYST_OPTION = /^[ \t]*:[\w-]+:(?:[ \t]|$)/;
@@ -114,7 +116,7 @@ function container(line: string, text: string, eol: string, state: State): boole
   const tab = state.regions.at(-1)?.tabs ? TAB_LABEL.exec(bare) : null;
   if (tab) return title(state, indent, tab[1]!, eol);
   const myst = mystDirective(bare);
-  if (myst) return mystOpener(myst, indent, eol, state);
+  if (myst && state.regions.length < MAX_NESTING) return mystOpener(myst, indent, eol, state);
   const fence = fenceOf(line);
   if (fence !== undefined) {
     state.fence = fence;
@@ -122,7 +124,7 @@ function container(line: string, text: string, eol: string, state: State): boole
     state.out.push(line + eol);
     return true;
   }
-  const opener = openerOf(bare);
+  const opener = state.regions.length < MAX_NESTING ? openerOf(bare) : undefined;
   if (!opener) return false;
   const region: Region = { kind: opener.kind, indent: indentWidth(text) };
   if (opener.kind === 'delimited') {

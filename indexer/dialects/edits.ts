@@ -57,9 +57,22 @@ function endOfLine(text: string, offset: number): number {
   return newline === -1 ? text.length : newline + 1;
 }
 
-/** Whether a range overlaps any of `edits`. */
-export function overlaps(range: Range, edits: readonly Edit[]): boolean {
-  return edits.some((e) => e.start < range.end && range.start < e.end);
+/** Whether a range overlaps any of `sorted` (sorted by start, non-overlapping). */
+export function overlaps(range: Range, sorted: readonly Edit[]): boolean {
+  const before = lastStartingBefore(sorted, range.end);
+  return before >= 0 && sorted[before]!.end > range.start;
+}
+
+/** The index of the last of `sorted` that starts before `offset` (-1: none). */
+function lastStartingBefore(sorted: readonly Range[], offset: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.start < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
 }
 
 /**
@@ -69,16 +82,24 @@ export function overlaps(range: Range, edits: readonly Edit[]): boolean {
  */
 export function inlineEdits(text: string, code: readonly Range[]): Edit[] {
   const edits: Edit[] = [];
-  for (const { pattern, render } of INLINE_PATTERNS) {
+  for (const { pattern, render, spacesBefore } of INLINE_PATTERNS) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
       const range = { start: m.index, end: m.index + m[0].length };
       if (m[0].length === 0) pattern.lastIndex++;
-      else if (!inside(range.start, code) && !inside(range.end - 1, code) && !overlaps(range, edits))
-        edits.push({ ...range, text: render(m) });
+      if (m[0].length === 0 || inside(range.start, code) || inside(range.end - 1, code)) continue;
+      const replacement = render(m);
+      if (replacement === m[0]) continue;
+      if (spacesBefore) while (range.start > 0 && /[ \t]/.test(text[range.start - 1]!)) range.start--;
+      insertUnlessOverlapping(edits, { ...range, text: replacement });
     }
   }
   return edits;
+}
+
+/** Adds `edit` to `sorted` (sorted, non-overlapping) at its place, unless it overlaps one there. */
+function insertUnlessOverlapping(sorted: Edit[], edit: Edit): void {
+  if (!overlaps(edit, sorted)) sorted.splice(lastStartingBefore(sorted, edit.end) + 1, 0, edit);
 }
 
 /** Whether `offset` lies in one of the sorted `ranges`. */

@@ -17,7 +17,7 @@ import { cleanInlineText, type Edit } from './edits.js';
 const PHRASING_PARENTS = new Set(['paragraph', 'heading', 'tableCell', 'emphasis', 'strong', 'delete', 'link']);
 /** A JSX tag: its name, its props, whether it closes or is self-closing. */
 const JSX_TAG =
-  /<(\/?)([A-Z][\w.]*)((?:\s+[\w:-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}))?)*)\s*(\/?)>/g;
+  /<(\/?)([A-Z][\w.]{0,80})((?:\s+[\w:-]{1,80}(?:\s*=\s*(?:"[^"]{0,500}"|'[^']{0,500}'|\{[^{}]{0,500}(?:\{[^{}]{0,500}\}[^{}]{0,500}){0,20}\}))?){0,50})\s*(\/?)>/g;
 const MEANINGFUL_PROPS = /\b(?:label|title)\s*=\s*(?:"([^"]*)"|'([^']*)')/;
 
 /** Edits for HTML blocks (`block`: their ranges are converted whole) and for inline tags and heading badges. */
@@ -92,9 +92,21 @@ function blockHtml(value: string, prefix: string): string {
       .find((v) => v !== undefined);
     return label ? `<p><strong>${label}</strong></p>` : '';
   });
-  const markdown = cleanInlineText(htmlToMarkdown(html));
+  const markdown = cleanInlineText(convertHtml(html));
   // Lines after the first keep the container prefix (list indentation, `> `) the block had.
   return markdown.replace(/\n(?=.)/g, `\n${prefix}`);
+}
+
+/** HTML nested deeper than the converter's stack (thousands of open tags) shows its text. */
+function convertHtml(html: string): string {
+  try {
+    return htmlToMarkdown(html);
+  } catch {
+    return html
+      .replace(/<[^<>]*>/g, ' ')
+      .replace(/[ \t]+/g, ' ')
+      .trim();
+  }
 }
 
 /** What precedes `offset` on its line, as a continuation prefix: indentation and blockquote markers. */

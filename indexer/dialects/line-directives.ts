@@ -33,7 +33,7 @@ const IMPORT = /^import[ \t]+(?:[\w*{}\s,$]+[ \t]+from[ \t]+)?['"][^'"]+['"][ \t
 const IMPORT_START = /^import[ \t]+(?:type[ \t]+)?\{[^}]*$/;
 const EXPORT = /^export[ \t]+(?:const|let|var|function|async|class|default|\{|\*)/;
 /** The longest statement followed across lines: a runaway bracket must not swallow the page. */
-const MAX_STATEMENT_LINES = 60;
+const MAX_STATEMENT_LINES = 20;
 
 function esm(lines: readonly string[], at: number): LineDirective | undefined {
   const line = lines[at]!;
@@ -64,19 +64,34 @@ function hugoCode(lines: readonly string[], at: number): LineDirective | undefin
   // A self-closing one (`{{< code-toggle config=server />}}`) shows generated text: it goes like any shortcode.
   if (!m || m[2]!.trimEnd().endsWith('/')) return undefined;
   const name = m[1]!;
-  const close = new RegExp(`^[ \\t]*\\{\\{[<%][ \\t]*/${name}[ \\t]*[>%]\\}\\}[ \\t]*\\r?\\n?$`);
-  for (let end = at + 1; end < lines.length && end < at + MAX_HUGO_CODE_LINES; end++) {
-    if (!close.test(lines[end]!)) continue;
-    const body = lines.slice(at + 1, end);
-    const fence = body.some((l) => /^[ \t]*```/.test(l)) ? '````' : '```';
-    const indent = /^[ \t]*/.exec(lines[at]!)![0];
-    const open = `${indent}${fence}${hugoLanguage(name, m[2]!, body)}`;
-    return {
-      lines: end - at + 1,
-      replacement: [open, ...body.map((l) => l.replace(/\r?\n$/, '')), `${indent}${fence}`],
-    };
+  const end = closingLines(lines, name).find((line) => line > at);
+  if (end === undefined || end >= at + MAX_HUGO_CODE_LINES) return undefined;
+  const body = lines.slice(at + 1, end);
+  const fence = body.some((l) => /^[ \t]*```/.test(l)) ? '````' : '```';
+  const indent = /^[ \t]*/.exec(lines[at]!)![0];
+  const open = `${indent}${fence}${hugoLanguage(name, m[2]!, body)}`;
+  return {
+    lines: end - at + 1,
+    replacement: [open, ...body.map((l) => l.replace(/\r?\n$/, '')), `${indent}${fence}`],
+  };
+}
+
+/** Each code shortcode's closing lines, found once per page: a page of openers must not rescan it for each. */
+const closers = new WeakMap<readonly string[], Map<string, number[]>>();
+
+function closingLines(lines: readonly string[], name: string): number[] {
+  let byName = closers.get(lines);
+  if (byName === undefined) {
+    byName = new Map();
+    closers.set(lines, byName);
   }
-  return undefined;
+  let found = byName.get(name);
+  if (found === undefined) {
+    const close = new RegExp(`^[ \\t]*\\{\\{[<%][ \\t]*/${name}[ \\t]*[>%]\\}\\}[ \\t]*\\r?\\n?$`);
+    found = lines.flatMap((line, i) => (close.test(line) ? [i] : []));
+    byName.set(name, found);
+  }
+  return found;
 }
 
 /** `highlight` names its language; `code-toggle` shows configuration, TOML unless it reads as YAML or JSON. */

@@ -17,6 +17,8 @@
 export interface InlinePattern {
   pattern: RegExp;
   render: (match: RegExpExecArray) => string;
+  /** The spaces before a match go with it (`# First Steps { #first-steps }`). */
+  spacesBefore?: boolean;
 }
 
 /** Naming macros, by lower-cased name: what each shows for its arguments. */
@@ -51,11 +53,18 @@ function macroArguments(list: string): string[] {
   );
 }
 
-const KUMASCRIPT = /\{\{[ \t]*([A-Za-z][\w-]*)[ \t]*(?:\(((?:"[^"\n]*"|'[^'\n]*'|[^)"'\n])*)\))?[ \t]*\}\}/g;
+// Repetitions are bounded so that an unclosed macro costs a bounded scan, not one to the end of the line.
+const KUMASCRIPT =
+  /\{\{[ \t]*([A-Za-z][\w-]{0,80})[ \t]*(?:\(((?:"[^"\n]{0,300}"|'[^'\n]{0,300}'|[^)"'\n]){0,300})\))?[ \t]*\}\}/g;
 
-const ATTRIBUTE = String.raw`(?:[#.][\w:-]+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'{}]+)|[A-Za-z]\w*-[\w-]+)`;
+const ATTRIBUTE = String.raw`(?:[#.][\w:-]{1,100}|[\w:-]{1,100}=(?:"[^"\n]{0,300}"|'[^'\n]{0,300}'|[^\s"'{}]{1,300})|[A-Za-z][\w-]{0,100})`;
 /** `{#id}`, `{ #id .class }`, `{: .class }`, `{ width="300" loading=lazy }`, `{ data-preview }`. */
-const ATTRIBUTES = new RegExp(String.raw`[ \t]*\{:?[ \t]*${ATTRIBUTE}(?:[ \t]+${ATTRIBUTE})*[ \t]*\}`, 'g');
+const ATTRIBUTES = new RegExp(String.raw`\{:?[ \t]*${ATTRIBUTE}(?:[ \t]+${ATTRIBUTE}){0,30}[ \t]*\}`, 'g');
+
+/** A bare word in braces (`{ foo }`) is text; an attribute block has an id, a class, a key=value or a hyphenated key. */
+function isAttributeBlock(block: string): boolean {
+  return /[#.=]|[A-Za-z]\w*-/.test(block.replace(/^\{:?/, ''));
+}
 
 export const INLINE_PATTERNS: InlinePattern[] = [
   { pattern: /\{\{[<%][\s\S]{0,2000}?[>%]\}\}/g, render: () => '' },
@@ -63,7 +72,7 @@ export const INLINE_PATTERNS: InlinePattern[] = [
   { pattern: /\{\*[\s\S]{0,500}?\*\}/g, render: () => '' },
   { pattern: /\{![\s\S]{0,500}?!\}/g, render: () => '' },
   { pattern: /\{\/\*[\s\S]{0,2000}?\*\/\}/g, render: () => '' },
-  { pattern: ATTRIBUTES, render: () => '' },
+  { pattern: ATTRIBUTES, render: (m) => (isAttributeBlock(m[0]) ? '' : m[0]), spacesBefore: true },
   { pattern: /:(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:/g, render: () => '' },
   // PyMdown keys `++ctrl+alt+del++` and insertions `^^text^^`.
   { pattern: /\+\+([\w-]+(?:\+[\w-]+)*)\+\+/g, render: (m) => m[1]! },

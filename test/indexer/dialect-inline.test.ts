@@ -178,4 +178,9 @@ describe('inline dialects', () => {
       '### Install dependencies\n\n**npm**\n\n```sh\nnpm install -g edge-runtime\n```\n\nReady: stable.\n',
     );
   });
+
+  it('HTML nested deeper than the converter can follow shows its text instead of failing the page', () => {
+    const page = `# Deep\n\n${'<div>'.repeat(20_000)}inner words${'</div>'.repeat(20_000)}\n`;
+    expect(text(page)).toBe('# Deep\n\ninner words\n');
+  });
 });
