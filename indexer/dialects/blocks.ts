@@ -124,16 +124,36 @@ function container(line: string, text: string, eol: string, state: State): boole
     state.out.push(line + eol);
     return true;
   }
-  const opener = state.regions.length < MAX_NESTING ? openerOf(bare) : undefined;
-  if (!opener) return false;
-  const region: Region = { kind: opener.kind, indent: indentWidth(text) };
+  // An admonition or tab may open a list item or a definition (`:   !!! note`): its body is indented from there.
+  const item = /^[ \t]*(?::|[-*+]|\d{1,9}[.)])[ \t]+(?=!!!|\?\?\?|===)/.exec(line)?.[0];
+  const opener = state.regions.length < MAX_NESTING ? openerOf(item ? line.slice(item.length) : bare) : undefined;
+  if (!opener) return definition(line, text, eol, state);
+  const region: Region = {
+    kind: opener.kind,
+    indent: item ? removal(state) + indentWidth(item.replace(/\S/g, ' ')) : indentWidth(text),
+  };
   if (opener.kind === 'delimited') {
     region.closes = opener.closes;
     region.tabs = opener.tabs;
     state.options = PYMDOWN_OPTION;
   }
+  // A definition's own continuation is indented too (CommonMark has no definition lists).
+  if (item?.trimStart().startsWith(':') && opener.kind === 'indented')
+    state.regions.push({ kind: 'indented', indent: indentWidth(text) });
   state.regions.push(region);
-  return title(state, indent, opener.title, eol);
+  return title(state, item ?? indent, opener.title, eol);
+}
+
+/**
+ * A definition (`:   text`, Python-Markdown and PyMdown definition lists; CommonMark has none):
+ * its continuation lines, indented four columns, would be read as code. They are unindented, and
+ * the line is kept as written.
+ */
+function definition(line: string, text: string, eol: string, state: State): boolean {
+  if (!/^[ \t]*:[ \t]+\S/.test(line) || state.regions.length >= MAX_NESTING) return false;
+  state.regions.push({ kind: 'indented', indent: indentWidth(text) });
+  state.out.push(line + eol);
+  return true;
 }
 
 function mystOpener(myst: NonNullable<ReturnType<typeof mystDirective>>, indent: string, eol: string, state: State) {

@@ -91,6 +91,10 @@ export function inlineEdits(text: string, code: readonly Range[]): Edit[] {
       const replacement = render(m);
       if (replacement === m[0]) continue;
       if (spacesBefore) while (range.start > 0 && /[ \t]/.test(text[range.start - 1]!)) range.start--;
+      else if (replacement === '' && (range.start === 0 || /\s/.test(text[range.start - 1]!)))
+        // Markup removed after a space takes the spaces after it too: `-   :icon: text` keeps its
+        // list item's content column, `a {{x}} b` reads `a b`.
+        while (/[ \t]/.test(text[range.end] ?? '')) range.end++;
       insertUnlessOverlapping(edits, { ...range, text: replacement });
     }
   }

@@ -72,8 +72,12 @@ export const INLINE_PATTERNS: InlinePattern[] = [
   { pattern: /\{\*[\s\S]{0,500}?\*\}/g, render: () => '' },
   { pattern: /\{![\s\S]{0,500}?!\}/g, render: () => '' },
   { pattern: /\{\/\*[\s\S]{0,2000}?\*\/\}/g, render: () => '' },
+  // An icon's own attribute block (`:material-scale-balance:{ .lg .middle }`) goes with it.
+  {
+    pattern: /:(?:material|octicons|fontawesome|simple|twemoji)-[\w-]{1,100}:(?:\{[^{}\n]{0,200}\})?/g,
+    render: () => '',
+  },
   { pattern: ATTRIBUTES, render: (m) => (isAttributeBlock(m[0]) ? '' : m[0]), spacesBefore: true },
-  { pattern: /:(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:/g, render: () => '' },
   // PyMdown keys `++ctrl+alt+del++` and insertions `^^text^^`.
   { pattern: /\+\+([\w-]+(?:\+[\w-]+)*)\+\+/g, render: (m) => m[1]! },
   { pattern: /\^\^([^^\n]+)\^\^/g, render: (m) => m[1]! },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../indexer/chunk.js';
+import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk.js';
 
 /** Block containers of each site generator, chunked as their readers see them (pages in the corpora's style). */
 
@@ -218,6 +218,28 @@ describe('block dialects', () => {
     expect(text(page)).toBe(
       '\n\nReading speed varies by language.\n\n```toml\n[languages.de.params]\nreading_speed = 179\n```\n\n' +
         '```go\npackage main\n```\n\nEnd.\n',
+    );
+  });
+
+  it("definition lists: a definition's indented continuation, and an admonition opening one, are text, not code", () => {
+    const page = [
+      '`search.focus`',
+      '',
+      ':   This mode is active when the _search is focused_. It provides several key',
+      '    bindings to make search accessible:',
+      '',
+      '    * ++esc++ , ++tab++ : close search dialog',
+      '',
+      ':   !!! note',
+      '',
+      '        Lorem ipsum dolor sit amet.',
+      '',
+    ].join('\n');
+    const tree = parseMarkdown(text(page));
+    expect(tree.children.map((n) => n.type)).not.toContain('code');
+    expect(text(page)).toBe(
+      '`search.focus`\n\n:   This mode is active when the _search is focused_. It provides several key\nbindings to make search accessible:\n\n' +
+        '* esc , tab : close search dialog\n\n:   **Note**\n\nLorem ipsum dolor sit amet.\n',
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../indexer/chunk.js';
+import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk.js';
 import { lexicalFields } from '../../indexer/section-text.js';
 import { tokenize } from '../../src/index/tokenize.js';
 
@@ -126,6 +126,13 @@ describe('inline dialects', () => {
       '### Search suggestions\n\n<!-- md:version 7.2.0 -->\n<!-- md:feature -->\n<!-- md:flag experimental -->\n\n' +
       'Accept it with the ++arrow-right++ key: ^^search suggestions^^ :material-check:\n';
     expect(text(page)).toBe('### Search suggestions\n\nAccept it with the arrow-right key: search suggestions \n');
+  });
+
+  it("an icon opening a list item goes without moving the item's content column (its body stays out of code)", () => {
+    const page =
+      '-   :material-scale-balance:{ .lg .middle } __Open Source, MIT__\n\n    ---\n\n    Licensed under MIT.\n';
+    expect(text(page)).toBe('-   __Open Source, MIT__\n\n    ---\n\n    Licensed under MIT.\n');
+    expect(JSON.stringify(parseMarkdown(text(page)))).not.toContain('"code"');
   });
 
   it('HTML blocks become Markdown (a table a table), inline tags leave their text', () => {
