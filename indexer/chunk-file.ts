@@ -51,8 +51,7 @@ export function chunkFile(file: CorpusFile, options: ChunkOptions): ChunkedDocum
   const convert = loaded.get(format);
   if (convert === undefined) throw new Error(`chunkFile: await prepareFile() for a ${format} file first`);
   const converted = convert(file.source);
-  const doc = chunkMarkdown(converted.markdown, options);
-  return { title: converted.title ?? doc.title, sections: doc.sections };
+  return chunkMarkdown(converted.markdown, options, converted.title);
 }
 
 /**

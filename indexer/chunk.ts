@@ -63,13 +63,29 @@ export function parseMarkdown(source: string): Root {
 }
 
 /** Cleans, parses and chunks one Markdown document. Pure: no I/O. */
-export function chunkMarkdown(source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
+export function chunkMarkdown(
+  source: string,
+  options: ChunkOptions = DEFAULT_CHUNK_OPTIONS,
+  /** The title a converted file gives itself (an HTML page's `<title>`), taken before the frontmatter's. */
+  fileTitle?: string,
+): ChunkedDocument {
   const page = cleanDialects(source, parseMarkdown);
-  return chunkTree(page.tree ?? parseMarkdown(page.text), page.text, options);
+  const doc = chunkTree(page.tree ?? parseMarkdown(page.text), page.text, options);
+  const title = fileTitle ?? doc.frontmatterTitle;
+  // A page with a title and no H1 shows the title as its H1 (Hugo, Docusaurus, Confluence do).
+  if (doc.firstH1 === undefined && title !== undefined)
+    return { title, sections: doc.sections.map((s) => ({ ...s, headings: [title, ...s.headings] })) };
+  return { title: title ?? doc.firstH1, sections: doc.sections };
+}
+
+interface ChunkedTree {
+  frontmatterTitle: string | undefined;
+  firstH1: string | undefined;
+  sections: ChunkedSection[];
 }
 
 /** The chunker proper: an mdast tree plus the text it was parsed from, to sections. */
-function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): ChunkedDocument {
+function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTree {
   const children = tree.children;
   let bodyStart = 0;
   let frontmatterTitle: string | undefined;
@@ -115,14 +131,7 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions = DEFAULT_C
     current.blocks.push(node);
   }
   flush(source.length);
-
-  if (firstH1 === undefined && frontmatterTitle !== undefined) {
-    return {
-      title: frontmatterTitle,
-      sections: sections.map((s) => ({ ...s, headings: [frontmatterTitle, ...s.headings] })),
-    };
-  }
-  return { title: frontmatterTitle ?? firstH1, sections };
+  return { frontmatterTitle, firstH1, sections };
 }
 
 function isFrontmatter(node: RootContent): boolean {

@@ -155,7 +155,7 @@ describe('inline dialects', () => {
       '',
     ].join('\n');
     expect(text(page)).toBe(
-      '## Properties\n\n| Header type | Response header |\n| ----------- | --------------- |\n| Forbidden   | `yes`           |\n\n' +
+      '## Properties\n\n| Header type | Response header |\n| - | - |\n| Forbidden | `yes` |\n\n' +
         'Press Ctrl+C to copy. Done.\n\nWhy is it forbidden?\n\nBrowsers set it.\n',
     );
   });
