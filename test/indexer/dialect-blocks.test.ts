@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk.js';
+import { chunkedText } from '../helpers/chunked-text.js';
 
 /** Block containers of each site generator, chunked as their readers see them (pages in the corpora's style). */
-
-const text = (md: string) =>
-  chunkMarkdown(md)
-    .sections.map((s) => s.text)
-    .join('');
 
 describe('block dialects', () => {
   it('MkDocs Material: admonitions and tabs keep their title and body, unindented; code in them is kept', () => {
@@ -92,13 +88,13 @@ describe('block dialects', () => {
       '```',
       '',
     ].join('\n');
-    expect(text(`# Usage\n\n${example}`)).toBe(`# Usage\n\n${example}`);
+    expect(chunkedText(`# Usage\n\n${example}`)).toBe(`# Usage\n\n${example}`);
   });
 
   it('PyMdown blocks: the title, the body, no options or closing line', () => {
     const page =
       '## Caption\n\n/// note | Read this first\n    type: warning\nThe body.\n///\n\n/// caption\nImage caption\n///\n';
-    expect(text(page)).toBe('## Caption\n\n**Read this first**\n\nThe body.\n\nImage caption\n');
+    expect(chunkedText(page)).toBe('## Caption\n\n**Read this first**\n\nThe body.\n\nImage caption\n');
   });
 
   it('Docusaurus and VitePress colon fences: the title (bracketed, after the type, or the type), the body; nesting', () => {
@@ -122,7 +118,7 @@ describe('block dialects', () => {
       ':::',
       '',
     ].join('\n');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '**Use the batch link**\n\nBatching saves round trips.\n\n**Requirements**\n\nNode 18.\n\n**Caution**\n\nNested.\n\n' +
         '```js [vite.config.js]\nexport default {}\n```\n',
     );
@@ -131,14 +127,14 @@ describe('block dialects', () => {
   it('VitePress tab sets: each `== label` line is the tab title', () => {
     const page =
       '::: tabs key:provider\n== Playwright\n\nPin your version.\n\n== WebdriverIO\n\nUse the service.\n:::\n';
-    expect(text(page)).toBe('**Playwright**\n\nPin your version.\n\n**WebdriverIO**\n\nUse the service.\n');
+    expect(chunkedText(page)).toBe('**Playwright**\n\nPin your version.\n\n**WebdriverIO**\n\nUse the service.\n');
   });
 
   it('GitHub and Obsidian alerts: the type or custom title, then the text, still quoted', () => {
-    expect(text('> [!NOTE]\n> For content in CJK languages.\n')).toBe(
+    expect(chunkedText('> [!NOTE]\n> For content in CJK languages.\n')).toBe(
       '> **Note**\n>\n> For content in CJK languages.\n',
     );
-    expect(text('> [!tip]- Custom title\n> Folded.\n')).toBe('> **Custom title**\n>\n> Folded.\n');
+    expect(chunkedText('> [!tip]- Custom title\n> Folded.\n')).toBe('> **Custom title**\n>\n> Folded.\n');
   });
 
   it('MyST directives: callouts keep title and body without options; code-block stays code; includes and toctrees go', () => {
@@ -163,7 +159,7 @@ describe('block dialects', () => {
       'End.',
       '',
     ].join('\n');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '**Before you start**\n\nInstall the package first.\n\n```python\nprint("hi")\n```\n\nEnd.\n',
     );
   });
@@ -188,7 +184,7 @@ describe('block dialects', () => {
       '```',
       '',
     ].join('\n');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '# Setup\n\nText.\n\n```ts\nimport { initTRPC } from \'@trpc/server\';\n--8<-- "docs_src/app.py"\n```\n',
     );
   });
@@ -215,7 +211,7 @@ describe('block dialects', () => {
       'End.',
       '',
     ].join('\n');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '\n\nReading speed varies by language.\n\n```toml\n[languages.de.params]\nreading_speed = 179\n```\n\n' +
         '```go\npackage main\n```\n\nEnd.\n',
     );
@@ -235,9 +231,9 @@ describe('block dialects', () => {
       '        Lorem ipsum dolor sit amet.',
       '',
     ].join('\n');
-    const tree = parseMarkdown(text(page));
+    const tree = parseMarkdown(chunkedText(page));
     expect(tree.children.map((n) => n.type)).not.toContain('code');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '`search.focus`\n\n:   This mode is active when the _search is focused_. It provides several key\nbindings to make search accessible:\n\n' +
         '* esc , tab : close search dialog\n\n:   **Note**\n\nLorem ipsum dolor sit amet.\n',
     );

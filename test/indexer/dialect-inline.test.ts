@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk.js';
+import { chunkedText } from '../helpers/chunked-text.js';
 import { lexicalFields } from '../../indexer/section-text.js';
 import { tokenize } from '../../src/index/tokenize.js';
 
 /** Inline dialect markup and raw HTML, chunked as readers see them (pages in the corpora's style). */
-
-const text = (md: string) =>
-  chunkMarkdown(md)
-    .sections.map((s) => s.text)
-    .join('');
 
 /** Every word the lexical index takes from a page (title, headings, body). */
 function indexedWords(md: string): Set<string> {
@@ -115,7 +111,7 @@ describe('inline dialects', () => {
       'Objects like `{ #id }` in code stay.',
       '',
     ].join('\n');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '# First Steps\n\n[Subscribe](#) now.\n\n![Logo](logo.png)\n\nA styled paragraph.\n\n' +
         'Objects like `{ #id }` in code stay.\n',
     );
@@ -125,14 +121,16 @@ describe('inline dialects', () => {
     const page =
       '### Search suggestions\n\n<!-- md:version 7.2.0 -->\n<!-- md:feature -->\n<!-- md:flag experimental -->\n\n' +
       'Accept it with the ++arrow-right++ key: ^^search suggestions^^ :material-check:\n';
-    expect(text(page)).toBe('### Search suggestions\n\nAccept it with the arrow-right key: search suggestions \n');
+    expect(chunkedText(page)).toBe(
+      '### Search suggestions\n\nAccept it with the arrow-right key: search suggestions \n',
+    );
   });
 
   it("an icon opening a list item goes without moving the item's content column (its body stays out of code)", () => {
     const page =
       '-   :material-scale-balance:{ .lg .middle } __Open Source, MIT__\n\n    ---\n\n    Licensed under MIT.\n';
-    expect(text(page)).toBe('-   __Open Source, MIT__\n\n    ---\n\n    Licensed under MIT.\n');
-    expect(JSON.stringify(parseMarkdown(text(page)))).not.toContain('"code"');
+    expect(chunkedText(page)).toBe('-   __Open Source, MIT__\n\n    ---\n\n    Licensed under MIT.\n');
+    expect(JSON.stringify(parseMarkdown(chunkedText(page)))).not.toContain('"code"');
   });
 
   it('HTML blocks become Markdown (a table a table), inline tags leave their text', () => {
@@ -154,7 +152,7 @@ describe('inline dialects', () => {
       '</details>',
       '',
     ].join('\n');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '## Properties\n\n| Header type | Response header |\n| - | - |\n| Forbidden | `yes` |\n\n' +
         'Press Ctrl+C to copy. Done.\n\nWhy is it forbidden?\n\nBrowsers set it.\n',
     );
@@ -181,13 +179,13 @@ describe('inline dialects', () => {
       'Ready: <Badge type="tip">stable</Badge>.',
       '',
     ].join('\n');
-    expect(text(page)).toBe(
+    expect(chunkedText(page)).toBe(
       '### Install dependencies\n\n**npm**\n\n```sh\nnpm install -g edge-runtime\n```\n\nReady: stable.\n',
     );
   });
 
   it('HTML nested deeper than the converter can follow shows its text instead of failing the page', () => {
     const page = `# Deep\n\n${'<div>'.repeat(20_000)}inner words${'</div>'.repeat(20_000)}\n`;
-    expect(text(page)).toBe('# Deep\n\ninner words\n');
+    expect(chunkedText(page)).toBe('# Deep\n\ninner words\n');
   });
 });
