@@ -85,7 +85,8 @@ export function inlineEdits(text: string, code: readonly Range[]): Edit[] {
   for (const { pattern, render, spacesBefore } of INLINE_PATTERNS) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-      const range = { start: m.index, end: m.index + m[0].length };
+      const match = { start: m.index, end: m.index + m[0].length };
+      const range = { ...match };
       if (m[0].length === 0) pattern.lastIndex++;
       if (m[0].length === 0 || inside(range.start, code) || inside(range.end - 1, code)) continue;
       const replacement = render(m);
@@ -95,15 +96,19 @@ export function inlineEdits(text: string, code: readonly Range[]): Edit[] {
         // Markup removed after a space takes the spaces after it too: `-   :icon: text` keeps its
         // list item's content column, `a {{x}} b` reads `a b`.
         while (/[ \t]/.test(text[range.end] ?? '')) range.end++;
-      insertUnlessOverlapping(edits, { ...range, text: replacement });
+      // Spaces another edit took already stay with it.
+      if (!insertUnlessOverlapping(edits, { ...range, text: replacement }))
+        insertUnlessOverlapping(edits, { ...match, text: replacement });
     }
   }
   return edits;
 }
 
 /** Adds `edit` to `sorted` (sorted, non-overlapping) at its place, unless it overlaps one there. */
-function insertUnlessOverlapping(sorted: Edit[], edit: Edit): void {
-  if (!overlaps(edit, sorted)) sorted.splice(lastStartingBefore(sorted, edit.end) + 1, 0, edit);
+function insertUnlessOverlapping(sorted: Edit[], edit: Edit): boolean {
+  if (overlaps(edit, sorted)) return false;
+  sorted.splice(lastStartingBefore(sorted, edit.end) + 1, 0, edit);
+  return true;
 }
 
 /** Whether `offset` lies in one of the sorted `ranges`. */

@@ -188,4 +188,12 @@ describe('inline dialects', () => {
     const page = `# Deep\n\n${'<div>'.repeat(20_000)}inner words${'</div>'.repeat(20_000)}\n`;
     expect(chunkedText(page)).toBe('# Deep\n\ninner words\n');
   });
+
+  it('a frontmatter title as readers see it: no shortcode, macro, attribute block or tag', () => {
+    const doc = chunkMarkdown(
+      "---\ntitle: 'Install <small>v2</small> {{< new-in 0.140.0 >}} { #install }'\n---\n\nText.\n",
+    );
+    expect(doc.title).toBe('Install v2');
+    expect(doc.sections.map((s) => s.headings)).toEqual([['Install v2']]);
+  });
 });
