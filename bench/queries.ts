@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { knowledgeBase } from '../indexer/knowledge-base.js';
 
 /** The labelled query sets in bench/queries (format in bench/queries/README.md). */
 
@@ -33,12 +34,33 @@ const querySetSchema = z.object({
 export type QuerySet = z.infer<typeof querySetSchema> & { corpusDir: string; name: string };
 export type LabelledQuery = QuerySet['queries'][number];
 
+/**
+ * Labels name a corpus whose pages sit at its top by its folder (`vitest/guide/cli.md`), while
+ * the index names that knowledge base as the indexer does (its site's or home page's title,
+ * "Vitest"): such keys are read as the indexer's name.
+ */
+function asIndexed(set: z.infer<typeof querySetSchema>, corpusDir: string): z.infer<typeof querySetSchema> {
+  const folder = basename(corpusDir);
+  if (!existsSync(corpusDir)) return set;
+  const indexed = knowledgeBase(corpusDir, { dir: corpusDir }).name;
+  if (indexed === folder) return set;
+  const rename = (doc: string) => {
+    const path = doc.slice(folder.length + 1);
+    return doc.startsWith(`${folder}/`) && existsSync(join(corpusDir, path)) ? `${indexed}/${path}` : doc;
+  };
+  return {
+    ...set,
+    queries: set.queries.map((q) => ({ ...q, relevant: q.relevant.map((r) => ({ ...r, doc: rename(r.doc) })) })),
+  };
+}
+
 /** Reads a set; its `corpus` is resolved against the repository root (the folder above bench/). */
 export function loadQuerySet(path: string): QuerySet {
   const parsed = querySetSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
   const repoRoot = resolve(dirname(path), '..', '..');
   const name = path.replace(/^.*\//, '').replace(/\.json$/, '');
-  return { ...parsed, corpusDir: resolve(repoRoot, parsed.corpus), name };
+  const corpusDir = resolve(repoRoot, parsed.corpus);
+  return { ...asIndexed(parsed, corpusDir), corpusDir, name };
 }
 
 /** The corpora every benchmark reports, in this order; a set whose file is not there yet is skipped. */

@@ -108,6 +108,7 @@ export async function chunkCorpus(
         hash: doc.hash,
         firstSection: out.sections.length,
         sectionCount: chunked.sections.length,
+        ...(doc.url !== undefined && { url: doc.url }),
       });
       for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text, role: s.role });
     }

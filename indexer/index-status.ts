@@ -8,6 +8,7 @@ import { IndexError } from '../src/index/format.js';
 import { currentBuildDir, readManifest } from '../src/index/read-index.js';
 import type { Manifest } from '../src/index/manifest.js';
 import { CorpusDigests } from './corpus-digests.js';
+import type { CorpusRoot } from './knowledge-base.js';
 import { DEFAULT_MAX_FILE_BYTES, loadCorpus, type CorpusDocument } from './load-corpus.js';
 
 type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
@@ -19,7 +20,7 @@ type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: 
  * `vectorCacheDir` the build's, so that the files' digests it remembers are used.
  */
 export async function indexStatus(
-  corpusDirs: string[],
+  corpusDirs: readonly (string | CorpusRoot)[],
   outDir: string,
   model?: string,
   maxFileBytes = DEFAULT_MAX_FILE_BYTES,
@@ -50,7 +51,8 @@ export async function indexStatus(
 /** Every file read, by name and content hash (files left out for their parse time included). */
 export function corpusChecksum(corpus: CorpusDocument[]): string {
   const h = createHash('sha256');
-  for (const d of corpus) h.update(`${d.kb}/${d.path}\0${d.hash}\n`);
+  // A page's URL is part of what is built: a new kb.json baseUrl builds again.
+  for (const d of corpus) h.update(`${d.kb}/${d.path}\0${d.hash}${d.url === undefined ? '' : `\0${d.url}`}\n`);
   return h.digest('hex');
 }
 

@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
-import { type BigIntStats, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
-import { SvcDocsError } from '../src/errors.js';
+import { type BigIntStats, existsSync, statSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { SETTINGS } from '../src/settings/catalogue.js';
-import { z } from 'zod';
 import type { CorpusDigests } from './corpus-digests.js';
-import { CONTROL, escapeName, knowledgeBaseFolders } from './corpus-walk.js';
+import { CorpusError } from './corpus-error.js';
+import { escapeName, knowledgeBaseFolders } from './corpus-walk.js';
 import { SUPPORTED_EXTENSIONS } from './formats/supported.js';
+import { type CorpusRoot, type KnowledgeBase, knowledgeBase } from './knowledge-base.js';
+import { pageUrl } from './page-url.js';
 import { readRegularFile, SpecialFileError } from './regular-file.js';
 import { SkipLog } from './skipped-files.js';
 
 /**
  * Reads knowledge bases of documents (indexer/formats/supported.ts says which files are) from
- * disk. Which files, in which knowledge base: corpus-walk.ts. The knowledge base's name (Source
- * in results) is its folder name unless a `kb.json` in it says `{ "name": "..." }`.
+ * disk. Which files, in which knowledge base: corpus-walk.ts. Its name (Source in results) and
+ * its pages' public URLs are knowledge-base.ts's: kb.json, the site's declared title and URL,
+ * else the folder's name.
  *
  * What cannot be indexed safely is skipped with one line naming it (escaped), and the rest of
  * the corpus is read: odd names, symbolic links, FIFOs, sockets and devices (corpus-walk.ts) and
@@ -27,15 +29,8 @@ export interface CorpusDocument {
   source: string;
   /** sha256 of the file's bytes: what incremental reindexing compares. */
   hash: string;
-}
-
-/** A corpus that cannot be indexed: a folder missing, a file unreadable, a bad knowledge-base name. */
-export class CorpusError extends SvcDocsError<'invalid_corpus'> {
-  override name = 'CorpusError';
-
-  constructor(message: string) {
-    super('invalid_corpus', message);
-  }
+  /** Where the published site shows the page, when its knowledge base declares one. */
+  url?: string;
 }
 
 export interface LoadOptions {
@@ -62,21 +57,8 @@ interface Limits {
 
 export const DEFAULT_MAX_FILE_BYTES = SETTINGS.maxFileBytes.default;
 
-/** In a `u` regex a surrogate class matches only a surrogate that is not half of a pair. */
-const LONE_SURROGATE = /\p{Cs}/u;
-const kbConfigSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .refine((name) => !CONTROL.test(name), 'a name of one line without control characters')
-    // JSON can escape half a surrogate pair ("\ud800"); it would be stored as U+FFFD in the
-    // index files but as itself in the manifest, so the two would disagree on the name.
-    .refine((name) => !LONE_SURROGATE.test(name), 'well-formed text (a lone surrogate escape is not a character)'),
-});
-
-export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): CorpusDocument[] {
+/** Reads the corpus folders (paths, or roots as indexer/sources/ resolved them). */
+export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options: LoadOptions = {}): CorpusDocument[] {
   if (corpusDirs.length === 0) throw new CorpusError('no corpus folder given: pass --corpus DIR');
   const limits: Limits = {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
@@ -86,13 +68,15 @@ export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): Cor
   };
   const documents: CorpusDocument[] = [];
   const seen = new Map<string, string>();
-  const dirs = corpusDirs.map((d) => resolve(d));
+  const roots = corpusDirs.map((d) => (typeof d === 'string' ? { dir: resolve(d) } : { ...d, dir: resolve(d.dir) }));
   const files = new Set<string>();
-  for (const dir of dirs) {
+  for (const root of roots) {
+    const { dir } = root;
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
     for (const { dir: kbDir, files: kbFiles } of knowledgeBaseFolders(dir, limits.skips)) {
-      const name = knowledgeBaseName(kbDir);
+      const kb = knowledgeBase(kbDir, root);
+      const name = kb.name;
       const other = seen.get(name);
       if (other !== undefined) {
         throw new CorpusError(
@@ -102,63 +86,27 @@ export function loadCorpus(corpusDirs: string[], options: LoadOptions = {}): Cor
       seen.set(name, kbDir);
       for (const file of kbFiles) {
         files.add(file);
-        const document = readDocument(name, kbDir, file, limits);
+        const document = readDocument(kb, kbDir, file, limits);
         if (document) documents.push(document);
       }
     }
   }
   limits.skips.reportUnsupported();
-  options.digests?.save(dirs, files);
+  options.digests?.save(
+    roots.map((r) => r.scope ?? r.dir),
+    files,
+  );
   if (documents.length === 0)
     throw new CorpusError(
-      `no documents found in ${corpusDirs.join(', ')}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
+      `no documents found in ${roots.map((r) => r.dir).join(', ')}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
     );
   return documents;
 }
 
-function knowledgeBaseName(kbDir: string): string {
-  const configPath = join(kbDir, 'kb.json');
-  if (!existsSync(configPath)) return basename(kbDir);
-  if (lstatSync(configPath).isSymbolicLink() && !inside(realpathSync(configPath), realpathSync(kbDir))) {
-    throw new CorpusError(
-      `${configPath} is a symbolic link to a file outside its folder, which is never read: replace it with a file { "name": "..." }`,
-    );
-  }
-  let text: string;
-  try {
-    text = readRegularFile(configPath).toString('utf8');
-  } catch (error) {
-    if (error instanceof SpecialFileError)
-      throw new CorpusError(
-        `${configPath} is ${error.kind}, not a regular file: replace it with a file { "name": "..." }`,
-      );
-    throw readError(configPath, error);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the file: say where, not what.
-    throw new CorpusError(`${configPath} is not valid JSON: expected { "name": "..." }`);
-  }
-  const parsed = kbConfigSchema.strict().safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const why =
-      issue?.code === 'unrecognized_keys'
-        ? 'it has keys other than "name"'
-        : `${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`;
-    throw new CorpusError(`${configPath} must be { "name": "<one-line string>" } (${why})`);
-  }
-  return parsed.data.name;
-}
-
-function inside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir + sep);
-}
-
-function readDocument(kb: string, kbDir: string, file: string, limits: Limits): CorpusDocument | undefined {
+function readDocument(kbOf: KnowledgeBase, kbDir: string, file: string, limits: Limits): CorpusDocument | undefined {
+  const kb = kbOf.name;
   const path = relative(kbDir, file).split(sep).join('/');
+  const url = kbOf.site && pageUrl(kbOf.site, file);
   let bytes: Buffer;
   let stat: BigIntStats;
   try {
@@ -172,7 +120,7 @@ function readDocument(kb: string, kbDir: string, file: string, limits: Limits): 
       return undefined;
     }
     const known = limits.digests?.lookup(file, stat);
-    if (known !== undefined) return unreadDocument(kb, path, file, known);
+    if (known !== undefined) return unreadDocument({ kb, path, hash: known, ...(url && { url }) }, file);
     bytes = readRegularFile(file);
   } catch (error) {
     throw readError(file, error);
@@ -180,7 +128,7 @@ function readDocument(kb: string, kbDir: string, file: string, limits: Limits): 
   const hash = createHash('sha256').update(bytes).digest('hex');
   limits.digests?.record(file, stat, hash, limits.startedMs);
   // Invalid UTF-8 becomes U+FFFD rather than failing the build: index what can be read.
-  return { kb, path, source: bytes.toString('utf8'), hash };
+  return { kb, path, source: bytes.toString('utf8'), hash, ...(url && { url }) };
 }
 
 /**
@@ -188,12 +136,10 @@ function readDocument(kb: string, kbDir: string, file: string, limits: Limits): 
  * Should it change in between, its new text is indexed under the old digest until the next build,
  * which sees its new ctime and hashes it again.
  */
-function unreadDocument(kb: string, path: string, file: string, hash: string): CorpusDocument {
+function unreadDocument(known: Omit<CorpusDocument, 'source'>, file: string): CorpusDocument {
   let text: string | undefined;
   return {
-    kb,
-    path,
-    hash,
+    ...known,
     get source() {
       try {
         text ??= readRegularFile(file).toString('utf8');

@@ -18,6 +18,8 @@ const storedDocumentSchema = z.object({
   /** Sections of a document are contiguous: firstSection … firstSection + sectionCount - 1. */
   firstSection: z.number().int().nonnegative(),
   sectionCount: z.number().int().nonnegative(),
+  /** The published page's public URL, when its knowledge base declares where it is published. */
+  url: z.string().optional(),
 });
 export type StoredDocument = z.infer<typeof storedDocumentSchema>;
 

@@ -7,8 +7,9 @@ import type { HnswParams } from './vector-index.js';
 /**
  * 2: sections.bin and postings.bin replaced sections.json and lexical.json. 3: the HNSW graph's
  * labels are slots mapped to sections by vectors.hnsw.labels, so a reindex can update the graph.
+ * 4: sections carry a role. 5: documents carry their published page's URL.
  */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 const fieldNumbers = (value: z.ZodNumber) => z.object({ title: value, headings: value, body: value });
 

@@ -2,12 +2,13 @@ import { ColumnFormatError, ColumnReader, magic, numberColumn, stringColumn } fr
 import { SECTION_ROLES, type StoredDocument, type StoredSection } from './format.js';
 
 /**
- * sections.bin: the document table (kb, path, title, hash, first section, section count) and the
+ * sections.bin: the document table (kb, path, title, hash, first section, section count, public
+ * URL or '') and the
  * section table (document, heading path, text, role) as columns (columns.ts). The heading paths of all
  * sections form one string column; section s owns headings headingStart[s] … headingStart[s + 1] - 1.
  */
 
-const MAGIC = 'SVCSEC03';
+const MAGIC = 'SVCSEC04';
 
 export function* sectionsPieces(documents: StoredDocument[], sections: StoredSection[]): Generator<Uint8Array> {
   yield* magic(MAGIC);
@@ -17,6 +18,7 @@ export function* sectionsPieces(documents: StoredDocument[], sections: StoredSec
   yield* stringColumn(documents.length, (d) => documents[d]!.hash);
   yield* numberColumn(Uint32Array.from(documents, (d) => d.firstSection));
   yield* numberColumn(Uint32Array.from(documents, (d) => d.sectionCount));
+  yield* stringColumn(documents.length, (d) => documents[d]!.url ?? '');
   yield* numberColumn(Uint32Array.from(sections, (s) => s.doc));
   const headingStart = new Uint32Array(sections.length + 1);
   sections.forEach((s, i) => (headingStart[i + 1] = headingStart[i]! + s.headings.length));
@@ -38,6 +40,7 @@ export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
   const n = kb.count;
   const [path, title, hash] = [r.strings(n), r.strings(n), r.strings(n)];
   const [firstSection, sectionCount] = [r.uint32(n), r.uint32(n)];
+  const url = r.strings(n);
   const doc = r.uint32();
   const headingStart = r.uint32(doc.length + 1);
   const headings = r.strings(headingStart[doc.length]);
@@ -54,6 +57,8 @@ export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
       firstSection: firstSection[d]!,
       sectionCount: sectionCount[d]!,
     };
+    const published = url.get(d);
+    if (published !== '') documents[d]!.url = published;
   }
   const sections = new Array<StoredSection>(doc.length);
   for (let s = 0; s < doc.length; s++) {

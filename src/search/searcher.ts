@@ -248,6 +248,7 @@ export class Searcher {
       title: doc.title,
       source: doc.kb,
       path: doc.path,
+      ...(doc.url !== undefined && { url: doc.url }),
       relevance: relevanceFor(confidence, this.parts.manifest.relevance),
       score: hit.score,
       confidence,

@@ -47,6 +47,8 @@ export interface SearchResult {
   source: string;
   /** Document path within its knowledge base. */
   path: string;
+  /** The published page's public URL, when its knowledge base declares one. */
+  url?: string;
   relevance: Relevance;
   /** Fused score the ranking used (higher is better); comparable only within one index. */
   score: number;

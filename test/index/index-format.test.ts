@@ -18,7 +18,15 @@ import { fileBuffer, resign } from './resign.js';
 
 const documents: StoredDocument[] = [
   { kb: 'kb', path: 'a.md', title: 'Ünïcode 🚀 title', hash: 'h1', firstSection: 0, sectionCount: 2 },
-  { kb: 'other', path: 'dir/b.md', title: '', hash: 'h2', firstSection: 2, sectionCount: 1 },
+  {
+    kb: 'other',
+    path: 'dir/b.md',
+    title: '',
+    hash: 'h2',
+    firstSection: 2,
+    sectionCount: 1,
+    url: 'https://docs.example.org/dir/b/',
+  },
 ];
 const sections: StoredSection[] = [
   { doc: 0, headings: ['Ünïcode 🚀 title'], text: '# Ünïcode 🚀 title\nintro with a café\n', role: 'content' },
@@ -132,7 +140,7 @@ describe('an index of the previous format', () => {
     writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 2, files }));
     await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
     await expect(readIndex(join(b, '..'))).rejects.toThrow(
-      /manifest\.json has index format 2 but this svc-docs reads format 4: run 'svc-docs index' to rebuild it$/,
+      /manifest\.json has index format 2 but this svc-docs reads format 5: run 'svc-docs index' to rebuild it$/,
     );
   });
 });

@@ -158,7 +158,9 @@ describe('index store', () => {
     const dir = await copyOfIndex();
     const path = join((await currentBuildDir(dir))!, 'manifest.json');
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), formatVersion: 99 }));
-    await expect(readIndex(dir)).rejects.toThrow(/index format 99 but this svc-docs reads format 4/);
+    await expect(readIndex(dir)).rejects.toThrow(
+      new RegExp(`index format 99 but this svc-docs reads format ${INDEX_FORMAT_VERSION}:`),
+    );
   });
 
   it('refuses a manifest that is not JSON or not a manifest', async () => {

@@ -82,4 +82,21 @@ describe('reindex', () => {
     expect(rechunked.documentsParsed).toBe(Object.keys(SAMPLE_CORPUS).length);
     expect((await readIndex(outDir)).manifest.chunking.maxSectionChars).toBe(300);
   });
+
+  it("builds again when a knowledge base's published URL changes, parsing nothing", async () => {
+    const corpus = writeCorpus({ ...SAMPLE_CORPUS });
+    const vectorCacheDir = tempDir('vectors');
+    const outDir = tempDir('index');
+    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    writeFileSync(
+      join(corpus, 'platform', 'kb.json'),
+      JSON.stringify({ baseUrl: 'https://docs.example.org/platform/' }),
+    );
+    const again = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    expect(again).toMatchObject({ unchanged: false, documentsParsed: 0, sectionsEmbedded: 0 });
+    const { documents } = await readIndex(outDir);
+    expect(documents.find((d) => d.kb === 'platform' && d.path === 'tokens.md')?.url).toBe(
+      'https://docs.example.org/platform/tokens/',
+    );
+  });
 });

@@ -8,6 +8,7 @@ import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
 import { openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
 import { buildModelWithBrokenTokenizer, buildTinyModel } from '../embedding/tiny-model.js';
+import { INDEX_FORMAT_VERSION } from '../../src/index/manifest.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { resignPostings, resignSections } from '../index/resign.js';
 import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js';
@@ -112,7 +113,7 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
     [
       'an index of the previous format (sections.json, lexical.json)',
       (b) => editManifest(b, (m) => ({ ...m, formatVersion: 1 })),
-      /has index format 1 but this svc-docs reads format 4/,
+      new RegExp(`has index format 1 but this svc-docs reads format ${INDEX_FORMAT_VERSION}:`),
     ],
     [
       'a missing CURRENT pointer',
@@ -133,7 +134,7 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
     [
       'an index of another format version',
       (b) => editManifest(b, (m) => ({ ...m, formatVersion: 99 })),
-      /has index format 99 but this svc-docs reads format 4/,
+      new RegExp(`has index format 99 but this svc-docs reads format ${INDEX_FORMAT_VERSION}:`),
     ],
     [
       'a manifest missing its model',

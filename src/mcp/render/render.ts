@@ -42,6 +42,7 @@ export const searchDocsOutputSchema = z.object({
       source: z.string().describe('Knowledge-base name'),
       path: z.string().describe('Page path within its knowledge base'),
       uri: z.string().describe('Resource URI of the whole page (resources/read)'),
+      url: z.string().optional().describe('Public URL of the published page, to cite; absent when not known'),
       relevance: z.object({ label: z.enum(RELEVANCE_LABELS), stars: z.number().int().min(0).max(3) }),
       score: z.number(),
       pageSections: z.number().int().min(1).describe('Sections in the whole page'),
@@ -97,7 +98,9 @@ function resultHeader(result: SearchResult, rank: number, shown: readonly number
   const uri = pageUri(result.source, result.path);
   const lines = [`===== Result ${rank} =====`];
   if (result.title) lines.push(`Title: ${oneLine(result.title)}`);
-  lines.push(`Source: ${oneLine(result.source)}`, `Path: ${oneLine(result.path)}`, relevanceLine(result.relevance));
+  lines.push(`Source: ${oneLine(result.source)}`, `Path: ${oneLine(result.path)}`);
+  if (result.url) lines.push(`URL: ${oneLine(result.url)}`);
+  lines.push(relevanceLine(result.relevance));
   if (shown) {
     const total = result.documentSections;
     const whole = shown.length === total;
@@ -162,6 +165,7 @@ function structuredResult(c: Chosen, rank: number, options: SelectOptions): Sear
     source: r.source,
     path: r.path,
     uri: pageUri(r.source, r.path),
+    ...(r.url !== undefined && { url: r.url }),
     relevance: { label: r.relevance.label, stars: r.relevance.stars },
     score: r.score,
     pageSections: r.documentSections,

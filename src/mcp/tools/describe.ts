@@ -39,7 +39,7 @@ export function describeTool(engine: SearchEngine, maxResults: number): string {
       'command or error message you expect the answer to mention, and add likely names for what you describe (e.g. "timeout" and ' +
       'the option that sets it). Identifiers are matched exactly and by their parts. Ask one question per call. If the results are ' +
       'weak (Moderate match, Somewhat relevant) or miss, search again with other words before concluding the docs do not cover it.',
-    `Returns up to ${maxResults} pages, best first. Each result has Title, Source (knowledge base), Path, Relevance ` +
+    `Returns up to ${maxResults} pages, best first. Each result has Title, Source (knowledge base), Path, URL (the published page, to cite, when known), Relevance ` +
       '(strongest first: ★★★ Excellent match, ★★ Very relevant, ★ Relevant, Moderate match, Somewhat relevant) and Content: ' +
       'the best-matching section, marked ">>>>> BEST MATCH", with the sections of the page most likely to hold the answer, in ' +
       'page order (up to 31 consecutive ones when they fit), a "Not shown:" line naming the nearby sections left out by number ' +
