@@ -21,6 +21,7 @@ import type { KeptBuild } from './kept-build.js';
 import { loadCorpus, type CorpusDocument } from './load-corpus.js';
 import { ParseFailures } from './parse-failures.js';
 import { SkipLog, type SkipSummary } from './skipped-files.js';
+import { corpusRoots, type SourceOptions } from './sources/corpus-roots.js';
 import { embeddingText, lexicalFields, vocabularyOf } from './section-text.js';
 import {
   carriedFrom,
@@ -41,7 +42,10 @@ import { writeIndex, type ManifestDraft } from './write-index.js';
 /** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical + HNSW ▸ index-data, atomically. */
 
 export interface BuildOptions extends EmbedOptions {
+  /** Folders, or git repositories `git+<url>[#<branch>][:<subfolder>]` (src/corpus-spec.ts). */
   corpusDirs: string[];
+  /** Where git corpora are cloned and how long git may take (indexer/sources/corpus-roots.ts). */
+  sources?: Omit<SourceOptions, 'log'>;
   outDir: string;
   /** Model folder or id; default: the bundled static model. Ignored when `embedder` is given. */
   model?: string;
@@ -92,7 +96,8 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   const maxFileBytes = options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes;
   const digests = CorpusDigests.beside(options.vectorCacheDir);
   const skips = new SkipLog(log);
-  const corpus = loadCorpus(options.corpusDirs, { maxFileBytes, skips, digests });
+  const roots = await corpusRoots(options.corpusDirs, { cacheDir: options.cacheDir, ...options.sources, log });
+  const corpus = loadCorpus(roots, { maxFileBytes, skips, digests });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const timeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
   const failures = ParseFailures.beside(options.vectorCacheDir);

@@ -9,8 +9,10 @@ export type SvcDocsErrorCode =
   | 'invalid_setting'
   /** A command line that cannot be run (an empty search term, a --url that is not a URL). */
   | 'invalid_usage'
-  /** A corpus folder that cannot be indexed (missing, not a folder, a bad knowledge-base name). */
+  /** A corpus folder that cannot be indexed (missing, not a folder, a bad knowledge-base name or git+ URL). */
   | 'invalid_corpus'
+  /** A git corpus that cannot be fetched now (unreachable, a branch missing, git missing, locked): its `reason` says which. */
+  | 'corpus_unavailable'
   /** No index in the folder: build one (`svc-docs index`). */
   | 'index_missing'
   /** An index that cannot be read or written (damaged, of another format): rebuild it. */

@@ -48,6 +48,7 @@ function buildOptions(settings: IndexSettings): BuildOptions {
     cacheDir: settings.cacheDir,
     vectorCacheDir: settings.vectorCacheDir,
     limits: settings.fileLimits,
+    sources: { gitTimeoutMs: settings.gitTimeoutMs },
   };
 }
 

@@ -3,7 +3,8 @@ import { type IndexSettings, type ServeSettings, serveSettings } from '../settin
 import { addSettingFlags } from '../settings/flags.js';
 import type { Env } from '../settings/values.js';
 import { KeptReindexer } from '../serve/reindex-process.js';
-import type { RunningDocsServer } from '../serve/serve.js';
+import type { RunningDocsServer, ServeOptions } from '../serve/serve.js';
+import { parseCorpusSpec } from '../corpus-spec.js';
 
 /**
  * `svc-docs serve`: build the index first when it is missing or stale (and this command owns it),
@@ -20,7 +21,7 @@ export function addServeCommand(program: Command, env: Env): void {
     .description('serve the index over MCP (Streamable HTTP at /docs); builds it first when missing or stale');
   addSettingFlags(command, 'serve')
     .option('--no-build', 'never build the index; fail if it is missing')
-    .option('--watch', 'rebuild and reload the index when the corpus changes')
+    .option('--watch', 'rebuild and reload the index when the corpus changes (a git corpus is polled)')
     .action((flags: ServeFlags) => runServe(flags, env));
 }
 
@@ -53,8 +54,17 @@ async function buildQuietly(settings: IndexSettings): Promise<void> {
 async function buildIfStale(settings: IndexSettings): Promise<void> {
   const { corpusDirs, indexDir, model, fileLimits, vectorCacheDir } = settings;
   // Only the check: the parser and the rest of the indexer load if a build is needed.
-  const { indexStatus } = await import('../../indexer/index-status.js');
-  const status = await indexStatus(corpusDirs, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
+  const [{ indexStatus }, { corpusRoots }] = await Promise.all([
+    import('../../indexer/index-status.js'),
+    import('../../indexer/sources/corpus-roots.js'),
+  ]);
+  // A git corpus is fetched here, as `svc-docs index` would, before the check.
+  const roots = await corpusRoots(corpusDirs, {
+    cacheDir: settings.cacheDir,
+    gitTimeoutMs: settings.gitTimeoutMs,
+    log: (l) => console.error(l),
+  });
+  const status = await indexStatus(roots, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
   if (status.state === 'current') return;
   console.error(`${status.reason}: building it from ${corpusDirs.join(', ')}`);
   await buildQuietly(settings);
@@ -76,7 +86,7 @@ async function startServing(
       server: settings.server,
       engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels, cacheDir: settings.cacheDir },
       searchThreads: settings.searchThreads,
-      watch: reindexer ? { dirs: settings.corpusDirs, rebuild: () => reindexer.rebuild() } : undefined,
+      watch: reindexer ? watchSpec(settings, reindexer) : undefined,
       log: (line) => console.log(line),
     });
   try {
@@ -87,6 +97,16 @@ async function startServing(
     await buildQuietly(settings);
     return await start();
   }
+}
+
+/** Folders are watched; git corpora are polled, through the reindexer: while serving, only it runs git. */
+function watchSpec(settings: ServeSettings, reindexer: KeptReindexer): ServeOptions['watch'] {
+  const specs = settings.corpusDirs.map(parseCorpusSpec);
+  return {
+    dirs: specs.flatMap((s) => (s.kind === 'folder' ? [s.path] : [])),
+    pollMs: specs.some((s) => s.kind === 'git') ? settings.gitPollMs : undefined,
+    rebuild: () => reindexer.rebuild(),
+  };
 }
 
 function untilSignalled(): Promise<void> {

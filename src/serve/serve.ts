@@ -19,8 +19,11 @@ export interface ServeOptions {
   engine: EngineOptions;
   /** Worker threads that search (SVC_DOCS_SEARCH_THREADS); 0 searches on the main thread. */
   searchThreads: number;
-  /** Folders to watch, and how to rebuild the index when they change (`--watch`). */
-  watch?: { dirs: string[]; rebuild: () => Promise<void>; debounceMs?: number };
+  /**
+   * Folders to watch, and how to rebuild the index when they change (`--watch`); with `pollMs`,
+   * also a rebuild every so often (git corpora: the rebuild asks the remote for a new commit).
+   */
+  watch?: { dirs: string[]; rebuild: () => Promise<void>; debounceMs?: number; pollMs?: number };
   log: (line: string) => void;
 }
 
@@ -114,10 +117,12 @@ function watchCorpus(
     timer = setTimeout(() => void run(), spec.debounceMs ?? 500);
   };
   const watchers: FSWatcher[] = spec.dirs.map((dir) => watch(dir, { recursive: true }, schedule));
+  const poll = spec.pollMs === undefined ? undefined : setInterval(() => void run(), spec.pollMs);
   return {
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearInterval(poll);
       for (const w of watchers) w.close();
       await running;
     },

@@ -48,7 +48,8 @@ export const SETTINGS = {
     flag: '--corpus <dir>',
     kind: 'list',
     shown: '`./corpus` (in the svc-docs folder)',
-    meaning: 'Corpus folders, one knowledge base each (comma-separated; the flag repeats)',
+    meaning:
+      'Corpus folders or git repositories `git+<url>[#<branch>][:<subfolder>]` (docs/sources.md), one knowledge base each (comma-separated; the flag repeats)',
     commands: READING,
   },
   index: {
@@ -102,6 +103,20 @@ export const SETTINGS = {
     kind: 'positive',
     default: 20,
     meaning: 'A corpus file whose parse takes longer is skipped with a warning',
+    commands: BUILDING,
+  },
+  gitPollSeconds: {
+    variable: 'SVC_DOCS_GIT_POLL_SECONDS',
+    kind: 'positive',
+    default: 300,
+    meaning: "How often `serve --watch` asks a git corpus's remote for a new commit",
+    commands: ['serve'],
+  },
+  gitTimeoutSeconds: {
+    variable: 'SVC_DOCS_GIT_TIMEOUT_SECONDS',
+    kind: 'positive',
+    default: 600,
+    meaning: 'Time limit of each git command (ls-remote, fetch, checkout) for a git corpus',
     commands: BUILDING,
   },
   searchThreads: {

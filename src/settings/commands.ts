@@ -33,12 +33,16 @@ export interface IndexSettings {
   /** Where the indexer keeps computed vectors. */
   vectorCacheDir: string;
   fileLimits: { maxFileBytes: number; parseTimeoutMs: number };
+  /** Each git command's time limit, for git corpora. */
+  gitTimeoutMs: number;
 }
 
 /** What `svc-docs serve` reads: the index's settings, the search pool's and the HTTP server's. */
 export interface ServeSettings extends IndexSettings {
   /** Worker threads the server searches in; 0 = on the main thread. */
   searchThreads: number;
+  /** How often serve --watch asks a git corpus's remote for a new commit. */
+  gitPollMs: number;
   server: ServerOptions;
 }
 
@@ -82,6 +86,7 @@ function indexSettingsOf(values: Values): IndexSettings {
       maxFileBytes: values.maxFileBytes ?? SETTINGS.maxFileBytes.default,
       parseTimeoutMs: (values.parseTimeoutSeconds ?? SETTINGS.parseTimeoutSeconds.default) * 1000,
     },
+    gitTimeoutMs: (values.gitTimeoutSeconds ?? SETTINGS.gitTimeoutSeconds.default) * 1000,
   };
 }
 
@@ -95,6 +100,7 @@ export function serveSettings(flags: Flags, env: Env): ServeSettings {
   return {
     ...indexSettingsOf(values),
     searchThreads: values.searchThreads ?? defaultSearchThreads(),
+    gitPollMs: (values.gitPollSeconds ?? SETTINGS.gitPollSeconds.default) * 1000,
     server: serverOptionsOf(layers),
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { corpusIdentity } from '../corpus-spec.js';
 import { projectRoot } from '../project-root.js';
 
 /**
@@ -11,6 +12,11 @@ import { projectRoot } from '../project-root.js';
 /** Generated, reusable artefacts (built models, the vector cache, the indexes) live here, outside git. */
 export function defaultCacheDir(): string {
   return join(projectRoot(), '.cache');
+}
+
+/** Where git corpora are cloned (indexer/sources/git-source.ts). */
+export function defaultSourcesDir(cacheDir: string = defaultCacheDir()): string {
+  return join(cacheDir, 'sources');
 }
 
 /** The vector cache, in the cache folder unless SVC_DOCS_VECTOR_CACHE_DIR puts it elsewhere. */
@@ -24,14 +30,18 @@ export function defaultCorpusDir(): string {
 
 /**
  * Each corpus gets its own index folder, named by its folders' names and a hash of their resolved
- * paths: serving other docs (`serve --corpus ./docs`) builds beside, never over, the index another
- * server of the same checkout serves (which would reload and answer from those docs).
+ * paths (a git corpus: its repository's name, and its URL, branch and subfolder): serving other
+ * docs (`serve --corpus ./docs`) builds beside, never over, the index another server of the same
+ * checkout serves (which would reload and answer from those docs).
  */
 export function defaultIndexDir(corpusDirs: readonly string[], cacheDir: string = defaultCacheDir()): string {
-  const resolved = corpusDirs.map((dir) => resolve(dir));
-  const hash = createHash('sha256').update(resolved.join('\n')).digest('hex').slice(0, 12);
-  const names = resolved
-    .map((dir) => basename(dir))
+  const corpora = corpusDirs.map(corpusIdentity);
+  const hash = createHash('sha256')
+    .update(corpora.map((c) => c.identity).join('\n'))
+    .digest('hex')
+    .slice(0, 12);
+  const names = corpora
+    .map((c) => c.name)
     .join('+')
     .replace(/[^A-Za-z0-9._+-]+/g, '_')
     .slice(0, 48);

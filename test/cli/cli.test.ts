@@ -11,6 +11,8 @@ import { alive, buildWriter } from '../helpers/processes.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { readIndex } from '../../src/index/read-index.js';
 import { defaultCorpusDir, defaultIndexDir } from '../../src/settings/defaults.js';
+import { corpusKey, parseCorpusSpec } from '../../src/corpus-spec.js';
+import { testRemote } from '../helpers/git-repo.js';
 
 /** The real command line, spawned as users run it: output, exit codes, and serve's lifecycle. */
 
@@ -274,6 +276,23 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
       await run(['index', '--corpus', missing, '--out', tempDir('cli-out')]),
       new RegExp(`corpus folder ${missing} does not exist`),
     );
+  });
+
+  it('names a git corpus whose branch is missing, and never prints a credential given in its URL', async () => {
+    const remote = testRemote();
+    remote.push({ 'a.md': '# A\n' });
+    // Both fail before any model is needed: a cache of their own keeps the project's clean.
+    const env = cliEnv({ SVC_DOCS_CACHE_DIR: tempDir('cli-cache') });
+    expectOneLineError(
+      await run(['index', '--corpus', `git+${remote.url}#nope`, '--out', tempDir('cli-out')], env),
+      /: branch "nope" not found in the repository$/,
+    );
+    const secret = await run(
+      ['index', '--corpus', 'git+https://alice:S3CRET@git.example.com/d.git', '--out', tempDir('cli-out')],
+      env,
+    );
+    expectOneLineError(secret, /git\+https:\/\/\*\*\*@git\.example\.com\/d\.git: the URL carries credentials/);
+    expect(secret.stderr).not.toMatch(/S3CRET|alice/);
   });
 
   it('refuses an empty search term', async () => {
@@ -545,6 +564,36 @@ describe('svc-docs serve --watch', () => {
       await load;
       await close();
       await server.stop();
+    }
+  }, 300_000);
+});
+
+describe('svc-docs serve --watch with a git corpus', () => {
+  it('fetches it before serving, polls its remote, and serves a pushed change', async () => {
+    const remote = testRemote('pelican-docs');
+    remote.push({ 'docs/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy.\n' });
+    const corpus = `git+${remote.url}#main:docs`;
+    // Cloned under the project's cache (its model is there); the clone's folder is its own and removed after.
+    const clone = join(projectRoot(), '.cache', 'sources', corpusKey(parseCorpusSpec(corpus)));
+    const env = cliEnv({
+      SVC_DOCS_VECTOR_CACHE_DIR: tempDir('git-watch-vectors'),
+      SVC_DOCS_SEARCH_THREADS: '0',
+      SVC_DOCS_GIT_POLL_SECONDS: '1',
+    });
+    const index = tempDir('git-watch-index');
+    const server = await startServe(['serve', '--port', '0', '--watch', '--corpus', corpus, '--index', index], env);
+    try {
+      expect(await searchPaths(server.url, 'flamingo rollback')).toEqual(['pelican-docs/deploy.md']);
+      remote.push({ 'docs/oncall.md': '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n' });
+      await waitFor(
+        async () => (await searchPaths(server.url, 'pelican pager'))[0] === 'pelican-docs/oncall.md',
+        120_000,
+        () => server.stderr(),
+      );
+      expect(server.stderr()).toMatch(/pelican-docs\.git#main:docs: fetched commit [0-9a-f]{12}/);
+    } finally {
+      await server.stop();
+      rmSync(clone, { recursive: true, force: true });
     }
   }, 300_000);
 });

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { basename, resolve } from 'node:path';
+import { SvcDocsError } from './errors.js';
+
+/**
+ * What a `--corpus` entry names: a folder, or a git repository written
+ * `git+<url>[#<branch>][:<subfolder>]` (any URL git accepts: `file://`, `ssh://`, `git@host:path`,
+ * `https://`). Pure: parsing, checking and naming only; the indexer's git source
+ * (indexer/sources/git.ts) clones what a spec names.
+ *
+ * The subfolder's `:` is told apart from the URL's own colons by where it stands: after `#branch`
+ * (`#main:docs`, or `#:docs` for the default branch), else in the URL's path (after the host of a
+ * `scheme://` URL, after the `host:` of an scp-like one, anywhere in a local path).
+ */
+
+export type FolderSpec = { kind: 'folder'; path: string };
+export interface GitSpec {
+  kind: 'git';
+  /** As written, without `git+`, branch or subfolder. Never carries a password (refused). */
+  url: string;
+  /** Undefined: the remote's default branch (its HEAD). */
+  branch: string | undefined;
+  /** Forward slashes, no leading or trailing slash; undefined: the whole repository. */
+  subfolder: string | undefined;
+}
+export type CorpusSpec = FolderSpec | GitSpec;
+
+export type CorpusSpecReason = 'bad-url' | 'credentials' | 'bad-branch' | 'bad-subfolder';
+
+/** A `git+…` corpus that cannot be used as written; the message never holds a credential. */
+export class CorpusSpecError extends SvcDocsError<'invalid_corpus'> {
+  override name = 'CorpusSpecError';
+  constructor(
+    message: string,
+    /** What is wrong with it. */
+    readonly reason: CorpusSpecReason,
+  ) {
+    super('invalid_corpus', message);
+  }
+}
+
+export const GIT_PREFIX = 'git+';
+const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
+const CONTROL = /[\p{Cc}\s\u2028\u2029]/u;
+/** What `git check-ref-format` refuses, in short: no `..`, `@{`, control or special characters, no leading `-`. */
+const BAD_BRANCH = /(^[-/.])|\.\.|@\{|[\p{Cc}\s~^:?*[\\]|\/\/|([/.]|\.lock)$/u;
+
+export function isGitSpec(text: string): boolean {
+  return text.startsWith(GIT_PREFIX);
+}
+
+export function parseCorpusSpec(text: string): CorpusSpec {
+  if (!isGitSpec(text)) return { kind: 'folder', path: text };
+  const rest = text.slice(GIT_PREFIX.length);
+  const hash = rest.indexOf('#');
+  let url = rest;
+  let branch: string | undefined;
+  let subfolder: string | undefined;
+  if (hash >= 0) {
+    url = rest.slice(0, hash);
+    const after = rest.slice(hash + 1);
+    const colon = after.indexOf(':');
+    branch = colon >= 0 ? after.slice(0, colon) : after;
+    subfolder = colon >= 0 ? after.slice(colon + 1) : undefined;
+  } else {
+    const colon = subfolderColon(rest);
+    if (colon >= 0) [url, subfolder] = [rest.slice(0, colon), rest.slice(colon + 1)];
+  }
+  checkUrl(url);
+  return { kind: 'git', url, branch: checkBranch(url, branch), subfolder: checkSubfolder(url, subfolder) };
+}
+
+/** Where a subfolder's `:` stands in `git+<url>:<subfolder>` (no `#`), or -1. */
+function subfolderColon(url: string): number {
+  const scheme = SCHEME.exec(url);
+  if (scheme) {
+    const pathStart = url.indexOf('/', scheme[0].length);
+    return pathStart < 0 ? -1 : url.indexOf(':', pathStart);
+  }
+  const first = url.indexOf(':');
+  const slash = url.indexOf('/');
+  // scp-like `[user@]host:path`: git's rule is a colon before any slash.
+  if (first > 0 && (slash < 0 || first < slash)) return url.indexOf(':', first + 1);
+  return first;
+}
+
+/** The part before the host: `user` or `user:password`, when the URL has one. */
+function userInfo(url: string): string | undefined {
+  const scheme = SCHEME.exec(url);
+  let authority: string;
+  if (scheme) {
+    const end = url.indexOf('/', scheme[0].length);
+    authority = url.slice(scheme[0].length, end < 0 ? url.length : end);
+  } else {
+    const colon = url.indexOf(':');
+    const slash = url.indexOf('/');
+    // A local path has no user part; an scp-like `user@host:path` has one before its colon.
+    if (colon <= 0 || (slash >= 0 && slash < colon)) return undefined;
+    authority = url.slice(0, colon);
+  }
+  const at = authority.lastIndexOf('@');
+  return at < 0 ? undefined : authority.slice(0, at);
+}
+
+/** The URL as it may be shown: any user name and password replaced by `***`. */
+export function displayUrl(url: string): string {
+  const info = userInfo(url);
+  return info === undefined ? url : url.replace(`${info}@`, '***@');
+}
+
+function checkUrl(url: string): void {
+  const shown = displayUrl(url);
+  if (url === '') throw new CorpusSpecError('a git corpus needs a URL: git+<url>[#<branch>][:<subfolder>]', 'bad-url');
+  // A leading dash would be read by git as an option.
+  if (url.startsWith('-') || CONTROL.test(url))
+    throw new CorpusSpecError(
+      `git+${shown} is not a repository URL (no spaces or control characters, no leading "-")`,
+      'bad-url',
+    );
+  const info = userInfo(url);
+  // An ssh user name (git@host) is no secret; a password, or anything in an http(s) URL's user part (a token), is.
+  if (info !== undefined && (info.includes(':') || /^https?:/i.test(url)))
+    throw new CorpusSpecError(
+      `git+${shown}: the URL carries credentials, which svc-docs never puts on a command line or in a log; ` +
+        'store them with a git credential helper (git config credential.helper) or an ssh key, and use the URL without them',
+      'credentials',
+    );
+}
+
+function checkBranch(url: string, branch: string | undefined): string | undefined {
+  if (branch === undefined || branch === '') return undefined;
+  if (BAD_BRANCH.test(branch))
+    throw new CorpusSpecError(`git+${displayUrl(url)}: "${escaped(branch)}" is not a branch name`, 'bad-branch');
+  return branch;
+}
+
+function checkSubfolder(url: string, subfolder: string | undefined): string | undefined {
+  if (subfolder === undefined) return undefined;
+  const parts = subfolder.split('/').filter((p) => p !== '');
+  if (parts.some((p) => p === '.' || p === '..' || CONTROL.test(p.replace(/ /g, '')) || p.includes('\\')))
+    throw new CorpusSpecError(
+      `git+${displayUrl(url)}: subfolder "${escaped(subfolder)}" must be a path inside the repository (no "..")`,
+      'bad-subfolder',
+    );
+  return parts.length === 0 ? undefined : parts.join('/');
+}
+
+function escaped(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The repository's own name, read off its URL (`…/argo-cd.git` → `argo-cd`). */
+export function repositoryName(url: string): string {
+  const last =
+    url
+      .replace(/[/\\]+$/, '')
+      .split(/[/:\\]/)
+      .at(-1) ?? '';
+  return last.replace(/\.git$/i, '') || 'repository';
+}
+
+/** How the spec is written back (`git+url#branch:subfolder`, any user part hidden), for messages. */
+export function specText(spec: CorpusSpec): string {
+  if (spec.kind === 'folder') return spec.path;
+  const branch = spec.branch === undefined ? '' : `#${spec.branch}`;
+  const sub = spec.subfolder === undefined ? '' : `${branch === '' ? '#' : ''}:${spec.subfolder}`;
+  return `${GIT_PREFIX}${displayUrl(spec.url)}${branch}${sub}`;
+}
+
+/**
+ * What a `--corpus` entry is called and what tells it apart: a folder by its resolved path, a git
+ * corpus by its URL, branch and subfolder (never by the folder it happens to be run from).
+ */
+export function corpusIdentity(entry: string): { name: string; identity: string } {
+  return identityOf(parseCorpusSpec(entry));
+}
+
+function identityOf(spec: CorpusSpec): { name: string; identity: string } {
+  return spec.kind === 'folder'
+    ? { name: basename(resolve(spec.path)), identity: resolve(spec.path) }
+    : { name: repositoryName(spec.url), identity: `git\0${spec.url}\0${spec.branch ?? ''}\0${spec.subfolder ?? ''}` };
+}
+
+/**
+ * A stable, readable folder name for what a spec names: its name (the folder's, or the
+ * repository's) and a short hash of its identity. Where a git corpus is cloned
+ * (`<cache>/sources/<key>`).
+ */
+export function corpusKey(spec: CorpusSpec): string {
+  const { name, identity } = identityOf(spec);
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z\d._-]+/g, '-')
+      .replace(/^[-.]+|-+$/g, '')
+      .slice(0, 40) || 'corpus';
+  return `${slug}-${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
+}
