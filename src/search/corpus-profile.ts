@@ -1,3 +1,5 @@
+import { isHeaderOrFlag, preferredTerm } from './term-kind.js';
+
 /**
  * What a corpus covers, in a few words per knowledge base, read off the index itself: its
  * largest folders, a few page titles, and identifiers its headings use. The tool description is
@@ -12,7 +14,10 @@ export interface KnowledgeBaseProfile {
   areas: string[];
   /** Titles of the pages with the most sections: the corpus's main topics. */
   topics: string[];
-  /** Identifiers (options, API names, fields) its headings and inline code use on the most pages, one per family of pages. */
+  /**
+   * Identifiers (options, API names, fields, headers, flags) its headings and inline code use on
+   * the most pages, one per family of pages; hosts, file names and constants only to fill.
+   */
   exampleTerms: string[];
 }
 
@@ -48,13 +53,17 @@ function count(counts: Map<string, number>, key: string, by = 1): void {
  * chosen one's: options that come together (an HTTP client's `maxIdleConns`, `maxConnsPerHost`,
  * `idleConnTimeout` on the same seven Argo CD notification pages) show one family once, and the
  * few examples name different parts of the docs. In a knowledge base too small for that, the
- * skipped ones fill the rest, in the same order.
+ * skipped ones fill the rest, in the same order. Names a model can search for come first
+ * (term-kind.ts): a host, file name, error constant or the product's own name only fills what
+ * they leave.
  */
-function exampleTerms(pagesOf: Map<string, Set<number>>, limit: number): string[] {
+function exampleTerms(pagesOf: Map<string, Set<number>>, limit: number, kbName: string): string[] {
   const chosen: Set<number>[] = [];
   const terms: string[] = [];
   const skipped: string[] = [];
-  for (const term of byCount(pagesOf, (pages) => pages.size)) {
+  const ranked = byCount(pagesOf, (pages) => pages.size);
+  const others = ranked.filter((term) => !preferredTerm(term, kbName));
+  for (const term of ranked.filter((t) => preferredTerm(t, kbName))) {
     if (terms.length === limit) break;
     const pages = pagesOf.get(term)!;
     const shared = (other: Set<number>) => {
@@ -69,7 +78,7 @@ function exampleTerms(pagesOf: Map<string, Set<number>>, limit: number): string[
     chosen.push(pages);
     terms.push(term);
   }
-  return [...terms, ...skipped.slice(0, limit - terms.length)];
+  return [...terms, ...skipped, ...others].slice(0, limit);
 }
 
 export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
@@ -90,7 +99,8 @@ export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
         const section = input.sections[s];
         if (!section) continue;
         for (const match of (section.headings.at(-1) ?? '').matchAll(IDENTIFIER)) seen.add(match[0]);
-        for (const [, code] of section.text.matchAll(INLINE_CODE)) if (isIdentifier(code!)) seen.add(code!);
+        for (const [, code] of section.text.matchAll(INLINE_CODE))
+          if (isIdentifier(code!) || isHeaderOrFlag(code!)) seen.add(code!);
       }
       // Counted once per page: a name documented on many pages is a central one.
       for (const term of seen) {
@@ -109,7 +119,7 @@ export function profileCorpus(input: ProfileInput): KnowledgeBaseProfile[] {
       pages: docs.length,
       areas: byCount(areas, (n) => n).slice(0, MAX_AREAS),
       topics,
-      exampleTerms: exampleTerms(pagesOf, MAX_TERMS),
+      exampleTerms: exampleTerms(pagesOf, MAX_TERMS, name),
     };
   });
 }

@@ -43,4 +43,26 @@ describe('the example terms of a knowledge base', () => {
     // gammaOne shares one of its three pages with alphaOne: a different part of the docs.
     expect(profile!.exampleTerms).toEqual(['alphaOne', 'gammaOne', 'betaOne']);
   });
+
+  it('shows API names, options, headers and flags before hosts, file names, constants and the product name', () => {
+    const [profile] = profileCorpus(
+      kb({
+        'a.md': 'Edit `cm.yaml` on `argocd.example.com`; a `PERMISSION_DENIED` means `docs` lacks `API_KEY`.',
+        'b.md': 'Edit `cm.yaml` on `argocd.example.com`; a `PERMISSION_DENIED` means `docs` lacks `API_KEY`.',
+        'c.md': 'Edit `cm.yaml` on `argocd.example.com`; see `node_modules`, `JSON.parse` and `Next.js`.',
+        'd.md': 'Set `targetRevision`.',
+        'e.md': 'Send `Mcp-Session-Id`, or run with `--insecure`.',
+        'f.md': 'Run with `--insecure`; set `SVC_DOCS_MODEL`.',
+      }),
+    );
+    // By pages alone cm.yaml and argocd.example.com (3 pages) would come first. The header and
+    // the constant share --insecure's pages and fill after targetRevision; a host fills last.
+    expect(profile!.exampleTerms).toEqual([
+      '--insecure',
+      'targetRevision',
+      'Mcp-Session-Id',
+      'SVC_DOCS_MODEL',
+      'argocd.example.com',
+    ]);
+  });
 });
