@@ -5,6 +5,7 @@ import { progressReporter } from './progress.js';
 import { loadEmbedder, modelChecksum } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
 import type { IndexSettings } from '../settings/commands.js';
+import type { Log } from '../observe/log.js';
 import type { FromReindexer, ToReindexer } from '../serve/reindex-process.js';
 
 /**
@@ -68,10 +69,19 @@ export async function buildWithProgress(settings: IndexSettings): Promise<void> 
   }
 }
 
-/** A build before serving: its log and one summary line on stderr, so stdout stays the server's. */
-export async function buildQuietly(settings: IndexSettings): Promise<void> {
-  const summary = await buildIndex({ ...buildOptions(settings), log: (line) => console.error(line) });
-  console.error(describeBuild(summary)[0]);
+/** A build before serving: the indexer's lines and a summary, as entries of the server's log. */
+export async function buildQuietly(settings: IndexSettings, log: Log): Promise<void> {
+  const summary = await buildIndex({
+    ...buildOptions(settings),
+    log: (line) => log({ event: 'index-build-output', message: line }),
+  });
+  log({
+    event: 'index-built',
+    message: describeBuild(summary)[0],
+    documents: summary.documents,
+    sections: summary.sections,
+    seconds: Math.round(summary.seconds * 100) / 100,
+  });
 }
 
 /**

@@ -1,14 +1,19 @@
 import type { Command } from 'commander';
+import { errorText, jsonLog, type Log, type LogLine } from '../observe/log.js';
+import { chooseLogFormat, logWriter } from '../observe/pretty-log.js';
+import { secretFree } from '../observe/redacted-log.js';
 import { type IndexSettings, type ServeSettings, serveSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
 import type { Env } from '../settings/values.js';
 import { KeptReindexer } from '../serve/reindex-process.js';
 import type { RunningDocsServer, ServeOptions } from '../serve/serve.js';
 import { parseCorpusSpec } from '../corpus-spec.js';
+import { readyEntry, startEntry } from './serve-events.js';
 
 /**
  * `svc-docs serve`: build the index first when it is missing or stale (and this command owns it),
- * serve it, rebuild once if the model changed under it, and run until SIGINT or SIGTERM.
+ * serve it, rebuild once if the model changed under it, and run until SIGINT or SIGTERM. Everything
+ * it says goes to one structured log on stdout (JSON lines; pretty for people on a terminal).
  *
  * The server's modules (express, the MCP SDK, the search engine) are imported when `serve` runs,
  * not when the command line is set up: every other command (`index` above all, which
@@ -30,28 +35,46 @@ type ServeFlags = { build?: boolean; watch?: boolean };
 
 async function runServe(flags: ServeFlags, env: Env): Promise<void> {
   const settings = serveSettings(flags, env);
-  // Build only for a corpus the user pointed at, or into the corpus's own index folder, so serving
-  // someone's --index never overwrites it with the bundled corpus.
-  const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexIsDefault);
-  if (mayBuild) await buildIfStale(settings);
+  const format = chooseLogFormat(settings.logFormat, process.stdout);
+  const out = logWriter(format, process.stdout);
+  const log = jsonLog(secretFree(out, [settings.server.authToken, settings.server.metricsToken]));
+  log(startEntry(settings, format, flags.watch === true));
+  let running: RunningDocsServer;
   // A rebuild while serving runs in a child process: in this one it would stall every request.
-  const reindexer = flags.watch === true ? new KeptReindexer(settings, (line) => console.error(line)) : undefined;
-  const running = await startServing(settings, reindexer, mayBuild);
-  const { startupBanner } = await import('../serve/serve.js');
-  console.error(startupBanner(running.http.url, settings.server));
-  await untilSignalled();
+  const reindexer =
+    flags.watch === true
+      ? new KeptReindexer(settings, (line, kind) =>
+          log({ level: kind === 'warning' ? 'warn' : 'info', event: 'reindex-output', message: line }),
+        )
+      : undefined;
+  try {
+    // Build only for a corpus the user pointed at, or into the corpus's own index folder, so
+    // serving someone's --index never overwrites it with the bundled corpus.
+    const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexIsDefault);
+    if (mayBuild) await buildIfStale(settings, log);
+    running = await startServing({ settings, reindexer, mayBuild, out, log });
+  } catch (error) {
+    log({ level: 'error', event: 'start-failed', error: errorText(error) });
+    await reindexer?.close();
+    throw error;
+  }
+  log(readyEntry(running.http.url, settings.server, running.live.current.summary()));
+  const signal = await untilSignalled();
+  const stopping = performance.now();
+  log({ event: 'stopping', signal });
   // Side by side: the server waits for a reindex under way, which the reindexer, let go, ends
   // within seconds (a build stopped before it switches CURRENT leaves the index as it was).
   await Promise.all([running.close(), reindexer?.close()]);
+  log({ event: 'stopped', ms: Math.round(performance.now() - stopping) });
 }
 
 /** The indexer is loaded only here: a server that never builds (`--no-build`) starts without it. */
-async function buildQuietly(settings: IndexSettings): Promise<void> {
+async function buildQuietly(settings: IndexSettings, log: Log): Promise<void> {
   const cliBuild = await import('./build.js');
-  await cliBuild.buildQuietly(settings);
+  await cliBuild.buildQuietly(settings, log);
 }
 
-async function buildIfStale(settings: IndexSettings): Promise<void> {
+async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   const { corpusDirs, indexDir, model, fileLimits, vectorCacheDir } = settings;
   // Only the check: the parser and the rest of the indexer load if a build is needed.
   const [{ indexStatus }, { corpusRoots }] = await Promise.all([
@@ -66,16 +89,22 @@ async function buildIfStale(settings: IndexSettings): Promise<void> {
   });
   const status = await indexStatus(roots, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
   if (status.state === 'current') return;
-  console.error(`${status.reason}: building it from ${corpusDirs.join(', ')}`);
-  await buildQuietly(settings);
+  const message = `${status.reason}: building it from ${corpusDirs.join(', ')}`;
+  log({ event: 'index-build', reason: status.reason, corpus: corpusDirs, message });
+  await buildQuietly(settings, log);
+}
+
+interface Serving {
+  settings: ServeSettings;
+  reindexer: KeptReindexer | undefined;
+  mayBuild: boolean;
+  /** The log's output (the HTTP layer removes secrets itself), and the log for this command's own entries. */
+  out: LogLine;
+  log: Log;
 }
 
 /** Serves the index; when the model files changed since the build (e.g. the default model was rebuilt), reindexes once. */
-async function startServing(
-  settings: ServeSettings,
-  reindexer: KeptReindexer | undefined,
-  mayBuild: boolean,
-): Promise<RunningDocsServer> {
+async function startServing({ settings, reindexer, mayBuild, out, log }: Serving): Promise<RunningDocsServer> {
   const [{ serve }, { ModelMismatchError }] = await Promise.all([
     import('../serve/serve.js'),
     import('../search/engine.js'),
@@ -87,14 +116,19 @@ async function startServing(
       engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels, cacheDir: settings.cacheDir },
       searchThreads: settings.searchThreads,
       watch: reindexer ? watchSpec(settings, reindexer) : undefined,
-      log: (line) => console.log(line),
+      log: out,
     });
   try {
     return await start();
   } catch (error) {
     if (!(error instanceof ModelMismatchError) || !mayBuild || settings.model !== undefined) throw error;
-    console.error(`${error.problem}: rebuilding the index`);
-    await buildQuietly(settings);
+    log({
+      level: 'warn',
+      event: 'index-build',
+      reason: error.problem,
+      message: `${error.problem}: rebuilding the index`,
+    });
+    await buildQuietly(settings, log);
     return await start();
   }
 }
@@ -109,9 +143,9 @@ function watchSpec(settings: ServeSettings, reindexer: KeptReindexer): ServeOpti
   };
 }
 
-function untilSignalled(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+function untilSignalled(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
 }

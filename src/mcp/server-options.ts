@@ -46,6 +46,12 @@ const originEntry = z
     return z.NEVER;
   });
 
+/** A bearer token: long enough to resist guessing, and sendable in an HTTP header. */
+const bearerToken = z
+  .string()
+  .min(16, 'is too short: use at least 16 random characters, e.g. the output of `openssl rand -hex 32`')
+  .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces (it travels in an HTTP header)');
+
 const serverOptionsSchema = z
   .object({
     /** Interface to bind. Loopback by default: exposing the server is a deliberate choice. */
@@ -63,11 +69,7 @@ const serverOptionsSchema = z
       .min(1)
       .default([...SETTINGS.allowedOrigins.default]),
     /** When set, /docs requires `Authorization: Bearer <token>`. */
-    authToken: z
-      .string()
-      .min(16, 'is too short: use at least 16 random characters, e.g. the output of `openssl rand -hex 32`')
-      .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces (it travels in an HTTP header)')
-      .optional(),
+    authToken: bearerToken.optional(),
     /** A session with no request for this long is closed; its client gets 404 and starts a new one. */
     sessionIdleMs: z
       .number()
@@ -107,6 +109,12 @@ const serverOptionsSchema = z
     oauthResource: oauthUrl.optional(),
     /** The scope a token must carry (default SETTINGS.oauthScope.default, applied by oauthConfigOf). */
     oauthScope: scopeToken.optional(),
+    /** Search terms in the request log; unset: logged when the server listens on loopback only. */
+    logQueries: z.boolean().optional(),
+    /** GET /metrics (Prometheus), behind the same Host and token checks as /readyz. */
+    metrics: z.boolean().default(SETTINGS.metrics.default),
+    /** A token for /metrics alone (a scraper need not hold the token that reads the docs). */
+    metricsToken: bearerToken.optional(),
   })
   .strict()
   .superRefine(checkOAuthSettings);

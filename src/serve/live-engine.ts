@@ -2,6 +2,7 @@ import { watchFile, unwatchFile } from 'node:fs';
 import { join } from 'node:path';
 import { currentBuildDir } from '../index/read-index.js';
 import { type Engine, type EngineOptions, ModelMismatchError, openEngine } from '../search/engine.js';
+import { errorText, logLine } from '../observe/log.js';
 
 /** Opens an index into an engine: in this thread (openEngine) or into a search pool. */
 export type OpenEngine = (indexDir: string, options: EngineOptions) => Promise<Engine>;
@@ -41,6 +42,8 @@ export class LiveEngine {
   private readonly openIndex: OpenEngine;
   private readonly options: EngineOptions;
   private readonly graceMs: number;
+  /** Reloads so far: new builds swapped in, and builds refused (for /metrics). */
+  readonly reloads = { reloaded: 0, refused: 0 };
 
   constructor(live: LiveEngineOptions) {
     this.indexDir = live.indexDir;
@@ -90,13 +93,15 @@ export class LiveEngine {
         ownsEmbedder = true;
       }
     } catch (error) {
+      this.reloads.refused++;
       this.log(
-        JSON.stringify({
+        logLine({
+          level: 'error',
           event: 'reload-refused',
           index: this.indexDir,
           build: buildDir,
           serving: this.engine.index.buildDir,
-          error: (error as Error).message,
+          error: errorText(error),
         }),
       );
       return false;
@@ -104,11 +109,15 @@ export class LiveEngine {
     const old = this.engine;
     this.engine = next;
     this.open.set(next, { ownsEmbedder });
+    this.reloads.reloaded++;
+    const summary = next.summary();
     this.log(
-      JSON.stringify({
+      logLine({
         event: 'reloaded',
         index: next.index.buildDir,
-        sections: next.summary().sections,
+        documents: summary.documents,
+        sections: summary.sections,
+        builtAt: summary.builtAt,
         previous: old.index.buildDir,
       }),
     );

@@ -8,6 +8,7 @@ import type { SearchPolicy } from '../search/search-policy.js';
 import type { FromWorker, HnswFile, ToWorker } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
 import { SvcDocsError } from '../errors.js';
+import { logLine } from '../observe/log.js';
 
 /**
  * Worker threads that run searches off the event loop, so throughput grows with cores and a slow
@@ -159,7 +160,7 @@ export class SearchPool {
       pending.reject(new SearchWorkerError(`the search worker stopped (${why}): try the search again`));
     }
     if (this.closed) return;
-    this.log(JSON.stringify({ event: 'search-worker-replaced', reason: why }));
+    this.log(logLine({ level: 'warn', event: 'search-worker-replaced', reason: why }));
     this.workers[at] = this.spawn();
   }
 

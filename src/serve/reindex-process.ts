@@ -74,7 +74,8 @@ interface Running {
 /**
  * Runs reindexes, one at a time (the caller waits for each), in a `svc-docs index --ipc` child
  * kept between them. A child that dies, or fails to start, fails the build under way; the next
- * build starts a new one. Its output lines go to `log`.
+ * build starts a new one. Its output lines go to `log`: the child's stdout as `output`, its stderr
+ * and this class's own retries as `warning`.
  */
 export class KeptReindexer {
   private running: Running | undefined;
@@ -86,7 +87,7 @@ export class KeptReindexer {
 
   constructor(
     private readonly settings: IndexSettings,
-    private readonly log: (line: string) => void,
+    private readonly log: (line: string, kind: 'output' | 'warning') => void,
     private readonly options: ReindexerOptions = {},
   ) {}
 
@@ -111,7 +112,10 @@ export class KeptReindexer {
             'reindex_died',
           );
         }
-        this.log(`${error.message}; trying again in ${delay / 1000} s (retry ${retry + 1} of ${delays.length})`);
+        this.log(
+          `${error.message}; trying again in ${delay / 1000} s (retry ${retry + 1} of ${delays.length})`,
+          'warning',
+        );
         await this.pause(delay);
       }
     }
@@ -172,11 +176,11 @@ export class KeptReindexer {
       // The child inherits this process's environment, and so reads the same settings.
       { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
     );
-    const forward = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') this.log(line);
+    const forward = (kind: 'output' | 'warning') => (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') this.log(line, kind);
     };
-    child.stdout!.on('data', forward);
-    child.stderr!.on('data', forward);
+    child.stdout!.on('data', forward('output'));
+    child.stderr!.on('data', forward('warning'));
     const running: Running = {
       child,
       exited: new Promise<void>((resolve) => {

@@ -1,12 +1,12 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { clientConfigs } from '../cli/client-config.js';
-import { clientAddress } from './client-address.js';
 import { startHttpServer, type RunningServer } from '../mcp/http/http.js';
 import type { ServerOptions } from '../mcp/server-options.js';
 import { type EngineOptions, openEngine } from '../search/engine.js';
 import { LiveEngine, type OpenEngine } from './live-engine.js';
 import { openPooledEngine } from './pool-engine.js';
 import { SearchPool } from './pool.js';
+import { errorText, jsonLog, type Log, type LogLine } from '../observe/log.js';
+import { secretFree } from '../observe/redacted-log.js';
 
 /**
  * A running svc-docs server: the engine for the current index behind the MCP HTTP endpoint, with
@@ -24,7 +24,8 @@ export interface ServeOptions {
    * also a rebuild every so often (git corpora: the rebuild asks the remote for a new commit).
    */
   watch?: { dirs: string[]; rebuild: () => Promise<void>; debounceMs?: number; pollMs?: number };
-  log: (line: string) => void;
+  /** Where the log's lines go (secrets are removed before they get there). */
+  log: LogLine;
 }
 
 export interface RunningDocsServer {
@@ -35,27 +36,42 @@ export interface RunningDocsServer {
   close(): Promise<void>;
 }
 
-export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
-  const { log } = options;
+/** The live engine on the current index, searching in a pool of worker threads when asked for one. */
+async function openLive(options: ServeOptions, log: LogLine): Promise<Pick<RunningDocsServer, 'live' | 'pool'>> {
   const pool = options.searchThreads > 0 ? new SearchPool(options.searchThreads, log) : undefined;
   const open: OpenEngine = pool ? (dir, engine) => openPooledEngine(pool, dir, engine) : openEngine;
-  let live: LiveEngine;
   try {
     const { indexDir, engine } = options;
-    live = new LiveEngine({ indexDir, initial: await open(indexDir, engine), log, open, options: engine });
+    const initial = await open(indexDir, engine);
+    return { live: new LiveEngine({ indexDir, initial, log, open, options: engine }), pool };
   } catch (error) {
     await pool?.close();
     throw error;
   }
+}
+
+export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
+  const secrets = [options.server.authToken, options.server.metricsToken];
+  // The HTTP layer removes secrets from its own lines; the rest of the server's go through this.
+  const log = secretFree(options.log, secrets);
+  const { live, pool } = await openLive(options, log);
   // A new index written by `svc-docs index` (or --watch) is picked up as soon as CURRENT changes.
   live.watch();
-  const onHangup = () => void live.reload();
+  const onHangup = () => {
+    jsonLog(log)({ event: 'reload-requested', signal: 'SIGHUP' });
+    void live.reload();
+  };
   process.on('SIGHUP', onHangup);
   let http: RunningServer | undefined;
   let watcher: CorpusWatcher | undefined;
   try {
-    http = await startHttpServer({ ...options.server, engine: () => live.current, log });
-    watcher = options.watch ? watchCorpus(options.watch, live, log) : undefined;
+    http = await startHttpServer({
+      ...options.server,
+      engine: () => live.current,
+      log: options.log,
+      reloads: () => live.reloads,
+    });
+    watcher = options.watch ? watchCorpus(options.watch, live, jsonLog(log)) : undefined;
   } catch (error) {
     // Port in use, say: without this the CURRENT poller would keep the process alive after the error.
     process.off('SIGHUP', onHangup);
@@ -84,16 +100,12 @@ interface CorpusWatcher {
   close(): Promise<void>;
 }
 
-function watchCorpus(
-  spec: NonNullable<ServeOptions['watch']>,
-  live: LiveEngine,
-  log: (line: string) => void,
-): CorpusWatcher {
+function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine, log: Log): CorpusWatcher {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
-  const run = async () => {
+  const run = async (reason: string) => {
     if (running) {
       again = true;
       return;
@@ -101,11 +113,14 @@ function watchCorpus(
     running = (async () => {
       do {
         again = false;
+        const start = performance.now();
+        log({ event: 'reindex-started', reason });
         try {
           await spec.rebuild();
-          await live.reload();
+          const reloaded = await live.reload();
+          log({ event: 'reindexed', reloaded, ms: Math.round(performance.now() - start) });
         } catch (error) {
-          log(JSON.stringify({ event: 'reindex-failed', error: (error as Error).message }));
+          log({ level: 'error', event: 'reindex-failed', error: errorText(error) });
         }
       } while (again && !closed);
     })();
@@ -114,10 +129,17 @@ function watchCorpus(
   };
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => void run(), spec.debounceMs ?? 500);
+    timer = setTimeout(() => void run('the corpus changed'), spec.debounceMs ?? 500);
   };
   const watchers: FSWatcher[] = spec.dirs.map((dir) => watch(dir, { recursive: true }, schedule));
-  const poll = spec.pollMs === undefined ? undefined : setInterval(() => void run(), spec.pollMs);
+  const poll =
+    spec.pollMs === undefined ? undefined : setInterval(() => void run('polling the git corpora'), spec.pollMs);
+  log({
+    event: 'watching',
+    dirs: spec.dirs,
+    debounceMs: spec.debounceMs ?? 500,
+    ...(spec.pollMs === undefined ? {} : { pollMs: spec.pollMs }),
+  });
   return {
     async close() {
       closed = true;
@@ -127,20 +149,4 @@ function watchCorpus(
       await running;
     },
   };
-}
-
-/**
- * What startup prints for people: the URL clients should use (clientAddress: an accepted host
- * name, not a wildcard bind), which names it answers to when that matters, and what to paste
- * into an IDE. `listening` is the endpoint where the server listens.
- */
-export function startupBanner(listening: string, server: ServerOptions): string {
-  const { url, notes } = clientAddress(listening, server);
-  const [main] = clientConfigs(url, { auth: server.authToken !== undefined });
-  return [
-    `svc-docs is serving MCP at ${url}`,
-    ...notes,
-    `Add this to your MCP client configuration (more variants: svc-docs config --url ${url}):`,
-    main!.text,
-  ].join('\n');
 }

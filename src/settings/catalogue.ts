@@ -14,6 +14,9 @@
  * `serve` passes it on by itself; any other is read off `values.<name>` in commands.ts.
  */
 
+import { OBSERVABILITY_SETTINGS } from './observability.js';
+import { OAUTH_SETTINGS } from './oauth.js';
+
 /** The commands that read settings. */
 export type CommandName = 'index' | 'serve' | 'search' | 'config';
 
@@ -240,47 +243,9 @@ export const SETTINGS = {
     meaning: "This replica's name behind a proxy (1-32 letters, digits, - or _): it starts every session id",
     commands: ['serve'],
   },
-  oauthIssuer: {
-    variable: 'SVC_DOCS_OAUTH_ISSUER',
-    flag: '--oauth-issuer <url>',
-    kind: 'text',
-    shown: 'none',
-    meaning: 'Accept OAuth access tokens (JWTs) from this issuer',
-    commands: ['serve'],
-  },
-  oauthJwksUrl: {
-    variable: 'SVC_DOCS_OAUTH_JWKS_URL',
-    flag: '--oauth-jwks-url <url>',
-    kind: 'text',
-    shown: 'none',
-    meaning:
-      'Where the issuer publishes its signing keys (a JWKS URL); or name a local copy (SVC_DOCS_OAUTH_JWKS_FILE)',
-    commands: ['serve'],
-  },
-  oauthJwksFile: {
-    variable: 'SVC_DOCS_OAUTH_JWKS_FILE',
-    flag: '--oauth-jwks-file <path>',
-    kind: 'text',
-    shown: 'none',
-    meaning: "The issuer's signing keys from a local file, instead of SVC_DOCS_OAUTH_JWKS_URL",
-    commands: ['serve'],
-  },
-  oauthResource: {
-    variable: 'SVC_DOCS_OAUTH_RESOURCE',
-    flag: '--oauth-resource <url>',
-    kind: 'text',
-    shown: 'none',
-    meaning: "This server as clients reach it, e.g. https://docs.internal/docs: the tokens' audience",
-    commands: ['serve'],
-  },
-  oauthScope: {
-    variable: 'SVC_DOCS_OAUTH_SCOPE',
-    flag: '--oauth-scope <scope>',
-    kind: 'text',
-    default: 'docs:read',
-    meaning: 'The scope an OAuth token must carry',
-    commands: ['serve'],
-  },
+  // OAuth resource-server mode (src/mcp/oauth/), and what the server tells operators (docs/observability.md).
+  ...OAUTH_SETTINGS,
+  ...OBSERVABILITY_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -7,7 +7,8 @@ import {
   defaultSearchThreads,
   defaultVectorCacheDir,
 } from './defaults.js';
-import { readVariable } from './read-value.js';
+import { LOG_FORMATS, type LogFormat } from '../observe/pretty-log.js';
+import { readVariable, SettingsError } from './read-value.js';
 import { readFlags, readValues, readVariables, overlay, type Env, type Flags, type Values } from './values.js';
 import { serverOptionsOf } from './server.js';
 
@@ -43,6 +44,8 @@ export interface ServeSettings extends IndexSettings {
   searchThreads: number;
   /** How often serve --watch asks a git corpus's remote for a new commit. */
   gitPollMs: number;
+  /** The log's format asked for; undefined lets the output decide (pretty on a terminal). */
+  logFormat: LogFormat | undefined;
   server: ServerOptions;
 }
 
@@ -101,8 +104,17 @@ export function serveSettings(flags: Flags, env: Env): ServeSettings {
     ...indexSettingsOf(values),
     searchThreads: values.searchThreads ?? defaultSearchThreads(),
     gitPollMs: (values.gitPollSeconds ?? SETTINGS.gitPollSeconds.default) * 1000,
+    logFormat: logFormatOf(values.logFormat),
     server: serverOptionsOf(layers),
   };
+}
+
+function logFormatOf(value: string | undefined): LogFormat | undefined {
+  if (value === undefined) return undefined;
+  const format = LOG_FORMATS.find((f) => f === value.toLowerCase());
+  if (format === undefined)
+    throw new SettingsError(`${SETTINGS.logFormat.variable} (--log-format) must be json or pretty, got "${value}"`);
+  return format;
 }
 
 export function searchSettings(flags: Flags, env: Env): SearchSettings {

@@ -13,6 +13,7 @@ import { readIndex } from '../../src/index/read-index.js';
 import { defaultCorpusDir, defaultIndexDir } from '../../src/settings/defaults.js';
 import { corpusKey, parseCorpusSpec } from '../../src/corpus-spec.js';
 import { testRemote } from '../helpers/git-repo.js';
+import { logEntries, readyUrl } from '../helpers/serve-log.js';
 
 /** The real command line, spawned as users run it: output, exit codes, and serve's lifecycle. */
 
@@ -72,13 +73,21 @@ function run(args: string[], env: NodeJS.ProcessEnv = cliEnv()): Promise<Finishe
   return finished(spawnCli(args, env));
 }
 
-/** A user's mistake: exactly one line on stderr, starting with svc-docs:, nothing on stdout, non-zero exit. */
-function expectOneLineError(result: Finished, pattern: RegExp): void {
+/**
+ * A user's mistake: exactly one line on stderr, starting with svc-docs:, non-zero exit; nothing on
+ * stdout, or for `serve`, which had begun its log, JSON entries ending with the failed start.
+ */
+function expectOneLineError(result: Finished, pattern: RegExp, logged = false): void {
   const lines = result.stderr.split('\n').filter((l) => l !== '');
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^svc-docs: /);
   expect(lines[0]).toMatch(pattern);
-  expect(result.stdout).toBe('');
+  if (!logged) expect(result.stdout).toBe('');
+  else {
+    const log = logEntries(result.stdout);
+    expect(log[0]!.event).toBe('start');
+    expect(log.at(-1)).toMatchObject({ level: 'error', event: 'start-failed', error: expect.stringMatching(pattern) });
+  }
   expect(result.code).not.toBe(0);
   expect(result.code).not.toBeNull();
 }
@@ -202,8 +211,7 @@ describe('svc-docs: each command loads only what it runs', () => {
     // What each command does run is recorded: the list is the process's, not empty.
     expect(index!.some((url) => url.endsWith('/indexer/build.ts'))).toBe(true);
     expect(config!.some((url) => url.endsWith('/src/cli/client-config.ts'))).toBe(true);
-    expect(index!.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
-    expect(config!.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
+    for (const loaded of [index!, config!]) expect(loaded.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
   });
 
   it('index loads a format converter only for a corpus that has files of its format', async () => {
@@ -308,6 +316,7 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
     expectOneLineError(
       await run(['serve', '--no-build', '--port', '0', '--index', empty]),
       /no index in .*: run 'svc-docs index' first/,
+      true,
     );
     expect(existsSync(join(empty, 'CURRENT'))).toBe(false);
   });
@@ -320,6 +329,7 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
       expectOneLineError(
         await run(['serve', '--no-build', '--port', String(port), '--index', bundledIndex()]),
         new RegExp(`port 127\\.0\\.0\\.1:${port} is already in use`),
+        true,
       );
     } finally {
       taken.close();
@@ -371,13 +381,18 @@ describe('svc-docs serve', () => {
     const server = await startServe(['serve', '--port', '0', '--no-build', '--index', bundledIndex()], cliEnv());
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
     // The entry to paste into an IDE, for this very URL.
-    const entry = /\{[\s\S]*\}/.exec(server.stderr())?.[0];
-    expect(JSON.parse(entry!)).toEqual({ mcpServers: { 'svc-docs': { url: server.url, type: 'http' } } });
+    const ready = logEntries(server.stdout()).find((e) => e.event === 'ready');
+    expect(ready?.clientConfig).toEqual({ mcpServers: { 'svc-docs': { url: server.url, type: 'http' } } });
     expect(await searchPaths(server.url, 'rate limits')).toContain('svc-platform/limits.md');
 
-    const { code, signal, stdout } = await server.stop();
+    const { code, signal, stdout, stderr } = await server.stop();
     expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(stdout).toContain('"event":"listening"');
+    // One structured log on stdout, from start to stop; nothing on stderr.
+    expect(stderr).toBe('');
+    const events = logEntries(stdout).map((e) => e.event);
+    expect(events.slice(0, 3)).toEqual(['start', 'listening', 'ready']);
+    expect(events.slice(-2)).toEqual(['stopping', 'stopped']);
+    expect(events).toContain('request');
   });
 
   it('builds a missing index before serving, rebuilds a stale one, and reuses a current one', async () => {
@@ -389,7 +404,8 @@ describe('svc-docs serve', () => {
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('serve-vectors') });
 
     const first = await startServe(args, env);
-    expect(first.stderr()).toMatch(/no index in .*: building it from/);
+    const building = (stdout: string) => logEntries(stdout).find((e) => e.event === 'index-build')?.message;
+    expect(building(first.stdout())).toMatch(/no index in .*: building it from/);
     expect((await searchPaths(first.url, 'flamingo rollback'))[0]).toBe('handbook/deploy.md');
     await first.stop();
 
@@ -398,12 +414,12 @@ describe('svc-docs serve', () => {
       '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n',
     );
     const second = await startServe(args, env);
-    expect(second.stderr()).toMatch(/the corpus changed since the index was built: building it from/);
+    expect(building(second.stdout())).toMatch(/the corpus changed since the index was built: building it from/);
     expect((await searchPaths(second.url, 'pelican pager'))[0]).toBe('handbook/oncall.md');
     await second.stop();
 
     const third = await startServe(args, env);
-    expect(third.stderr()).not.toMatch(/building it/);
+    expect(building(third.stdout())).toBeUndefined();
     expect((await searchPaths(third.url, 'pelican pager'))[0]).toBe('handbook/oncall.md');
     await third.stop();
   });
@@ -421,7 +437,8 @@ describe('svc-docs: each corpus gets its own index folder', () => {
       const served = readFileSync(join(ownIndex, 'CURRENT'), 'utf8');
       expect(await searchPaths(first.url, 'rate limits')).toContain('svc-platform/limits.md');
       const second = await startServe(['serve', '--port', '0', '--corpus', other], env);
-      expect(second.stderr()).toMatch(/no index in .*: building it from/);
+      const building = logEntries(second.stdout()).find((e) => e.event === 'index-build');
+      expect(building?.message).toMatch(/no index in .*: building it from/);
       expect((await searchPaths(second.url, 'quokka enclosure'))[0]).toBe('zoo/quokka.md');
       expect(existsSync(join(otherIndex, 'CURRENT'))).toBe(true);
       // The first server's index was not rebuilt, so it had nothing to reload.
@@ -451,8 +468,10 @@ describe('svc-docs serve, when the model changed since the build', () => {
     writeFileSync(manifestFile, JSON.stringify(manifest));
     const server = await startServe(['serve', '--port', '0', '--corpus', corpus, '--index', index], env);
     try {
-      expect(server.stderr()).toMatch(
-        /^\S+manifest\.json was built with model svc-glove-sif-100d \(100 dims, checksum 000000000000\) but the server loads svc-glove-sif-100d \(100 dims, checksum [0-9a-f]{12}\): rebuilding the index$/m,
+      const rebuilding = logEntries(server.stdout()).find((e) => e.event === 'index-build');
+      expect(rebuilding).toMatchObject({ level: 'warn' });
+      expect(rebuilding?.message).toMatch(
+        /^\S+manifest\.json was built with model svc-glove-sif-100d \(100 dims, checksum 000000000000\) but the server loads svc-glove-sif-100d \(100 dims, checksum [0-9a-f]{12}\): rebuilding the index$/,
       );
       expect((await searchPaths(server.url, 'quokka enclosure'))[0]).toBe('kb/quokka.md');
     } finally {
@@ -515,17 +534,18 @@ describe('svc-docs serve --watch', () => {
         join(corpus, 'handbook', 'oncall.md'),
         '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n',
       );
-      // The reindex runs as `svc-docs index` in a child: its summary line reaches the server's stderr.
+      // The reindex runs as `svc-docs index` in a child: its summary line reaches the server's log.
       await waitFor(
-        () => /changes since the previous index: 1 added/.test(server.stderr()),
+        () => /changes since the previous index: 1 added/.test(server.stdout()),
         120_000,
-        () => server.stderr(),
+        () => server.stdout(),
       );
+      expect(logEntries(server.stdout()).find((e) => e.event === 'watching')).toMatchObject({ dirs: [corpus] });
       const answeredBeforeReload = answered;
       await waitFor(
         async () => (await searchPaths(server.url, 'pelican pager'))[0] === 'handbook/oncall.md',
         60_000,
-        () => server.stderr(),
+        () => server.stdout(),
       );
       searching = false;
       await load;
@@ -542,7 +562,7 @@ describe('svc-docs serve --watch', () => {
         await waitFor(
           async () => (await searchPaths(server.url, bird))[0] === 'handbook/oncall.md',
           60_000,
-          () => server.stderr(),
+          () => server.stdout(),
         );
       };
       // The next edit is built by the same reindexer, kept between edits.
@@ -588,9 +608,9 @@ describe('svc-docs serve --watch with a git corpus', () => {
       await waitFor(
         async () => (await searchPaths(server.url, 'pelican pager'))[0] === 'pelican-docs/oncall.md',
         120_000,
-        () => server.stderr(),
+        () => server.stdout(),
       );
-      expect(server.stderr()).toMatch(/pelican-docs\.git#main:docs: fetched commit [0-9a-f]{12}/);
+      expect(server.stdout()).toMatch(/pelican-docs\.git#main:docs: fetched commit [0-9a-f]{12}/);
     } finally {
       await server.stop();
       rmSync(clone, { recursive: true, force: true });
@@ -615,26 +635,28 @@ async function startServe(
   args: string[],
   env: NodeJS.ProcessEnv,
   entry = FROM_SOURCE,
-): Promise<{ url: string; pid: number | undefined; stderr: () => string; stop: () => Promise<Finished> }> {
+): Promise<{ url: string; pid: number | undefined; stdout: () => string; stop: () => Promise<Finished> }> {
   const child = spawnCli(args, env, entry);
   const exit = finished(child, 180_000);
+  let stdout = '';
   let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no startup banner within 120 s: ${stderr}`)), 120_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /svc-docs is serving MCP at (http:\/\/\S+)[\s\S]*\n\}/.exec(stderr);
-      if (match) {
+    const timer = setTimeout(() => reject(new Error(`no ready entry within 120 s: ${stdout}${stderr}`)), 120_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const ready = readyUrl(stdout);
+      if (ready !== undefined) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(ready);
       }
     });
-    child.once('exit', () => reject(new Error(`svc-docs serve exited before serving: ${stderr}`)));
+    child.once('exit', () => reject(new Error(`svc-docs serve exited before serving: ${stdout}${stderr}`)));
   });
   return {
     url,
     pid: child.pid,
-    stderr: () => stderr,
+    stdout: () => stdout,
     stop: () => {
       child.kill('SIGTERM');
       return exit;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
+import { readyUrl } from '../helpers/serve-log.js';
 
 /**
  * The V8 settings `svc-docs serve` sets for itself (src/cli/server-heap.ts), seen from outside: the
@@ -42,15 +43,17 @@ async function serveWithReports(reports: string): Promise<{ child: ChildProcess;
       '--index',
       bundledIndex(),
     ],
-    { cwd: projectRoot(), env: { ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: projectRoot(), env: { ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.push(child);
+  let stdout = '';
   let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const found = /serving MCP at (\S+)/.exec(stderr);
-      if (found) resolve(found[1]!);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const found = readyUrl(stdout);
+      if (found !== undefined) resolve(found);
     });
     child.once('exit', (code) => reject(new Error(`svc-docs serve exited with ${code}: ${stderr}`)));
   });

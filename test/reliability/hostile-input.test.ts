@@ -589,7 +589,9 @@ function check(answer: HttpAnswer | string, expected: Expected): void {
     return;
   }
   expect(result.isError).toBeFalsy();
-  expect(result.content[0]?.text).toMatch(/^((Found )?\d+ results? for|No documentation matched|The documentation does not seem to cover)/);
+  expect(result.content[0]?.text).toMatch(
+    /^((Found )?\d+ results? for|No documentation matched|The documentation does not seem to cover)/,
+  );
   expect(Array.isArray(result.structuredContent?.results)).toBe(true);
   if (expected.query !== undefined) expect(result.structuredContent?.query).toBe(expected.query);
 }

@@ -9,6 +9,7 @@ import { openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
 import { buildModelWithBrokenTokenizer, buildTinyModel } from '../embedding/tiny-model.js';
 import { INDEX_FORMAT_VERSION } from '../../src/index/manifest.js';
+import { logEntries } from '../helpers/serve-log.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { resignPostings, resignSections } from '../index/resign.js';
 import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js';
@@ -75,12 +76,15 @@ async function expectRefusal(
   const run = await runCli(['serve', '--no-build', '--index', index, '--port', '0'], { env, timeoutMs: 90_000 });
   expect(run.signal).toBeNull();
   expect(run.code).toBe(1);
-  expect(run.stdout).toBe('');
+  // Nothing served: the log holds the start and the failed start (the same line), never a listening server.
+  const log = logEntries(run.stdout);
+  expect(log.map((e) => e.event)).toEqual(['start', 'start-failed']);
   const lines = linesOf(run.stderr);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(/^svc-docs: /);
   expect(lines[0]).toMatch(line);
   expect(lines[0]).toMatch(todo);
+  expect(`svc-docs: ${String(log[1]!.error)}`).toBe(lines[0]);
   expect(run.stderr).not.toMatch(/\n\s+at /);
 }
 

@@ -25,6 +25,8 @@ import { linesOf, runCli, send, serveCli, waitFor } from './helpers.js';
 
 // Visible ASCII with the characters that JSON and URLs escape, so every written form is checked.
 const TOKEN = 'svc-token-"quoted"/slash\\back%pct-' + 'Z'.repeat(24);
+/** The scraper's token for /metrics (SVC_DOCS_METRICS_TOKEN): a secret too. */
+const METRICS_TOKEN = 'metrics-token-<angle>&amp;' + 'M'.repeat(24);
 
 let index: string;
 beforeAll(async () => {
@@ -46,7 +48,7 @@ describe('the auth token never reaches the logs of a server run', () => {
   it('a whole serve run with a token, clients misusing it, and shutdown: no line carries it', {
     timeout: 180_000,
   }, async () => {
-    const run = serveCli(['--index', index], { SVC_DOCS_AUTH_TOKEN: TOKEN });
+    const run = serveCli(['--index', index], { SVC_DOCS_AUTH_TOKEN: TOKEN, SVC_DOCS_METRICS_TOKEN: METRICS_TOKEN });
     const { child, exited } = run;
     try {
       await waitFor('the server to listen', () => /"event":"listening"/.test(run.stdout()), 90_000);
@@ -59,7 +61,7 @@ describe('the auth token never reaches the logs of a server run', () => {
       const base = url.replace(/\/docs$/, '');
       const auth = { authorization: `Bearer ${TOKEN}` };
 
-      // Proper use, including the token as a search term (search terms are not logged).
+      // Proper use, including the token as a search term (logged, redacted, on loopback).
       const { client, transport, close } = await connectClient(url, auth);
       const result = (await client.callTool({
         name: 'SearchDocs',
@@ -94,11 +96,14 @@ describe('the auth token never reaches the logs of a server run', () => {
         ],
         [url, 'POST', { ...sessionHeaders(session), ...auth, 'content-encoding': 'gzip' }, TOKEN],
         [`${base}/readyz`, 'GET', auth],
+        [`${base}/metrics`, 'GET', { authorization: `Bearer ${METRICS_TOKEN}` }],
+        [`${base}/metrics`, 'GET', { authorization: `Bearer ${METRICS_TOKEN}x` }],
+        [`${base}/metrics/${encodeURIComponent(METRICS_TOKEN)}`, 'GET', {}],
       ];
       const statuses: number[] = [];
       for (const [target, method, headers, body] of misuse)
         statuses.push((await send(target, method, headers, body)).status);
-      expect(statuses).toEqual([401, 401, 401, 401, 404, 404, 404, 400, 415, 400, 400, 200]);
+      expect(statuses).toEqual([401, 401, 401, 401, 404, 404, 404, 400, 415, 400, 400, 200, 200, 401, 404]);
       expect((await send(url, 'DELETE', { ...sessionHeaders(session), ...auth })).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
@@ -106,10 +111,11 @@ describe('the auth token never reaches the logs of a server run', () => {
     expect(await exited).toBe(0);
 
     const everything = `${run.stdout()}\n${run.stderr()}`;
-    // The run did log: one line per request at least, and the startup banner.
+    // The run did log: one line per request at least, the ready entry, and the search (its term redacted).
     expect(linesOf(run.stdout()).filter((l) => l.includes('"method"')).length).toBeGreaterThanOrEqual(15);
-    expect(run.stderr()).toMatch(/svc-docs is serving MCP at/);
-    for (const form of forms(TOKEN)) expect(everything).not.toContain(form);
+    expect(run.stdout()).toMatch(/"event":"ready","message":"svc-docs is serving MCP at/);
+    expect(run.stdout()).toContain('"term":"webhook [redacted]"');
+    for (const form of [...forms(TOKEN), ...forms(METRICS_TOKEN)]) expect(everything).not.toContain(form);
     expect(everything).toContain('[redacted]');
   });
 

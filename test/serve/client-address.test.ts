@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseServerOptions, type ServerOptionsInput } from '../../src/mcp/server-options.js';
 import { openEngine } from '../../src/search/engine.js';
-import { startupBanner } from '../../src/serve/serve.js';
+import type { IndexSummary } from '../../src/search/types.js';
+import { readyEntry } from '../../src/cli/serve-events.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 import { initializeBody, MCP_HEADERS, raw } from '../helpers/mcp-client.js';
 import { useServedEngine } from '../helpers/served-engine.js';
 
 /**
- * The start banner names a URL clients can use: on a wildcard bind (a container's 0.0.0.0) its
+ * The ready entry (what `svc-docs serve` logs once serving) names a URL clients can use: on a wildcard bind (a container's 0.0.0.0) its
  * host is one the Host check accepts, checked against a real server with that Host header; an
  * OAuth resource URL (the one clients use by definition) is shown as given, with a warning when
  * the Host check would refuse it.
@@ -15,11 +16,15 @@ import { useServedEngine } from '../helpers/served-engine.js';
 
 const { serve } = useServedEngine(() => openEngine(bundledIndex()));
 
-/** The banner's URL, notes and snippet for a server listening at `listening` with these settings. */
+/** The ready entry's URL, and its message, notes and snippet as text, for a server listening at `listening` with these settings. */
 function banner(listening: string, input: ServerOptionsInput, oauthResource?: string): { url: string; text: string } {
-  const text = startupBanner(listening, { ...parseServerOptions(input), oauthResource });
+  const index = { knowledgeBases: [], documents: 0, sections: 0, builtAt: '' } as unknown as IndexSummary;
+  const entry = readyEntry(listening, { ...parseServerOptions(input), oauthResource }, index);
+  const notes = Array.isArray(entry.notes) ? (entry.notes as string[]) : [];
+  const text = [entry.message, ...notes, JSON.stringify(entry.clientConfig, null, 2)].join('\n');
   const url = /^svc-docs is serving MCP at (\S+)$/m.exec(text)?.[1];
-  if (url === undefined) throw new Error(`no URL in the banner:\n${text}`);
+  if (url === undefined) throw new Error(`no URL in the ready entry:\n${text}`);
+  expect(entry.url).toBe(url);
   return { url, text };
 }
 

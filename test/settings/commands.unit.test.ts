@@ -154,4 +154,14 @@ describe('settings', () => {
       'f'.repeat(20),
     );
   });
+
+  it('takes the log format from the flag, then the variable, and refuses any other', () => {
+    const variable = SETTINGS.logFormat.variable;
+    expect(serveSettings({}, {}).logFormat).toBeUndefined();
+    expect(serveSettings({}, { [variable]: 'Pretty' }).logFormat).toBe('pretty');
+    expect(serveSettings({ logFormat: 'json' }, { [variable]: 'pretty' }).logFormat).toBe('json');
+    expect(() => serveSettings({}, { [variable]: 'yaml' })).toThrow(
+      new SettingsError('SVC_DOCS_LOG_FORMAT (--log-format) must be json or pretty, got "yaml"'),
+    );
+  });
 });

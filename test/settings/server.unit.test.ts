@@ -20,6 +20,7 @@ describe('server options', () => {
       maxResults: 5,
       structuredOutput: false,
       readPageTool: false,
+      metrics: true,
     });
   });
 
@@ -37,6 +38,9 @@ describe('server options', () => {
       SVC_DOCS_MAX_RESULTS: '3',
       SVC_DOCS_STRUCTURED_OUTPUT: '1',
       SVC_DOCS_READ_PAGE_TOOL: 'yes',
+      SVC_DOCS_LOG_QUERIES: 'no',
+      SVC_DOCS_METRICS: '0',
+      SVC_DOCS_METRICS_TOKEN: 'm'.repeat(20),
     });
     expect(options).toEqual({
       host: '0.0.0.0',
@@ -51,6 +55,9 @@ describe('server options', () => {
       maxResults: 3,
       structuredOutput: true,
       readPageTool: true,
+      logQueries: false,
+      metrics: false,
+      metricsToken: 'm'.repeat(20),
     });
   });
 
@@ -88,6 +95,9 @@ describe('server options', () => {
     expect(message).toMatch(/authToken \(SVC_DOCS_AUTH_TOKEN\): is too short/);
     expect(message).not.toContain('hunter2');
     expect(() => parseServerOptions({ authToken: 'has a space in it ok?' })).toThrow(/visible ASCII/);
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_METRICS_TOKEN: 'hunter2' })).toThrow(
+      /^invalid server setting metricsToken \(SVC_DOCS_METRICS_TOKEN\): is too short[^]*$/,
+    );
   });
 
   it('rejects unknown options', () => {

@@ -19,6 +19,11 @@ export function hostNameOf(hostHeader: string | undefined): string | undefined {
   }
 }
 
+/** Whether an address to listen on is reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  return ['127.0.0.1', 'localhost', '::1'].includes(host) || host.startsWith('127.');
+}
+
 export function hostAllowed(hostHeader: string | undefined, allowedHosts: readonly string[]): boolean {
   if (allowedHosts.includes('*')) return true;
   const name = hostNameOf(hostHeader);

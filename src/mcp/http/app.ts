@@ -9,13 +9,19 @@ import { corsHeaders, preflight } from './cors.js';
 import { authGuard, hostGuard, type OAuthAccess, originGuard, requestShapeGuard } from './guards.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { metadataDocument, metadataPaths } from '../oauth/metadata.js';
-import { redactingJwts } from '../oauth/redact.js';
 import { oauthConfigOf } from '../oauth/settings.js';
 import { createTokenVerifier } from '../oauth/verify.js';
 import type { PageIndex } from '../tools/pages.js';
-import { eventLogger, redacting, requestLog, type SessionOfResponse, writeLine } from './request-log.js';
+import { requestLog, type SessionOfResponse, writeLine } from './request-log.js';
 import type { ServerOptions } from '../server-options.js';
 import { statelessExchanges, type Stateless } from './stateless.js';
+import { jsonLog, type LogLine } from '../../observe/log.js';
+import { describeMcpBody } from '../../observe/mcp-request.js';
+import { ServerMetrics } from '../../observe/metrics.js';
+import { METRICS_PATH, metricsAuth, metricsRoute } from '../../observe/metrics-route.js';
+import { secretFree } from '../../observe/redacted-log.js';
+import { type RequestObserver, requestObserver } from '../../observe/request-observer.js';
+import { isLoopback } from './access.js';
 
 /**
  * The Express app: /docs (and its alias /mcp) serving both protocol eras, plus /healthz and
@@ -35,7 +41,9 @@ export interface AppOptions extends ServerOptions {
   engine: () => SearchEngine;
   /** The loaded index's pages (for resources and ReadPage); defaults to the engine's own index when it has one. */
   pages?: () => PageIndex;
-  log?: (line: string) => void;
+  log?: LogLine;
+  /** Index reloads so far, for /metrics (the live engine's count). */
+  reloads?: () => { reloaded: number; refused: number };
 }
 
 export interface App {
@@ -63,23 +71,36 @@ function liveView(options: AppOptions): { engine: SearchEngine; pages: () => Pag
   return { engine, pages };
 }
 
-function mcpRoutes(
-  app: Express,
-  options: AppOptions,
-  auth: RequestHandler,
-  legacy: LegacySessions,
-  stateless: Stateless,
-): void {
+/** What the routes share: the access check, both eras' handlers, and the observer of each request. */
+interface Parts {
+  auth: RequestHandler;
+  legacy: LegacySessions;
+  stateless: Stateless;
+  observer: RequestObserver;
+}
+
+function mcpRoutes(app: Express, options: AppOptions, { auth, legacy, stateless, observer }: Parts): void {
   app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth);
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;
-    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return stateless.modern(req, res, body);
-    if (req.header('mcp-session-id') !== undefined || legacy.opensSession(req, body))
-      return legacy.post(req, res, body);
-    return stateless.legacyOneShot(req, res, body);
+    const modern = !(await isLegacyRequest(await toWebRequest(req, body), body));
+    const session = req.header('mcp-session-id');
+    const sessionClient = session === undefined ? undefined : legacy.clientOf(session);
+    const request = describeMcpBody(body, modern ? '2026-07-28' : '2025', sessionClient);
+    return observer.run(res, request, () => {
+      if (modern) return stateless.modern(req, res, body);
+      if (session !== undefined || legacy.opensSession(req, body)) return legacy.post(req, res, body);
+      return stateless.legacyOneShot(req, res, body);
+    });
   });
-  app.get(MCP_PATHS, (req: Request, res: Response) => legacy.other(req, res));
-  app.delete(MCP_PATHS, (req: Request, res: Response) => legacy.other(req, res));
+  const other = (req: Request, res: Response) => {
+    const session = req.header('mcp-session-id');
+    const client = session === undefined ? undefined : legacy.clientOf(session);
+    const request = { era: '2025' as const, method: req.method, ...(client === undefined ? {} : { client }) };
+    return observer.run(res, request, () => legacy.other(req, res));
+  };
+  app.get(MCP_PATHS, other);
+  app.delete(MCP_PATHS, other);
   app.all(MCP_PATHS, (req: Request, res: Response) => {
     refuse(res, 405, `Method Not Allowed: use POST, GET or DELETE on ${req.path}`, -32000, {
       Allow: 'GET, POST, DELETE',
@@ -118,11 +139,26 @@ function metadataRoutes(app: Express, options: AppOptions, oauth: OAuthAccess): 
   }
 }
 
+/** The metrics (unless off) and the observer that feeds them, the log lines and the query store. */
+function observability(options: AppOptions, engine: SearchEngine, sessions: () => number) {
+  const metrics = options.metrics
+    ? new ServerMetrics({ sessions, index: () => engine.summary(), reloads: options.reloads })
+    : undefined;
+  const observer = requestObserver({
+    mcpPaths: MCP_PATHS,
+    metrics,
+    logQueries: options.logQueries ?? isLoopback(options.host),
+  });
+  return { metrics, observer };
+}
+
 export function createApp(options: AppOptions): App {
-  const log = redactingJwts(redacting(options.log ?? writeLine, options.authToken));
-  const event = eventLogger(log);
+  const log = secretFree(options.log ?? writeLine, [options.authToken, options.metricsToken]);
+  const event = jsonLog(log);
   const sessionOf: SessionOfResponse = new WeakMap();
   const { engine, pages } = liveView(options);
+  let legacy: LegacySessions | undefined;
+  const { metrics, observer } = observability(options, engine, () => legacy?.registry.size ?? 0);
   const newServer = () =>
     createDocsServer(engine, {
       responseBudgetChars: options.responseBudgetChars,
@@ -131,8 +167,9 @@ export function createApp(options: AppOptions): App {
       readPageTool: options.readPageTool,
       pages,
       log,
+      onSearch: observer.searched,
     });
-  const legacy = new LegacySessions({
+  const sessions = new LegacySessions({
     maxSessions: options.maxSessions,
     sessionIdleMs: options.sessionIdleMs,
     replicaId: options.replicaId,
@@ -140,6 +177,7 @@ export function createApp(options: AppOptions): App {
     event,
     sessionOf,
   });
+  legacy = sessions;
   const stateless = statelessExchanges({
     maxConcurrent: options.maxSessions,
     maxBodyBytes: options.maxBodyBytes,
@@ -150,20 +188,27 @@ export function createApp(options: AppOptions): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(requestLog(event, sessionOf));
+  app.use(requestLog(event, sessionOf, observer.finish));
   app.use(requestShapeGuard);
   app.use(originGuard(options.allowedOrigins));
   app.use(corsHeaders(options.allowedOrigins));
   const oauth = oauthAccess(options);
   const auth = authGuard(options.authToken, oauth, event);
   if (oauth !== undefined) metadataRoutes(app, options, oauth);
-  healthRoutes(app, options, auth, legacy);
-  mcpRoutes(app, options, auth, legacy, stateless);
+  healthRoutes(app, options, auth, sessions);
+  mcpRoutes(app, options, { auth, legacy: sessions, stateless, observer });
+  const hasCredentials = options.authToken !== undefined || oauth !== undefined;
+  if (metrics !== undefined)
+    metricsRoute(
+      app,
+      [hostGuard(options.allowedHosts), metricsAuth(options.metricsToken, auth, hasCredentials)],
+      metrics,
+    );
   app.use((req: Request, res: Response) => {
     res.status(404).json({
-      error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz.`,
+      error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz${metrics ? `; metrics: ${METRICS_PATH}` : ''}.`,
     });
   });
   app.use(errorHandler(options.maxBodyBytes, log));
-  return { app, sessions: legacy.registry, stateless };
+  return { app, sessions: sessions.registry, stateless };
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { LogLine } from './request-log.js';
+import { type LogLine, logLine } from '../../observe/log.js';
 
 /**
  * Refusals as HTTP status plus a JSON-RPC error body (the shape the SDK also uses for
@@ -62,7 +62,7 @@ export function errorHandler(maxBodyBytes: number, log: LogLine) {
       );
     } else {
       const message = isHttpError(error) ? error.message : String(error);
-      log(JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'request-failed', error: message }));
+      log(logLine({ level: 'error', event: 'request-failed', error: message }));
       refuse(
         res,
         500,

@@ -4,7 +4,7 @@ import { RpcCode, refuse } from './errors.js';
 import { bearerChallenge, resourceFor } from '../oauth/metadata.js';
 import type { OAuthConfig } from '../oauth/settings.js';
 import { KeysUnavailableError, TokenRefusedError, type TokenVerifier } from '../oauth/verify.js';
-import type { LogEvent } from './request-log.js';
+import type { Log } from '../../observe/log.js';
 
 /**
  * Who may reach the MCP endpoint and the readiness details, as Express middleware: the Origin
@@ -56,7 +56,7 @@ export interface OAuthAccess {
  * clients can discover the authorization server: 401 without a valid token, 403 without the
  * scope, 503 when the issuer's keys cannot be fetched.
  */
-export function authGuard(token: string | undefined, oauth: OAuthAccess | undefined, event: LogEvent): RequestHandler {
+export function authGuard(token: string | undefined, oauth: OAuthAccess | undefined, event: Log): RequestHandler {
   const expected = token === undefined ? undefined : tokenDigest(token);
   return async (req: Request, res: Response, next: NextFunction) => {
     const authorization = req.header('authorization');

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SearchEngine } from '../../search/types.js';
-import { type App, createApp, MCP_PATH } from './app.js';
+import { type App, type AppOptions, createApp, MCP_PATH } from './app.js';
+import { isLoopback } from './access.js';
+import { type LogEntry, type LogLine, logLine } from '../../observe/log.js';
 import type { PageIndex } from '../tools/pages.js';
 import { writeLine } from './request-log.js';
 import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from '../server-options.js';
@@ -29,7 +31,9 @@ export type HttpServerOptions = ServerOptionsInput & {
   /** The loaded index's pages; defaults to the engine's own index when it has one. */
   pages?: () => PageIndex;
   /** One JSON line per request and per notable event; defaults to stdout. */
-  log?: (line: string) => void;
+  log?: LogLine;
+  /** Index reloads so far, for /metrics. */
+  reloads?: AppOptions['reloads'];
   /** Defaults to SLOW_CLIENT_TIMEOUTS; tests shorten them. */
   timeouts?: SlowClientTimeouts;
 };
@@ -69,12 +73,8 @@ function listenError(error: NodeJS.ErrnoException, where: string): Error {
   return message === undefined ? error : new SvcDocsError('listen_failed', message, { cause: error });
 }
 
-function isLoopback(host: string): boolean {
-  return ['127.0.0.1', 'localhost', '::1'].includes(host) || host.startsWith('127.');
-}
-
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
-  const { engine, pages, log, timeouts = SLOW_CLIENT_TIMEOUTS, ...rest } = options;
+  const { engine, pages, log, reloads, timeouts = SLOW_CLIENT_TIMEOUTS, ...rest } = options;
   const settings = parseServerOptions(rest);
   const { app, sessions, stateless } = createApp({
     ...settings,
@@ -82,13 +82,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     engine,
     pages,
     log,
+    reloads,
   });
   const server = withSlowClientTimeouts(app, timeouts);
   await listen(server, settings.host, settings.port);
 
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(settings.host)}:${port}${MCP_PATH}`;
-  (log ?? writeLine)(JSON.stringify(listeningEvent(settings, url)));
+  (log ?? writeLine)(logLine(listeningEvent(settings, url)));
   return { url, port, sessionCount: () => sessions.size, close: closeOnce(server, sessions, stateless) };
 }
 
@@ -114,14 +115,13 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 }
 
 /** The startup log entry: where clients connect, and a warning when anyone can without credentials. */
-function listeningEvent(settings: ServerOptions, url: string): Record<string, unknown> {
+function listeningEvent(settings: ServerOptions, url: string): LogEntry {
   const auth = [
     settings.authToken !== undefined ? 'token' : undefined,
     settings.oauthIssuer !== undefined ? 'oauth' : undefined,
   ].filter((a) => a !== undefined);
   const safe = isLoopback(settings.host) || auth.length > 0;
   return {
-    time: new Date().toISOString(),
     level: safe ? 'info' : 'warn',
     event: 'listening',
     url,

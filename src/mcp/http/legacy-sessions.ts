@@ -2,7 +2,9 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { refuse, RpcCode } from './errors.js';
-import type { LogEvent, SessionOfResponse } from './request-log.js';
+import type { Log } from '../../observe/log.js';
+import { type ClientInfo, clientOfBody } from '../../observe/mcp-request.js';
+import type { SessionOfResponse } from './request-log.js';
 import { newSessionId, SessionRegistry } from './sessions.js';
 
 /**
@@ -15,6 +17,8 @@ interface Session {
   server: McpServer;
   transport: NodeStreamableHTTPServerTransport;
   close(): Promise<void>;
+  /** The client that opened the session (initialize's clientInfo), for the log. */
+  client: ClientInfo | undefined;
 }
 
 interface LegacySessionsOptions {
@@ -24,7 +28,7 @@ interface LegacySessionsOptions {
   maxPendingPerSession?: number;
   /** A fresh MCP server for a new session. */
   newServer: () => McpServer;
-  event: LogEvent;
+  event: Log;
   sessionOf: SessionOfResponse;
   /** Prefix of every session id this replica mints (see newSessionId). */
   replicaId?: string;
@@ -53,6 +57,11 @@ export class LegacySessions {
       maxPending: options.maxPendingPerSession,
       onExpire: (id) => options.event({ event: 'session-expired', session: id }),
     });
+  }
+
+  /** The client that opened a session, if it named itself. */
+  clientOf(id: string): ClientInfo | undefined {
+    return this.registry.get(id)?.client;
   }
 
   /** Whether this POST opens a session (initialize, alone or in a batch, and no session id). */
@@ -94,14 +103,14 @@ export class LegacySessions {
     await session.transport.handleRequest(req, res);
   }
 
-  private openSession(id: string): Session {
+  private openSession(id: string, client: ClientInfo | undefined): Session {
     const server = this.options.newServer();
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     // Set before connect(): the server chains its own close handling after this one.
     transport.onclose = () => {
       if (this.registry.delete(id)) this.options.event({ event: 'session-closed', session: id });
     };
-    return { server, transport, close: () => server.close() };
+    return { server, transport, close: () => server.close(), client };
   }
 
   /** Runs one request in a session, counting it as activity; refuses it (429) past the pending bound. */
@@ -130,7 +139,7 @@ export class LegacySessions {
   private async initialize(req: Request, res: Response, body: unknown): Promise<void> {
     if (this.registry.isFull()) return this.refuseFull(res);
     const id = newSessionId(this.options.replicaId);
-    const session = this.openSession(id);
+    const session = this.openSession(id, clientOfBody(body));
     // Registered before any await, so concurrent initializes cannot exceed the cap.
     this.registry.add(id, session);
     this.options.sessionOf.set(res, id);

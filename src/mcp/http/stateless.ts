@@ -2,7 +2,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, legacyStatelessFallback, type McpServer } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { refuse, RpcCode } from './errors.js';
-import type { LogEvent } from './request-log.js';
+import type { Log } from '../../observe/log.js';
 
 /**
  * The exchanges that hold no session: every 2026-07-28 request (createMcpHandler, stateless by
@@ -17,7 +17,7 @@ interface StatelessOptions {
   maxConcurrent: number;
   maxBodyBytes: number;
   newServer: () => McpServer;
-  event: LogEvent;
+  event: Log;
 }
 
 export interface Stateless {

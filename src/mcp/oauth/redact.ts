@@ -1,4 +1,4 @@
-import type { LogLine } from '../http/request-log.js';
+import type { LogLine } from '../../observe/log.js';
 
 /**
  * A log that never shows an OAuth access token, even where a client put one by mistake (as a

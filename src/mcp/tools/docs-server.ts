@@ -8,7 +8,10 @@ import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
 import { registerReadPageTool } from './read-page.js';
 import { describeTool } from './describe.js';
-import { renderSearch, searchDocsOutputSchema } from '../render/render.js';
+import { searchDocsOutputSchema } from '../render/render.js';
+import { searchDocs } from './search-docs.js';
+import { errorText, logLine } from '../../observe/log.js';
+import type { SearchOutcome } from '../../observe/search-outcome.js';
 import { parseServerOptions } from '../server-options.js';
 
 /**
@@ -54,6 +57,8 @@ interface DocsServerOptions {
   pages?: () => PageIndex;
   /** Operator log (one line per event); tool errors are reported here as well as to the client. */
   log?: (line: string) => void;
+  /** Told what each SearchDocs call gave the model (the log line, metrics, the query store). */
+  onSearch?: (outcome: SearchOutcome) => void;
 }
 
 /** The server's own defaults (server-options.ts), for callers that pass none. */
@@ -94,30 +99,28 @@ function searchFailed(reason: string) {
 }
 
 function registerSearchTool(server: McpServer, engine: SearchEngine, options: DocsServerOptions): void {
-  const { responseBudgetChars, maxResults, structuredOutput, log } = options;
+  const { structuredOutput, log, onSearch } = options;
   server.registerTool(
     TOOL_NAME,
     {
       title: 'Search documentation',
-      description: describeTool(engine, maxResults),
+      description: describeTool(engine, options.maxResults),
       inputSchema: searchDocsInputSchema,
       ...(structuredOutput ? { outputSchema: searchDocsOutputSchema } : {}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ searchTerm }) => {
-      let results;
+      let answer;
       try {
-        results = await engine.search(searchTerm, { limit: maxResults });
+        answer = await searchDocs(engine, searchTerm, options);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        log?.(
-          JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'search-failed', error: reason }),
-        );
+        const reason = errorText(error);
+        log?.(logLine({ level: 'error', event: 'search-failed', error: reason }));
         return searchFailed(reason);
       }
-      const rendered = renderSearch(searchTerm, results, { budgetChars: responseBudgetChars });
-      const content = [{ type: 'text' as const, text: rendered.text }];
-      return structuredOutput ? { content, structuredContent: rendered.structured } : { content };
+      onSearch?.(answer.outcome);
+      const content = [{ type: 'text' as const, text: answer.text }];
+      return structuredOutput ? { content, structuredContent: answer.structured } : { content };
     },
   );
 }

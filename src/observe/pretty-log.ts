@@ -1,0 +1,55 @@
+import type { LogLine } from './log.js';
+
+/**
+ * The log for people: the same lines as the JSON log, each shown as `time LEVEL event message
+ * key=value …` (colours on a terminal). A view of the JSON line, made after secrets were removed
+ * from it, so it can show nothing the JSON log would not.
+ */
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+const LEVEL_COLOURS: Record<string, string> = { debug: '90', info: '36', warn: '33', error: '31' };
+
+function paint(text: string, code: string | undefined, colour: boolean): string {
+  return colour && code !== undefined ? `\u001b[${code}m${text}\u001b[0m` : text;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  return JSON.stringify(value);
+}
+
+/** One JSON log line as a line for people; a line that is not a JSON object is shown as it is. */
+export function prettyLine(line: string, colour = false): string {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return line;
+  const { time, level, event, message, ...fields } = entry as Record<string, unknown>;
+  const clock = typeof time === 'string' ? time.slice(11, 23) : '';
+  const levelText = typeof level === 'string' ? level.toUpperCase().padEnd(5) : 'INFO ';
+  const head = [
+    clock,
+    paint(levelText, LEVEL_COLOURS[String(level)], colour),
+    paint(String(event ?? ''), '1', colour),
+    ...(typeof message === 'string' ? [message] : []),
+  ];
+  const rest = Object.entries(fields).map(([key, value]) => `${paint(key, '90', colour)}=${shown(value)}`);
+  return [...head, ...rest].filter((part) => part !== '').join(' ');
+}
+
+/** Pretty when asked, else JSON; unset: pretty on a terminal, JSON otherwise (files, containers, collectors). */
+export function chooseLogFormat(asked: LogFormat | undefined, stream: { isTTY?: boolean }): LogFormat {
+  return asked ?? (stream.isTTY === true ? 'pretty' : 'json');
+}
+
+/** The sink writing each line to `stream` in `format`. */
+export function logWriter(format: LogFormat, stream: NodeJS.WritableStream & { isTTY?: boolean }): LogLine {
+  if (format === 'json') return (line) => stream.write(`${line}\n`);
+  const colour = stream.isTTY === true;
+  return (line) => stream.write(`${prettyLine(line, colour)}\n`);
+}

@@ -1,0 +1,36 @@
+/**
+ * The catalogue's entries (catalogue.ts, which spreads them into SETTINGS and checks their shape)
+ * for what the server tells its operators: the log, /metrics, the search record and the search
+ * page (docs/observability.md).
+ */
+export const OBSERVABILITY_SETTINGS = {
+  logFormat: {
+    variable: 'SVC_DOCS_LOG_FORMAT',
+    flag: '--log-format <format>',
+    kind: 'text',
+    shown: '`pretty` on a terminal, else `json`',
+    meaning: "The server log's format: `json` (one object per line) or `pretty` (the same lines for people)",
+    commands: ['serve'],
+  },
+  logQueries: {
+    variable: 'SVC_DOCS_LOG_QUERIES',
+    kind: 'boolean',
+    shown: 'on when the server listens on loopback only',
+    meaning: 'Search terms in the request log (docs/observability.md)',
+    commands: ['serve'],
+  },
+  metrics: {
+    variable: 'SVC_DOCS_METRICS',
+    kind: 'boolean',
+    default: true,
+    meaning: 'Serve Prometheus metrics at `/metrics` (the Host and token checks of `/readyz`)',
+    commands: ['serve'],
+  },
+  metricsToken: {
+    variable: 'SVC_DOCS_METRICS_TOKEN',
+    kind: 'text',
+    shown: 'none',
+    meaning: 'A bearer token for `/metrics` alone (16+ visible ASCII characters)',
+    commands: ['serve'],
+  },
+} as const;
