@@ -1,4 +1,6 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { positiveInt } from './flags.js';
+import { addReportCommand } from './report.js';
 import { addServeCommand } from './serve.js';
 import { SvcDocsError } from '../errors.js';
 import { SETTINGS } from '../settings/catalogue.js';
@@ -21,12 +23,6 @@ class UsageError extends SvcDocsError<'invalid_usage'> {
   }
 }
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive whole number');
-  return n;
-}
-
 export function createProgram(env: Env): Command {
   const program = new Command();
   program
@@ -37,6 +33,7 @@ export function createProgram(env: Env): Command {
   addServeCommand(program, env);
   addConfigCommand(program, env);
   addSearchCommand(program, env);
+  addReportCommand(program, env);
   return program;
 }
 

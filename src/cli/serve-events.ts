@@ -2,6 +2,7 @@ import { isLoopback } from '../mcp/http/access.js';
 import type { ServerOptions } from '../mcp/server-options.js';
 import type { LogEntry } from '../observe/log.js';
 import type { LogFormat } from '../observe/pretty-log.js';
+import { queryStoreFiles } from '../observe/query-record.js';
 import type { IndexSummary } from '../search/types.js';
 import type { ServeSettings } from '../settings/commands.js';
 import { clientAddress } from '../serve/client-address.js';
@@ -26,6 +27,7 @@ export function startEntry(settings: ServeSettings, format: LogFormat, watch: bo
     logFormat: format,
     logQueries: server.logQueries ?? isLoopback(server.host),
     metrics: server.metrics,
+    queryStore: server.queryStore ? queryStoreFiles(settings.indexDir).current : false,
   };
 }
 

@@ -115,6 +115,14 @@ const serverOptionsSchema = z
     metrics: z.boolean().default(SETTINGS.metrics.default),
     /** A token for /metrics alone (a scraper need not hold the token that reads the docs). */
     metricsToken: bearerToken.optional(),
+    /** Record each search in <index>/queries.jsonl for the docs-gap report (`svc-docs report`). */
+    queryStore: z.boolean().default(SETTINGS.queryStore.default),
+    /** The query store's two files together at most this many bytes. */
+    queryStoreMaxBytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(SETTINGS.queryStoreMaxBytes.default),
   })
   .strict()
   .superRefine(checkOAuthSettings);

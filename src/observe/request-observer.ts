@@ -1,10 +1,11 @@
 import type { LogEntry } from './log.js';
 import { currentMcpRequest, inMcpRequest, type McpRequest, mcpLogFields } from './mcp-request.js';
 import type { ServerMetrics } from './metrics.js';
+import type { QueryStore } from './query-store.js';
 import type { SearchOutcome } from './search-outcome.js';
 
 /**
- * Where the HTTP layer's hooks meet the log and the metrics: a request described
+ * Where the HTTP layer's hooks meet the log, the metrics and the query store: a request described
  * by the layer (its era, method, client) is handled inside `run`; a SearchDocs call made while it
  * runs reports through `searched`; when the request ends, `finish` completes its log line and
  * counts it.
@@ -14,6 +15,7 @@ export interface RequestObserverOptions {
   /** The MCP endpoint's paths: requests to them are counted even when refused before being read. */
   mcpPaths: readonly string[];
   metrics?: ServerMetrics;
+  store?: QueryStore;
   /** Search terms go into the log lines (loopback servers, or SVC_DOCS_LOG_QUERIES). */
   logQueries: boolean;
 }
@@ -25,7 +27,7 @@ export interface RequestObserver {
 }
 
 export function requestObserver(options: RequestObserverOptions): RequestObserver {
-  const { metrics, logQueries } = options;
+  const { metrics, store, logQueries } = options;
   const requests = new WeakMap<object, McpRequest>();
   return {
     run(res, request, handle) {
@@ -36,6 +38,7 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
       const request = currentMcpRequest();
       if (request !== undefined) request.search = outcome;
       metrics?.searched(outcome, request?.era ?? 'unknown');
+      store?.record(outcome, request?.client?.name);
     },
     finish(res, entry) {
       const request = requests.get(res);

@@ -6,6 +6,7 @@ import { LiveEngine, type OpenEngine } from './live-engine.js';
 import { openPooledEngine } from './pool-engine.js';
 import { SearchPool } from './pool.js';
 import { errorText, jsonLog, type Log, type LogLine } from '../observe/log.js';
+import { QueryStore } from '../observe/query-store.js';
 import { secretFree } from '../observe/redacted-log.js';
 
 /**
@@ -33,7 +34,21 @@ export interface RunningDocsServer {
   live: LiveEngine;
   /** The search pool, when searches run in worker threads. */
   pool: SearchPool | undefined;
+  /** Where searches are recorded for the docs-gap report, unless turned off. */
+  store: QueryStore | undefined;
   close(): Promise<void>;
+}
+
+/** The query store in the index folder, unless settings turn it off. */
+function openStore(options: ServeOptions, log: LogLine, secrets: (string | undefined)[]): QueryStore | undefined {
+  const { queryStore, queryStoreMaxBytes } = options.server;
+  if (!queryStore) return undefined;
+  return new QueryStore({
+    indexDir: options.indexDir,
+    maxBytes: queryStoreMaxBytes,
+    log: jsonLog(log),
+    secretFree: (sink) => secretFree(sink, secrets),
+  });
 }
 
 /** The live engine on the current index, searching in a pool of worker threads when asked for one. */
@@ -64,11 +79,13 @@ export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
   process.on('SIGHUP', onHangup);
   let http: RunningServer | undefined;
   let watcher: CorpusWatcher | undefined;
+  const store = openStore(options, log, secrets);
   try {
     http = await startHttpServer({
       ...options.server,
       engine: () => live.current,
       log: options.log,
+      store,
       reloads: () => live.reloads,
     });
     watcher = options.watch ? watchCorpus(options.watch, live, jsonLog(log)) : undefined;
@@ -85,10 +102,12 @@ export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
     http: listening,
     live,
     pool,
+    store,
     async close() {
       process.off('SIGHUP', onHangup);
       await watcher?.close();
       await listening.close();
+      await store?.flush();
       await live.close();
       await pool?.close();
     },

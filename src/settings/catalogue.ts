@@ -18,7 +18,7 @@ import { OBSERVABILITY_SETTINGS } from './observability.js';
 import { OAUTH_SETTINGS } from './oauth.js';
 
 /** The commands that read settings. */
-export type CommandName = 'index' | 'serve' | 'search' | 'config';
+export type CommandName = 'index' | 'serve' | 'search' | 'config' | 'report';
 
 /**
  * How a value is read, from a variable or a flag alike: `text` (trimmed; blank is unset),
@@ -44,6 +44,8 @@ export interface Setting {
 const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 const BUILDING = ['index', 'serve'] as const;
 const READING = ['index', 'serve', 'search'] as const;
+/** The commands that find an index (report reads the searches recorded beside it). */
+const LOCATING = [...READING, 'report'] as const;
 
 export const SETTINGS = {
   corpus: {
@@ -53,15 +55,15 @@ export const SETTINGS = {
     shown: '`./corpus` (in the svc-docs folder)',
     meaning:
       'Corpus folders or git repositories `git+<url>[#<branch>][:<subfolder>]` (docs/sources.md), one knowledge base each (comma-separated; the flag repeats)',
-    commands: READING,
+    commands: LOCATING,
   },
   index: {
     variable: 'SVC_DOCS_INDEX',
-    flag: { index: '--out <dir>', serve: '--index <dir>', search: '--index <dir>' },
+    flag: { index: '--out <dir>', serve: '--index <dir>', search: '--index <dir>', report: '--index <dir>' },
     kind: 'text',
     shown: "the corpus's own: `<cache>/indexes/<folder names>-<hash of their paths>`",
     meaning: 'Index folder',
-    commands: READING,
+    commands: LOCATING,
   },
   model: {
     variable: 'SVC_DOCS_MODEL',
@@ -84,7 +86,7 @@ export const SETTINGS = {
     kind: 'text',
     shown: '`.cache` in the svc-docs folder',
     meaning: 'Generated files: the default model, the vector cache, the indexes, downloaded models',
-    commands: READING,
+    commands: LOCATING,
   },
   vectorCache: {
     variable: 'SVC_DOCS_VECTOR_CACHE_DIR',
@@ -134,7 +136,7 @@ export const SETTINGS = {
     kind: 'boolean',
     default: false,
     meaning: 'An error prints its stack trace too (for bug reports)',
-    commands: ['index', 'serve', 'search', 'config'],
+    commands: ['index', 'serve', 'search', 'config', 'report'],
   },
   host: {
     variable: 'SVC_DOCS_HOST',

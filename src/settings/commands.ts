@@ -59,6 +59,11 @@ export interface SearchSettings {
   maxResults: number;
 }
 
+/** What `svc-docs report` reads: which index's recorded searches (and pages). */
+export interface ReportSettings {
+  indexDir: string;
+}
+
 /** What `svc-docs config` reads: whether the server takes a token (inline or from a file). */
 export interface ConfigSettings {
   authTokenSet: boolean;
@@ -126,6 +131,10 @@ export function searchSettings(flags: Flags, env: Env): SearchSettings {
     maxResults: values.maxResults,
   });
   return { indexDir, model, allowRemoteModels, cacheDir, responseBudgetChars, maxResults };
+}
+
+export function reportSettings(flags: Flags, env: Env): ReportSettings {
+  return { indexDir: whereFrom(readValues('report', flags, env)).indexDir };
 }
 
 export function configSettings(flags: Flags, env: Env): ConfigSettings {

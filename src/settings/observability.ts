@@ -33,4 +33,18 @@ export const OBSERVABILITY_SETTINGS = {
     meaning: 'A bearer token for `/metrics` alone (16+ visible ASCII characters)',
     commands: ['serve'],
   },
+  queryStore: {
+    variable: 'SVC_DOCS_QUERY_STORE',
+    kind: 'boolean',
+    default: true,
+    meaning: 'Record each SearchDocs call in `<index>/queries.jsonl` for the docs-gap report (`svc-docs report`)',
+    commands: ['serve'],
+  },
+  queryStoreMaxBytes: {
+    variable: 'SVC_DOCS_QUERY_STORE_MAX_BYTES',
+    kind: 'whole',
+    default: 4 * 1024 * 1024,
+    meaning: "The search record's two files (it rotates) together at most this many bytes (at least 65536)",
+    commands: ['serve'],
+  },
 } as const;

@@ -194,13 +194,14 @@ describe('svc-docs: each command loads only what it runs', () => {
   /** The Markdown parser's: about 0.1 s, of no use to a server whose index is current. */
   const PARSER_MODULES = /\/node_modules\/(remark-parse|remark-gfm|micromark)\/|\/indexer\/chunk\.ts$/;
 
-  it('index and config run without loading the server (express, the MCP SDK, the search engine)', async () => {
+  it('index, config and report run without loading the server (express, the MCP SDK, the search engine)', async () => {
     const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
     const vectors = tempDir('cli-modules-vectors');
-    const [index, config] = await Promise.all(
+    const [index, config, report] = await Promise.all(
       [
         ['index', '--corpus', corpus, '--out', tempDir('cli-modules-out'), '--vector-cache', vectors],
         ['config', '--url', 'http://127.0.0.1:8080/docs'],
+        ['report', '--index', bundledIndex()],
       ].map(async (args) => {
         const modules = recordedModules();
         const result = await finished(spawnCli(args, cliEnv(modules.env), modules.entry));
@@ -211,7 +212,9 @@ describe('svc-docs: each command loads only what it runs', () => {
     // What each command does run is recorded: the list is the process's, not empty.
     expect(index!.some((url) => url.endsWith('/indexer/build.ts'))).toBe(true);
     expect(config!.some((url) => url.endsWith('/src/cli/client-config.ts'))).toBe(true);
-    for (const loaded of [index!, config!]) expect(loaded.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
+    expect(report!.some((url) => url.endsWith('/src/observe/gap-report.ts'))).toBe(true);
+    for (const loaded of [index!, config!, report!])
+      expect(loaded.filter((url) => SERVER_MODULES.test(url))).toEqual([]);
   });
 
   it('index loads a format converter only for a corpus that has files of its format', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -61,7 +63,7 @@ describe('the auth token never reaches the logs of a server run', () => {
       const base = url.replace(/\/docs$/, '');
       const auth = { authorization: `Bearer ${TOKEN}` };
 
-      // Proper use, including the token as a search term (logged, redacted, on loopback).
+      // Proper use, including the token as a search term (logged and recorded, redacted, on loopback).
       const { client, transport, close } = await connectClient(url, auth);
       const result = (await client.callTool({
         name: 'SearchDocs',
@@ -115,7 +117,13 @@ describe('the auth token never reaches the logs of a server run', () => {
     expect(linesOf(run.stdout()).filter((l) => l.includes('"method"')).length).toBeGreaterThanOrEqual(15);
     expect(run.stdout()).toMatch(/"event":"ready","message":"svc-docs is serving MCP at/);
     expect(run.stdout()).toContain('"term":"webhook [redacted]"');
-    for (const form of [...forms(TOKEN), ...forms(METRICS_TOKEN)]) expect(everything).not.toContain(form);
+    // The query store kept the search, its term redacted too.
+    const stored = readFileSync(join(index, 'queries.jsonl'), 'utf8');
+    expect(stored).toContain('"term":"webhook [redacted]"');
+    for (const form of [...forms(TOKEN), ...forms(METRICS_TOKEN)]) {
+      expect(everything).not.toContain(form);
+      expect(stored).not.toContain(form);
+    }
     expect(everything).toContain('[redacted]');
   });
 
@@ -206,9 +214,12 @@ describe('OAuth access tokens never reach the logs of a server run', () => {
     const everything = `${run.stdout()}\n${run.stderr()}`;
     expect(everything).toContain('"token-refused"');
     expect(issuer.minted.size).toBe(6);
+    const stored = readFileSync(join(index, 'queries.jsonl'), 'utf8');
     for (const token of issuer.minted) {
-      expect(everything).not.toContain(token);
-      expect(everything).not.toContain(token.split('.')[1]!);
+      for (const text of [everything, stored]) {
+        expect(text).not.toContain(token);
+        expect(text).not.toContain(token.split('.')[1]!);
+      }
     }
   });
 });

@@ -25,6 +25,7 @@ const COMMAND_FLAGS: Record<CommandName, string[]> = {
   serve: ['--no-build', '--watch'],
   search: ['--limit', '--json'],
   config: ['--url', '--auth'],
+  report: ['--since', '--limit', '--json'],
 };
 
 describe('the settings catalogue', () => {

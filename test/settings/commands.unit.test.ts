@@ -10,6 +10,7 @@ import {
   configSettings,
   debugRequested,
   indexSettings,
+  reportSettings,
   searchSettings,
   serveSettings,
 } from '../../src/settings/commands.js';
@@ -18,7 +19,13 @@ import { SettingsError } from '../../src/settings/read-value.js';
 
 /** Each command's settings: read from the flags and variables it is given, its own only, with one rule per kind. */
 
-const COMMANDS = { index: indexSettings, serve: serveSettings, search: searchSettings, config: configSettings };
+const COMMANDS = {
+  index: indexSettings,
+  serve: serveSettings,
+  search: searchSettings,
+  config: configSettings,
+  report: reportSettings,
+};
 const { allowRemoteModels, debug, maxFileBytes, parseTimeoutSeconds, searchThreads } = SETTINGS;
 
 describe('settings', () => {

@@ -21,6 +21,8 @@ describe('server options', () => {
       structuredOutput: false,
       readPageTool: false,
       metrics: true,
+      queryStore: true,
+      queryStoreMaxBytes: 4 * 1024 * 1024,
     });
   });
 
@@ -41,6 +43,8 @@ describe('server options', () => {
       SVC_DOCS_LOG_QUERIES: 'no',
       SVC_DOCS_METRICS: '0',
       SVC_DOCS_METRICS_TOKEN: 'm'.repeat(20),
+      SVC_DOCS_QUERY_STORE: 'off',
+      SVC_DOCS_QUERY_STORE_MAX_BYTES: '100000',
     });
     expect(options).toEqual({
       host: '0.0.0.0',
@@ -58,6 +62,8 @@ describe('server options', () => {
       logQueries: false,
       metrics: false,
       metricsToken: 'm'.repeat(20),
+      queryStore: false,
+      queryStoreMaxBytes: 100_000,
     });
   });
 

@@ -19,6 +19,7 @@ import { jsonLog, type LogLine } from '../../observe/log.js';
 import { describeMcpBody } from '../../observe/mcp-request.js';
 import { ServerMetrics } from '../../observe/metrics.js';
 import { METRICS_PATH, metricsAuth, metricsRoute } from '../../observe/metrics-route.js';
+import type { QueryStore } from '../../observe/query-store.js';
 import { secretFree } from '../../observe/redacted-log.js';
 import { type RequestObserver, requestObserver } from '../../observe/request-observer.js';
 import { isLoopback } from './access.js';
@@ -42,6 +43,8 @@ export interface AppOptions extends ServerOptions {
   /** The loaded index's pages (for resources and ReadPage); defaults to the engine's own index when it has one. */
   pages?: () => PageIndex;
   log?: LogLine;
+  /** Where searches are recorded for the docs-gap report (serve.ts opens it in the index folder). */
+  store?: QueryStore;
   /** Index reloads so far, for /metrics (the live engine's count). */
   reloads?: () => { reloaded: number; refused: number };
 }
@@ -147,6 +150,7 @@ function observability(options: AppOptions, engine: SearchEngine, sessions: () =
   const observer = requestObserver({
     mcpPaths: MCP_PATHS,
     metrics,
+    store: options.store,
     logQueries: options.logQueries ?? isLoopback(options.host),
   });
   return { metrics, observer };

@@ -32,6 +32,8 @@ export type HttpServerOptions = ServerOptionsInput & {
   pages?: () => PageIndex;
   /** One JSON line per request and per notable event; defaults to stdout. */
   log?: LogLine;
+  /** Where searches are recorded for the docs-gap report. */
+  store?: AppOptions['store'];
   /** Index reloads so far, for /metrics. */
   reloads?: AppOptions['reloads'];
   /** Defaults to SLOW_CLIENT_TIMEOUTS; tests shorten them. */
@@ -74,7 +76,7 @@ function listenError(error: NodeJS.ErrnoException, where: string): Error {
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
-  const { engine, pages, log, reloads, timeouts = SLOW_CLIENT_TIMEOUTS, ...rest } = options;
+  const { engine, pages, log, store, reloads, timeouts = SLOW_CLIENT_TIMEOUTS, ...rest } = options;
   const settings = parseServerOptions(rest);
   const { app, sessions, stateless } = createApp({
     ...settings,
@@ -82,6 +84,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     engine,
     pages,
     log,
+    store,
     reloads,
   });
   const server = withSlowClientTimeouts(app, timeouts);
