@@ -18,20 +18,22 @@ import { labelledSets, splitHalf, type QuerySet } from './queries.js';
 import { measureScale, scaleChart, type ScaleReport } from './scale.js';
 import { misspelt } from './typos.js';
 import { renderSummary } from './summary.js';
+import { writePageScreenshots } from './search-page-screenshot.js';
 
 /**
  * `npm run bench` (full) and `npm run bench -- --quick` (CI): quality of every system on the
  * held-out halves of the labelled sets (the shipped engine against plain BM25 as the assistant
  * receives their answers, then every other system), query latency by stage, indexing speed, end-to-end latency over HTTP, cold
- * start, and behaviour at scale, all measured in this one run on this machine. Select parts with
- * `--parts=quality,latency,indexing,http,coldstart,scale` (all by default) and the scale sizes
+ * start, and behaviour at scale, all measured in this one run on this machine, and screenshots of
+ * the search page for the README. Select parts with
+ * `--parts=quality,latency,indexing,http,coldstart,scale,page` (all by default) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
 
-const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale';
+const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale,page';
 /** Sizes the full run measures; 1M is listed as not run, with the reason measured on the way. */
 const FULL_SCALE_SIZES = [10_000, 100_000];
 const QUICK_SCALE_SIZES = [10_000];
@@ -143,6 +145,7 @@ async function main(): Promise<void> {
   const work = join(cacheDirOf(process.env), 'bench');
   mkdirSync(outDir, { recursive: true });
   mkdirSync(work, { recursive: true });
+  const suffix = quick ? '-quick' : '';
   const log = (line: string) => console.error(`[bench] ${line}`);
 
   const embedder = await loadEmbedder({ cacheDir: cacheDirOf(process.env), log });
@@ -230,10 +233,13 @@ async function main(): Promise<void> {
       log,
     });
   });
+  await timed('page', async () => {
+    const written = await writePageScreenshots(outDir, suffix, embedder);
+    log(written === undefined ? 'page: skipped, Chromium is not installed' : `page: wrote ${written.files.join(', ')}`);
+  });
   await embedder.dispose();
   results.seconds.total = (performance.now() - runStarted) / 1000;
 
-  const suffix = quick ? '-quick' : '';
   // A scale-only run keeps its own results beside the full run's (its chart replaces scale.svg).
   const [resultsFile, summaryFile] = scaleOnly
     ? ['scale-results.json', 'scale-summary.md']

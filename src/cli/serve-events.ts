@@ -27,6 +27,7 @@ export function startEntry(settings: ServeSettings, format: LogFormat, watch: bo
     logFormat: format,
     logQueries: server.logQueries ?? isLoopback(server.host),
     metrics: server.metrics,
+    webPage: server.webPage,
     queryStore: server.queryStore ? queryStoreFiles(settings.indexDir).current : false,
   };
 }
@@ -45,6 +46,7 @@ export function readyEntry(listening: string, server: ServerOptions, index: Inde
     message: `svc-docs is serving MCP at ${url}`,
     url,
     ...(notes.length > 0 ? { notes } : {}),
+    ...(server.webPage ? { page: `${base}/` } : {}),
     ...(server.metrics ? { metrics: `${base}/metrics` } : {}),
     knowledgeBases: index.knowledgeBases,
     documents: index.documents,

@@ -123,6 +123,8 @@ const serverOptionsSchema = z
       .int()
       .min(64 * 1024)
       .default(SETTINGS.queryStoreMaxBytes.default),
+    /** The search page for people at / (same Host, Origin and token checks as /docs). */
+    webPage: z.boolean().default(SETTINGS.webPage.default),
   })
   .strict()
   .superRefine(checkOAuthSettings);

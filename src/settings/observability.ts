@@ -47,4 +47,11 @@ export const OBSERVABILITY_SETTINGS = {
     meaning: "The search record's two files (it rotates) together at most this many bytes (at least 65536)",
     commands: ['serve'],
   },
+  webPage: {
+    variable: 'SVC_DOCS_WEB_PAGE',
+    kind: 'boolean',
+    default: true,
+    meaning: 'Serve the search page for people at `/` (the Host, Origin and token checks of `/docs`)',
+    commands: ['serve'],
+  },
 } as const;

@@ -35,6 +35,11 @@ beforeAll(async () => {
   index = await fixtureIndex(SAMPLE_CORPUS);
 });
 
+/** HTTP Basic credentials with `password` (how a browser sends the token to the search page). */
+function basic(password: string): string {
+  return `Basic ${Buffer.from(`reader:${password}`).toString('base64')}`;
+}
+
 /** The token in every form a log line could carry it. */
 function forms(secret: string): string[] {
   return [
@@ -101,11 +106,13 @@ describe('the auth token never reaches the logs of a server run', () => {
         [`${base}/metrics`, 'GET', { authorization: `Bearer ${METRICS_TOKEN}` }],
         [`${base}/metrics`, 'GET', { authorization: `Bearer ${METRICS_TOKEN}x` }],
         [`${base}/metrics/${encodeURIComponent(METRICS_TOKEN)}`, 'GET', {}],
+        [`${base}/?q=${encodeURIComponent(TOKEN)}`, 'GET', { authorization: basic(TOKEN) }],
+        [`${base}/`, 'GET', { authorization: basic(`${TOKEN}x`) }],
       ];
       const statuses: number[] = [];
       for (const [target, method, headers, body] of misuse)
         statuses.push((await send(target, method, headers, body)).status);
-      expect(statuses).toEqual([401, 401, 401, 401, 404, 404, 404, 400, 415, 400, 400, 200, 200, 401, 404]);
+      expect(statuses).toEqual([401, 401, 401, 401, 404, 404, 404, 400, 415, 400, 400, 200, 200, 401, 404, 200, 401]);
       expect((await send(url, 'DELETE', { ...sessionHeaders(session), ...auth })).status).toBe(200);
     } finally {
       child.kill('SIGTERM');

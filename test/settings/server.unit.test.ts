@@ -23,6 +23,7 @@ describe('server options', () => {
       metrics: true,
       queryStore: true,
       queryStoreMaxBytes: 4 * 1024 * 1024,
+      webPage: true,
     });
   });
 
@@ -45,6 +46,7 @@ describe('server options', () => {
       SVC_DOCS_METRICS_TOKEN: 'm'.repeat(20),
       SVC_DOCS_QUERY_STORE: 'off',
       SVC_DOCS_QUERY_STORE_MAX_BYTES: '100000',
+      SVC_DOCS_WEB_PAGE: 'false',
     });
     expect(options).toEqual({
       host: '0.0.0.0',
@@ -64,6 +66,7 @@ describe('server options', () => {
       metricsToken: 'm'.repeat(20),
       queryStore: false,
       queryStoreMaxBytes: 100_000,
+      webPage: false,
     });
   });
 

@@ -23,6 +23,8 @@ import type { QueryStore } from '../../observe/query-store.js';
 import { secretFree } from '../../observe/redacted-log.js';
 import { type RequestObserver, requestObserver } from '../../observe/request-observer.js';
 import { isLoopback } from './access.js';
+import { pageAuth } from '../../web/page-access.js';
+import { searchPageRoutes } from '../../web/page-routes.js';
 
 /**
  * The Express app: /docs (and its alias /mcp) serving both protocol eras, plus /healthz and
@@ -156,11 +158,31 @@ function observability(options: AppOptions, engine: SearchEngine, sessions: () =
   return { metrics, observer };
 }
 
+/** /metrics and the search page, each when enabled, behind the checks /readyz and /docs have. */
+function observeRoutes(
+  app: Express,
+  options: AppOptions,
+  view: ReturnType<typeof liveView>,
+  access: { auth: RequestHandler; hasCredentials: boolean; metrics: ServerMetrics | undefined },
+): void {
+  const host = hostGuard(options.allowedHosts);
+  if (access.metrics !== undefined)
+    metricsRoute(app, [host, metricsAuth(options.metricsToken, access.auth, access.hasCredentials)], access.metrics);
+  if (options.webPage)
+    searchPageRoutes(app, {
+      guards: [host, pageAuth(options.authToken, access.auth)],
+      ...view,
+      store: options.store,
+      search: { maxResults: options.maxResults, responseBudgetChars: options.responseBudgetChars },
+    });
+}
+
 export function createApp(options: AppOptions): App {
   const log = secretFree(options.log ?? writeLine, [options.authToken, options.metricsToken]);
   const event = jsonLog(log);
   const sessionOf: SessionOfResponse = new WeakMap();
-  const { engine, pages } = liveView(options);
+  const view = liveView(options);
+  const { engine, pages } = view;
   let legacy: LegacySessions | undefined;
   const { metrics, observer } = observability(options, engine, () => legacy?.registry.size ?? 0);
   const newServer = () =>
@@ -202,12 +224,7 @@ export function createApp(options: AppOptions): App {
   healthRoutes(app, options, auth, sessions);
   mcpRoutes(app, options, { auth, legacy: sessions, stateless, observer });
   const hasCredentials = options.authToken !== undefined || oauth !== undefined;
-  if (metrics !== undefined)
-    metricsRoute(
-      app,
-      [hostGuard(options.allowedHosts), metricsAuth(options.metricsToken, auth, hasCredentials)],
-      metrics,
-    );
+  observeRoutes(app, options, view, { auth, hasCredentials, metrics });
   app.use((req: Request, res: Response) => {
     res.status(404).json({
       error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz${metrics ? `; metrics: ${METRICS_PATH}` : ''}.`,
