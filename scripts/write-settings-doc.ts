@@ -1,11 +1,13 @@
-// Writes the settings table of docs/configuration.md from the catalogue (src/settings/catalogue.ts):
-// `npm run docs:settings` after adding or changing a setting. test/settings/catalogue.unit.test.ts
-// fails while the page and the catalogue differ.
+// Writes the settings table of docs/configuration.md and of README.md from the catalogue
+// (src/settings/catalogue.ts): `npm run docs:settings` after adding or changing a setting.
+// test/settings/catalogue.unit.test.ts fails while either page and the catalogue differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../src/project-root.js';
-import { replaceSettingsTable } from '../src/settings/table.js';
+import { replaceSettingsTable, SETTINGS_TABLE_PAGES } from '../src/settings/table.js';
 
-const page = join(projectRoot(), 'docs', 'configuration.md');
-writeFileSync(page, replaceSettingsTable(readFileSync(page, 'utf8')));
-console.error(`wrote the settings table of ${page}`);
+for (const name of SETTINGS_TABLE_PAGES) {
+  const page = join(projectRoot(), name);
+  writeFileSync(page, replaceSettingsTable(readFileSync(page, 'utf8')));
+  console.error(`wrote the settings table of ${page}`);
+}

@@ -1,6 +1,9 @@
 import { type CommandName, flagOf, type Setting, SETTINGS, type SettingName } from './catalogue.js';
 
-/** The configuration table of docs/configuration.md, written from the catalogue (a test checks the page). */
+/** The configuration table of docs/configuration.md and README.md, written from the catalogue (a test checks both pages). */
+
+/** The pages that hold the table between its markers, relative to the svc-docs folder. */
+export const SETTINGS_TABLE_PAGES = ['docs/configuration.md', 'README.md'] as const;
 
 /** A setting's default as the docs and the help show it. */
 export function shownDefault(name: SettingName): string {

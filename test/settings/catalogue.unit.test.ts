@@ -12,7 +12,7 @@ import {
   type SettingName,
   settingsOf,
 } from '../../src/settings/catalogue.js';
-import { replaceSettingsTable } from '../../src/settings/table.js';
+import { replaceSettingsTable, SETTINGS_TABLE_PAGES } from '../../src/settings/table.js';
 
 /** The catalogue is the one list of settings: the docs' table, the flags and the server's defaults follow it. */
 
@@ -29,9 +29,10 @@ const COMMAND_FLAGS: Record<CommandName, string[]> = {
 };
 
 describe('the settings catalogue', () => {
-  it("is docs/configuration.md's table (npm run docs:settings writes it)", () => {
-    expect(replaceSettingsTable(page)).toBe(page);
-    for (const name of NAMES) expect(page).toContain(`| \`${SETTINGS[name].variable}\` |`);
+  it.each(SETTINGS_TABLE_PAGES)("is %s's table (npm run docs:settings writes it)", (name) => {
+    const text = readFileSync(join(projectRoot(), name), 'utf8');
+    expect(replaceSettingsTable(text), name).toBe(text);
+    for (const setting of NAMES) expect(text).toContain(`| \`${SETTINGS[setting].variable}\` |`);
   });
 
   it('names each variable once, every one SVC_DOCS_*, each read by some command', () => {
