@@ -41,7 +41,7 @@ export interface HttpReport {
   httpOverInProcess: number;
   overheadP50Ms: number;
   serverReadyMs: number;
-  /** Calls/s at the most sessions over calls/s at one (issue 14's goal: ≥ 1.7 at 32 on 2 cores). */
+  /** Calls/s at the most sessions over calls/s at one (the goal: ≥ 1.7 at 32 on 2 cores). */
   throughputMostOverOne: number;
   /** The server's RSS after the last level over the index plus the model on disk (goal ≤ 3). */
   serverRssOverDisk: number;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17's install measure: for each revision given (default: the seed's last commit before the
-# platform SDK left the server, 29fa904, and HEAD), one after another in this one run, a fresh
+# The install measure: for each revision given (default: the last commit before the platform SDK
+# left the server, 29fa904, and HEAD), one after another in this one run, a fresh
 # clone of this repository, `npm ci`, then `npm start` until it prints "serving" (the bundled
 # corpus: model build, index build, serve). Writes bench/results/install-time.md.
 #   bench/install-time.sh [REV ...]

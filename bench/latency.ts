@@ -29,7 +29,7 @@ export interface LatencyReport {
   embedFloor: Percentiles;
   /** Median vector stage with the graph searched, exact search over HNSW. */
   exactOverHnsw: number;
-  /** Plain BM25 over the same sections, windows included (issue 14's floor). */
+  /** Plain BM25 over the same sections, windows included (the speed floor). */
   bm25Floor: Percentiles;
   /** Shipped search (HNSW) over the BM25 floor, at p50 and at p95. */
   shippedOverFloor: { p50: number; p95: number };

@@ -28,7 +28,7 @@ export function memoryLines(h: HttpReport): string[] {
     `| each further worker (measured by starting two; the server starts ${m.pool.threads} on this machine: one per core but the main thread's) | ${m.pool.perExtraWorkerMB} |`,
     `| **after load and a burst of searches** (V8 heap used ${m.afterLoad.heapUsedMB}, main thread's young generation ${m.afterLoad.newSpaceMB ?? '?'}) | **${m.afterLoad.rssMB}** |`,
     '',
-    `On disk: index ${m.disk.indexMB} MB, model ${m.disk.modelMB} MB. RSS over index + model on disk (issue 14's goal: ≤ 3×): ${m.rssOverDisk.toFixed(2)}× after load in the probe; the served process above ${(one.serverRssMB / disk).toFixed(2)}× after 1 session, ${(most.serverRssMB / disk).toFixed(2)}× after ${most.sessions}.`,
+    `On disk: index ${m.disk.indexMB} MB, model ${m.disk.modelMB} MB. RSS over index + model on disk (goal: ≤ 3×): ${m.rssOverDisk.toFixed(2)}× after load in the probe; the served process above ${(one.serverRssMB / disk).toFixed(2)}× after 1 session, ${(most.serverRssMB / disk).toFixed(2)}× after ${most.sessions}.`,
     '',
   ];
 }

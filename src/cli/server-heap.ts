@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * V8 heap settings for `svc-docs serve`, trading some GC time for memory. With V8's defaults a
- * served Argo CD index grew to ~370 MB after 32 sessions (issue 14's goal is 3× the 71 MB of index
+ * served Argo CD index grew to ~370 MB after 32 sessions (the memory goal is 3× the 71 MB of index
  * and model on disk): the main thread's young generation grew to 128 MB under a burst of requests
  * and was kept, and its old generation grew to 4× what is live before a full GC. With these two,
  * 224–242 MB (bench `--parts=http`, three interleaved pairs on a busy 2-core machine; 32 sessions
@@ -14,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
  * - `--heap-growing-percent=50`: after a full GC the old generation may grow by half of what is
  *   live, not up to 4×. (`--optimize-for-size` grows it by less still, and reached ~195 MB, but
  *   cost ~1.7 ms more server CPU per call at 32 sessions: 32-session throughput fell to 1.0–1.5×
- *   one session's, under the 1.7× issue 14 keeps.)
+ *   one session's, under the 1.7× the throughput goal keeps.)
  *
  * They are set at run time, not as node options, so that they hold however the server is started
  * (npm start, the svc-docs bin, the container image, `node dist/src/cli.js serve`, the benchmark),

@@ -4,7 +4,7 @@ import type { KnowledgeBaseProfile } from './corpus-profile.js';
 /** The engine's answer to a query: what the MCP tool and the CLI render. */
 
 /**
- * Strongest first. The seed names five labels; the two without stars are ordered so that their
+ * Strongest first. The SearchDocs contract names five labels; the two without stars are ordered so that their
  * names read in rank order too: a "Moderate match" is surer than a result only "Somewhat relevant".
  */
 export const RELEVANCE_LABELS = [

@@ -10,7 +10,7 @@ function jsonOf(client: RegExp, auth = false): unknown {
 }
 
 describe('client configurations', () => {
-  it("gives the seed's mcpServers form with url and type http", () => {
+  it("gives the SearchDocs contract's mcpServers form with url and type http", () => {
     expect(jsonOf(/^Claude Code, Cursor/)).toEqual({ mcpServers: { 'svc-docs': { url: URL_, type: 'http' } } });
   });
 

@@ -8,8 +8,8 @@ import { projectRoot } from '../../src/project-root.js';
 import { findNginx } from './nginx.js';
 
 /**
- * The nginx configuration generator: the committed example is its output (so the README's file
- * and the one replicas.test.ts runs cannot drift apart), its routing rules, its refusals, and
+ * The nginx configuration generator: the committed example is its output (so the file
+ * docs/deployments.md shows and the one replicas.test.ts runs cannot drift apart), its routing rules, its refusals, and
  * nginx's own syntax check of a three-replica configuration.
  */
 
@@ -22,7 +22,7 @@ const EXAMPLE = {
 };
 
 describe('nginx configuration', () => {
-  it('deploy/nginx/svc-docs.conf is what render.ts prints for the README example', () => {
+  it("deploy/nginx/svc-docs.conf is what render.ts prints for docs/deployments.md's example", () => {
     // Regenerate with: npx tsx deploy/nginx/render.ts --listen 80 r1=svc-docs-1:8080 r2=svc-docs-2:8080
     const committed = readFileSync(join(projectRoot(), 'deploy', 'nginx', 'svc-docs.conf'), 'utf8');
     expect(committed).toBe(renderNginxConfig(EXAMPLE));

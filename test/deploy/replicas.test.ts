@@ -15,7 +15,7 @@ import { findNginx, type RunningNginx, startNginx } from './nginx.js';
 import { type LogEntry, type ReplicaProcess, startReplica } from './replica-process.js';
 
 /**
- * Issue 15.2: two replicas (real `svc-docs serve` processes) behind Debian's nginx running
+ * Two replicas (real `svc-docs serve` processes) behind Debian's nginx running
  * deploy/nginx's configuration. Under load from the real SDK clients of both eras, one replica is
  * killed: 2026-07-28 requests go on succeeding (only those in flight may fail), sessions on the
  * live replica go on, and sessions on the dead one get 404, re-initialize and succeed.

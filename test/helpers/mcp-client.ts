@@ -4,8 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /**
- * Talking to the server in tests: the real SDK clients (v1, the 2025-era session client the seed
- * was built with; v2, which speaks 2026-07-28 and falls back), and raw HTTP for status codes.
+ * Talking to the server in tests: the real SDK clients (v1, the 2025-era session client the
+ * platform's interface was written for; v2, which speaks 2026-07-28 and falls back), and raw HTTP for status codes.
  */
 
 export const MODERN_VERSION = '2026-07-28';

@@ -11,7 +11,7 @@ import { rawExchange, statusLine, waitFor } from './helpers.js';
 import { useServedEngine } from '../helpers/served-engine.js';
 
 /**
- * The server findings of issue 16 (1, 2 and 5), each reproduced against the real server over a
+ * Three findings about the server, each reproduced against the real server over a
  * real index: what used to happen is what each test would see if the fix were undone.
  */
 

@@ -1,6 +1,6 @@
 /**
- * Calls to the platform's REST API on behalf of one installation (seed 4.3,
- * 5.1): bearer token from the TokenManager, one forced refresh on 401.
+ * Calls to the platform's REST API on behalf of one installation
+ * (corpus/svc-platform/api/, apps/oauth-tokens.md): bearer token from the TokenManager, one forced refresh on 401.
  */
 import { PlatformError } from './errors.js';
 import {

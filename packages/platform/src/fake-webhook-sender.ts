@@ -1,7 +1,7 @@
 /**
  * The fake platform's webhook side: a generated signing key pair and
- * deliveries built exactly as seed 2.4 nests them (JWT → data → data →
- * entityAsJson), so handlers can be tested end to end.
+ * deliveries built exactly as the platform nests them (JWT → data → data →
+ * entityAsJson; corpus/svc-platform/webhooks/payload-structure.md), so handlers can be tested end to end.
  */
 import { KeyObject, randomUUID, type webcrypto } from 'node:crypto';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, type JWK } from 'jose';

@@ -1,5 +1,5 @@
 /**
- * The app-installation redirect (seed 4.1): the URL that sends a merchant to
+ * The app-installation redirect (corpus/svc-platform/apps/install-flow.md): the URL that sends a merchant to
  * the installer, and the parsing of the redirect that comes back.
  */
 import { timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Access tokens per merchant installation (seed 4.2, 5.1): `client_credentials`
+ * Access tokens per merchant installation (corpus/svc-platform/apps/oauth-tokens.md): `client_credentials`
  * scoped by `instance_id`, cached, refreshed before the ~4 h expiry, one
  * request in flight per instance, retried on network errors and 5xx.
  */
@@ -20,7 +20,7 @@ import { consoleLogger, type PlatformLogger } from './log.js';
 
 export const TOKEN_PATH = '/oauth2/token';
 
-/** The seed gives "about 4 hours" and the response shows no `expires_in`. */
+/** The platform's docs give "about 4 hours" and the response shows no `expires_in`. */
 export const ASSUMED_TOKEN_VALIDITY_MS = 4 * 60 * 60 * 1000;
 
 export interface TokenManagerOptions {

@@ -1,5 +1,5 @@
 /**
- * The platform's two rules for a custom-trigger schema (seed 2.2), checked on the schema itself:
+ * The platform's two rules for a custom-trigger schema (corpus/svc-platform/custom-triggers/payload-schema.md), checked on the schema itself:
  * (1) the payload has a field with `format: email` — the platform finds the customer's wallet by
  * it; (2) every number is declared `type: string, format: number` — numbers travel as strings.
  *

@@ -1,5 +1,5 @@
 /**
- * Custom-trigger payload schemas (seed 2.2): infer one from a sample the way
+ * Custom-trigger payload schemas (corpus/svc-platform/custom-triggers/payload-schema.md): infer one from a sample the way
  * the dashboard does, and validate a payload before it is reported. The two
  * platform rules are checked by `lintTriggerSchema` (trigger-lint.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Reporting a custom-trigger event (seed 2.3, 4.4, 5.2). The platform answers
+ * Reporting a custom-trigger event (corpus/svc-platform/custom-triggers/report-events.md). The platform answers
  * 200 when the trigger is valid and its workflow has *started*; the workflow,
  * and any store credit it issues, runs later in the background.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook delivery after its JWT is verified (seed 2.4): three levels of
+ * The webhook delivery after its JWT is verified (corpus/svc-platform/webhooks/payload-structure.md): three levels of
  * JSON-in-a-string, each parsed and checked with zod into typed objects.
  * Pure: every failure is a `WebhookVerificationError` naming the field.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook endpoint (seed 4.6, 6.3): verify, record durably, answer 200 at
+ * The webhook endpoint (corpus/svc-platform/webhooks/respond-quickly.md, idempotency-and-ordering.md): verify, record durably, answer 200 at
  * once, process in the background. Duplicates and out-of-order events are
  * answered 200 and skipped; nothing is answered 200 unless it is stored.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook JWT verification (seed 5.3, 6.3 rule 1): signature with algorithms
+ * Webhook JWT verification (corpus/svc-platform/webhooks/verify-and-decode.md): signature with algorithms
  * the caller pins, `exp`/`iat` checked, then the nested JSON decoded.
  * Misconfiguration (no algorithms, `none`, HMAC with a public key) is refused
  * up front, because each of those lets anyone forge a delivery.

@@ -8,7 +8,7 @@ import type { SessionOfResponse } from './request-log.js';
 import { newSessionId, SessionRegistry } from './sessions.js';
 
 /**
- * The 2025 era with sessions, as the seed describes it: POST initialize opens a session and
+ * The 2025 era with sessions, as the platform's interface (the SearchDocs contract) describes it: POST initialize opens a session and
  * returns its Mcp-Session-Id, later requests run in it, DELETE ends it and frees everything, and
  * an unknown or ended id gets 404. Each session is one McpServer on one session transport.
  */

@@ -17,7 +17,7 @@ import {
 
 /**
  * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
- * Relevance with stars, Content: seed 2.5), and the same chosen sections as structured content
+ * Relevance with stars, Content: the SearchDocs contract), and the same chosen sections as structured content
  * for programmatic clients that ask for it. Pure functions of the engine's results.
  */
 

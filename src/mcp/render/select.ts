@@ -5,7 +5,7 @@ import { novelty, sentenceKeys } from './sentences.js';
  * Which sections of which results one response shows. Pure: sizes come from a `measure` the
  * renderer supplies (each piece measured once, never the whole response again).
  *
- * - When every result's whole ±15-section window fits, everything is shown (the seed's window).
+ * - When every result's whole ±15-section window fits, everything is shown (the window the SearchDocs contract describes).
  * - Results whose confidence is below `minConfidence` are left out (the first one never is), and
  *   so is a result whose best match says only what a better result's already said: it gives its
  *   room to one that adds something.

@@ -6,7 +6,7 @@ import { findPage, pageSections, type PageIndex } from './pages.js';
 
 /**
  * The optional second tool, ReadPage: a page, or some of its sections, for clients whose models
- * can call tools but cannot read resources. Off by default (the seed has one tool); the
+ * can call tools but cannot read resources. Off by default (the SearchDocs contract has one tool); the
  * readPageTool setting turns it on.
  */
 
