@@ -118,6 +118,15 @@ docker() {
   esac
 }
 
+# The URL of the first `ready` event among JSON log lines on stdin (other lines are skipped).
+ready_url() {
+  node -e 'let t = ""; process.stdin.on("data", (d) => (t += d)).on("end", () => {
+    for (const line of t.split("\n")) {
+      try { const e = JSON.parse(line); if (e.event === "ready" && e.url) { console.log(e.url); return; } } catch {}
+    }
+  })'
+}
+
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
 # The container started by a block: its banner's URL names an accepted host, it is searched there
@@ -126,8 +135,9 @@ check_container() {
   local meta=$1 token="" banner="" status
   attr() { sed -n "s/.* $1=\"\([^\"]*\)\".*/\1/p" "$meta"; }
   for _ in $(seq 1 180); do
-    # The banner is on the container's stderr, which podman logs writes to its own.
-    banner=$(in_podman logs "$ctr" 2>&1 | sed -n 's/^svc-docs is serving MCP at //p' || true)
+    # The banner is the JSON log's `ready` line (a container has no TTY, so the log is JSON), on
+    # the container's stderr, which podman logs writes to its own.
+    banner=$(in_podman logs "$ctr" 2>&1 | ready_url || true)
     [ -n "$banner" ] && break
     [ "$(in_podman inspect --format '{{.State.Running}}' "$ctr" 2>/dev/null || true)" = true ] || break
     sleep 1
