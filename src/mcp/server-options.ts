@@ -82,6 +82,8 @@ const serverOptionsSchema = z
     maxBodyBytes: z.number().int().min(1024).default(SETTINGS.maxBodyBytes.default),
     /** Largest SearchDocs text result, in characters (a structured copy, when enabled, comes on top). */
     responseBudgetChars: z.number().int().min(2000).default(SETTINGS.responseBudgetChars.default),
+    /** Largest page answer of resources/read, in characters: a longer page is read in parts (`?part=2`, …). */
+    pageBudgetChars: z.number().int().min(4000).default(SETTINGS.pageBudgetChars.default),
     /** Documents returned per search at most. */
     maxResults: z.number().int().min(1).max(50).default(SETTINGS.maxResults.default),
     /**

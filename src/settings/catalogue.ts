@@ -217,6 +217,14 @@ export const SETTINGS = {
     meaning: 'Largest SearchDocs text result in characters (at least 2000; a structured copy comes on top)',
     commands: ['serve', 'search'],
   },
+  pageBudgetChars: {
+    variable: 'SVC_DOCS_PAGE_BUDGET_CHARS',
+    kind: 'whole',
+    default: 32_000,
+    meaning:
+      'Largest resources/read answer in characters (at least 4000); a longer page is read in parts (`?part=2`, …)',
+    commands: ['serve'],
+  },
   maxResults: {
     variable: 'SVC_DOCS_MAX_RESULTS',
     kind: 'whole',

@@ -167,9 +167,9 @@ const ROWS: Row[] = [
     expect: { http: 400, code: -32600, message: /batch contains an invalid message/ },
   },
   {
-    name: 'a batch of 101 messages',
-    send: inSession(JSON.stringify(Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })))),
-    expect: { http: 400, code: -32600, message: /Batch must not exceed 100 messages/ },
+    name: 'a batch of 17 messages',
+    send: inSession(JSON.stringify(Array.from({ length: 17 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })))),
+    expect: { http: 400, code: -32600, message: /batch holds at most 16 messages/ },
   },
   {
     name: 'a batch smuggling a second initialize without a session',

@@ -60,7 +60,7 @@ describe('finding 1: one request cannot carry a batch of searches', () => {
       expect(res.status).toBe(400);
       expect(errorOf(res.text)).toEqual({
         code: -32600,
-        message: expect.stringMatching(/batches of tool calls are not accepted/),
+        message: expect.stringMatching(/batch may not hold tools\/call .*one per request/),
       });
     }
     // A batch without tool calls is still answered per message, as the 2025-03-26 revision allows.

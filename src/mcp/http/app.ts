@@ -188,6 +188,7 @@ export function createApp(options: AppOptions): App {
   const newServer = () =>
     createDocsServer(engine, {
       responseBudgetChars: options.responseBudgetChars,
+      pageBudgetChars: options.pageBudgetChars,
       maxResults: options.maxResults,
       structuredOutput: options.structuredOutput,
       readPageTool: options.readPageTool,

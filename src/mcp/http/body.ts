@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { refuse, RpcCode } from './errors.js';
-import { refuseToolCallBatches, unknownPrototypeTools } from './message-checks.js';
+import { batchRules, unknownPrototypeTools } from './message-checks.js';
 
 /**
  * Reading a POST body: JSON only, within the size limit, and not an empty batch. Both protocol
@@ -30,7 +30,7 @@ export function jsonBody(maxBodyBytes: number): RequestHandler[] {
     requireJson,
     express.json({ limit: maxBodyBytes, strict: false }),
     refuseEmptyBatch,
-    refuseToolCallBatches,
+    batchRules,
     unknownPrototypeTools,
   ];
 }

@@ -2,16 +2,16 @@ import type { NextFunction, Request, Response } from 'express';
 import { refuse, RpcCode } from './errors.js';
 
 /**
- * Checks on the parsed JSON-RPC body that the SDK does not make, for both eras: batches that
- * carry tool calls (batching left MCP in 2025-06-18, and one batch of 100 searches would block the
- * event loop and answer 100 times the response budget), and tool names that are Object.prototype
- * keys (the SDK looks tools up in a plain object, so "__proto__" would read as a disabled tool).
+ * Checks on the parsed JSON-RPC body that the SDK does not make, for both eras: JSON-RPC batches
+ * (batching left MCP in 2025-06-18; one batch of 100 page reads or searches would block the event
+ * loop and answer 100 times the budget), and tool names that are Object.prototype keys (the SDK
+ * looks tools up in a plain object, so "__proto__" would read as a disabled tool).
  */
 
 interface RpcMessage {
   id?: unknown;
   method?: unknown;
-  params?: { name?: unknown };
+  params?: { name?: unknown; _meta?: unknown };
 }
 
 function isMessage(value: unknown): value is RpcMessage {
@@ -20,16 +20,56 @@ function isMessage(value: unknown): value is RpcMessage {
 
 const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-/** Refuses a JSON-RPC batch holding a tools/call; batches of other messages are left to the SDK. */
-export function refuseToolCallBatches(req: Request, res: Response, next: NextFunction): void {
+/** Messages at most in one 2025-era batch. */
+const MAX_BATCH_MESSAGES = 16;
+
+/**
+ * What a 2025-era batch may hold: messages whose answers are small and of fixed size. Everything
+ * that returns documentation (tools/call, resources/read, resources/list, prompts/get, completion)
+ * is sent one per request, where the response budget and the per-client limits apply.
+ */
+const BATCHABLE_METHODS = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'tools/list',
+  'prompts/list',
+  'resources/templates/list',
+]);
+
+/** A response (no method) or a notification is cheap; a request only when its method is. */
+function batchable(message: RpcMessage): boolean {
+  if (typeof message.method !== 'string') return true;
+  return message.method.startsWith('notifications/') || BATCHABLE_METHODS.has(message.method);
+}
+
+const MODERN_ENVELOPE_KEY = 'io.modelcontextprotocol/protocolVersion';
+const FIRST_MODERN_VERSION = '2026-07-28';
+
+/** A 2026-07-28 (or later) message: the version header says so, or a message carries the envelope. */
+function isModern(req: Request, batch: unknown[]): boolean {
+  const version = req.header('mcp-protocol-version');
+  if (version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= FIRST_MODERN_VERSION) return true;
+  return batch.some((m) => isMessage(m) && isMessage(m.params?._meta) && MODERN_ENVELOPE_KEY in m.params._meta);
+}
+
+function batchRefusal(req: Request, batch: unknown[]): string | undefined {
+  if (isModern(req, batch))
+    return 'Invalid Request: JSON-RPC batches are not accepted in protocol revision 2026-07-28: send one message per request.';
+  const costly = batch.find((m) => isMessage(m) && !batchable(m)) as RpcMessage | undefined;
+  if (costly !== undefined)
+    return `Invalid Request: a JSON-RPC batch may not hold ${String(costly.method).slice(0, 64)} (MCP dropped batching in 2025-06-18): send tools/call, resources/read and other reads one per request.`;
+  if (batch.length > MAX_BATCH_MESSAGES)
+    return `Invalid Request: a JSON-RPC batch holds at most ${MAX_BATCH_MESSAGES} messages (MCP dropped batching in 2025-06-18): send fewer, or one per request.`;
+  return undefined;
+}
+
+/** Refuses a JSON-RPC batch unless it is 2025-era, short, and holds only cheap messages. */
+export function batchRules(req: Request, res: Response, next: NextFunction): void {
   const body: unknown = req.body;
-  if (Array.isArray(body) && body.some((m) => isMessage(m) && m.method === 'tools/call')) {
-    refuse(
-      res,
-      400,
-      'Invalid Request: JSON-RPC batches of tool calls are not accepted (MCP dropped batching in 2025-06-18): send one tools/call per request.',
-      RpcCode.InvalidRequest,
-    );
+  const refusal = Array.isArray(body) ? batchRefusal(req, body) : undefined;
+  if (refusal !== undefined) {
+    refuse(res, 400, refusal, RpcCode.InvalidRequest);
     return;
   }
   next();

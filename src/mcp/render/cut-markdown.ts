@@ -14,7 +14,7 @@ const FENCE = /^([ \t]*)(`{3,}|~{3,})(.*)$/gm;
  * indentation and marker: a fence inside a list item stays inside it), or undefined. A closing
  * line has the opening's character, at least as many of them, and nothing after them.
  */
-function closingLine(text: string): string | undefined {
+export function closingLine(text: string): string | undefined {
   let open: { indent: string; marker: string } | undefined;
   for (const [, indent, marker, rest] of text.matchAll(FENCE)) {
     if (open === undefined) open = { indent: indent!, marker: marker! };

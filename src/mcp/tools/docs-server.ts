@@ -43,6 +43,8 @@ export const searchDocsInputSchema = z.strictObject({
 interface DocsServerOptions {
   /** Largest result, text and structured copy together (see render.ts). */
   responseBudgetChars: number;
+  /** Largest page answer of resources/read; a longer page is read in parts. */
+  pageBudgetChars: number;
   /** Documents per search at most. */
   maxResults: number;
   /**
@@ -65,6 +67,7 @@ interface DocsServerOptions {
 const SERVER_DEFAULTS = parseServerOptions({});
 const DEFAULTS: DocsServerOptions = {
   responseBudgetChars: SERVER_DEFAULTS.responseBudgetChars,
+  pageBudgetChars: SERVER_DEFAULTS.pageBudgetChars,
   maxResults: SERVER_DEFAULTS.maxResults,
   structuredOutput: SERVER_DEFAULTS.structuredOutput,
   readPageTool: SERVER_DEFAULTS.readPageTool,
@@ -147,7 +150,7 @@ export function createDocsServer(engine: SearchEngine, options: Partial<DocsServ
   );
   registerSearchTool(server, engine, settings);
   const pages = settings.pages ?? (() => NO_PAGES);
-  registerPageResources(server, pages);
+  registerPageResources(server, pages, settings.pageBudgetChars);
   if (settings.readPageTool) registerReadPageTool(server, pages, settings.responseBudgetChars);
   return server;
 }

@@ -5,22 +5,57 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { PAGE_URI_TEMPLATE, parsePageUri } from './page-uri.js';
-import { findPage, InvalidCursorError, listPages, PAGE_MIME_TYPE, pageMarkdown, type PageIndex } from './pages.js';
+import { pageParts } from './page-parts.js';
+import { PAGE_URI_TEMPLATE, pagePartUri, pageUri, parsePageUri } from './page-uri.js';
+import {
+  findPage,
+  InvalidCursorError,
+  listPages,
+  PAGE_MIME_TYPE,
+  pageMarkdown,
+  type PageIndex,
+  type StoredDocument,
+} from './pages.js';
 
 /**
  * Registers the indexed pages as MCP resources on `server`: one template (PAGE_URI_TEMPLATE),
- * a paginated resources/list and resources/read returning a page's Markdown. `pages` is read per
- * request, so a reloaded index is listed and read at once.
+ * a paginated resources/list and resources/read returning a page's Markdown: whole when it fits
+ * the page budget, else in parts (`?part=<n>`), each within the budget and naming the next.
+ * `pages` is read per request, so a reloaded index is listed and read at once.
  */
-export function registerPageResources(server: McpServer, pages: () => PageIndex): void {
+
+/** Room kept in a part for the line that says which part it is and where the next one is. */
+function footerRoom(doc: StoredDocument): number {
+  return 120 + pageUri(doc.kb, doc.path).length;
+}
+
+/** Part `part` (from 1) of the page's Markdown, with the line naming it and the next part. */
+function pagePart(markdown: string, doc: StoredDocument, part: number, budgetChars: number): string {
+  const parts =
+    markdown.length <= budgetChars
+      ? [markdown]
+      : pageParts(markdown, Math.max(budgetChars / 2, budgetChars - footerRoom(doc)));
+  const uri = pageUri(doc.kb, doc.path);
+  if (part > parts.length)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${uri} has ${parts.length} part${parts.length === 1 ? '' : 's'} (1-${parts.length}); part ${part} is past the end.`,
+    );
+  if (parts.length === 1) return parts[0]!;
+  const where =
+    part < parts.length
+      ? `Part ${part} of ${parts.length} of this page. Next part: ${pagePartUri(doc.kb, doc.path, part + 1)}`
+      : `Part ${part} of ${parts.length}, the last part of ${uri}.`;
+  return `${parts[part - 1]}\n\n[${where}]`;
+}
+
+export function registerPageResources(server: McpServer, pages: () => PageIndex, pageBudgetChars: number): void {
   server.registerResource(
     'page',
     new ResourceTemplate(PAGE_URI_TEMPLATE, { list: undefined }),
     {
       title: 'Documentation page',
-      description:
-        'One indexed Markdown page, whole: svc-docs://<knowledge base>/<path>, as SearchDocs results link it.',
+      description: `One indexed Markdown page: svc-docs://<knowledge base>/<path>, as SearchDocs results link it. A page over ${pageBudgetChars} characters comes in parts, each ending with the URI of the next (<page URI>?part=2, …).`,
       mimeType: PAGE_MIME_TYPE,
     },
     (uri) => {
@@ -32,7 +67,8 @@ export function registerPageResources(server: McpServer, pages: () => PageIndex)
           uri.href,
           `No page ${uri.href}: list pages with resources/list, or use the URI a SearchDocs result gives.`,
         );
-      return { contents: [{ uri: uri.href, mimeType: PAGE_MIME_TYPE, text: pageMarkdown(index, doc) }] };
+      const text = pagePart(pageMarkdown(index, doc), doc, ref.part ?? 1, pageBudgetChars);
+      return { contents: [{ uri: uri.href, mimeType: PAGE_MIME_TYPE, text }] };
     },
   );
   // The SDK's own resources/list gathers every resource in one answer; an index can hold many

@@ -1,7 +1,9 @@
 /**
  * The MCP resource URI of an indexed page: `svc-docs://<knowledge base>/<path>`, each part
  * percent-encoded segment by segment, so the URI is stable for a page across rebuilds and
- * reloads (it depends on the knowledge base and path only) and a client can read it back.
+ * reloads (it depends on the knowledge base and path only) and a client can read it back. A page
+ * longer than the page budget is read in parts: `svc-docs://<knowledge base>/<path>?part=<n>`
+ * (a path never holds a bare `?`: it is encoded).
  */
 
 const PAGE_URI_SCHEME = 'svc-docs';
@@ -18,13 +20,29 @@ export function pageUri(source: string, path: string): string {
   return `${PAGE_URI_SCHEME}://${encodeURIComponent(source)}/${encodePath(path)}`;
 }
 
+/** The URI of part `part` (from 1) of a long page. */
+export function pagePartUri(source: string, path: string, part: number): string {
+  return `${pageUri(source, path)}?part=${part}`;
+}
+
 interface PageRef {
   source: string;
   path: string;
+  /** The part asked for (from 1), when the URI names one. */
+  part?: number;
 }
 
-/** The page a URI names, or undefined when it is not a page URI this server makes. */
+const PART_QUERY = /\?part=([1-9]\d{0,5})$/;
+
+/** The page a URI names (and the part, if any), or undefined when it is not a page URI this server makes. */
 export function parsePageUri(uri: string): PageRef | undefined {
+  const query = PART_QUERY.exec(uri);
+  const page = query ? uri.slice(0, query.index) : uri;
+  const ref = parseWholePageUri(page);
+  return ref && query ? { ...ref, part: Number(query[1]) } : ref;
+}
+
+function parseWholePageUri(uri: string): PageRef | undefined {
   const prefix = `${PAGE_URI_SCHEME}://`;
   if (!uri.startsWith(prefix)) return undefined;
   const rest = uri.slice(prefix.length);
