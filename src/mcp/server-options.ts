@@ -76,6 +76,12 @@ const serverOptionsSchema = z
       .int()
       .positive()
       .default(SETTINGS.sessionIdleSeconds.default * 1000),
+    /** A response whose client takes none of it for this long is cut off and its memory freed. */
+    writeTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(SETTINGS.writeTimeoutSeconds.default * 1000),
     /** Open sessions at most; beyond it, initialize gets 503 with Retry-After. */
     maxSessions: z.number().int().positive().default(SETTINGS.maxSessions.default),
     /** Largest accepted request body (bytes); larger gets 413. A search call is well under 2 KB. */
@@ -137,8 +143,11 @@ export const SERVER_OPTION_NAMES = Object.keys(serverOptionsSchema.shape) as (ke
 /** What callers may pass: every option is optional and gets its default. */
 export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;
 
-/** Where an option differs in name from its setting (the variable is in seconds). */
-const SETTING_OF: Partial<Record<keyof ServerOptions, SettingName>> = { sessionIdleMs: 'sessionIdleSeconds' };
+/** Where an option differs in name from its setting (the variables are in seconds). */
+const SETTING_OF: Partial<Record<keyof ServerOptions, SettingName>> = {
+  sessionIdleMs: 'sessionIdleSeconds',
+  writeTimeoutMs: 'writeTimeoutSeconds',
+};
 
 function optionName(key: PropertyKey | undefined): string {
   if (key === undefined) return 'server options';

@@ -194,6 +194,13 @@ export const SETTINGS = {
     meaning: 'A session with no request for this long is closed (its client starts a new one)',
     commands: ['serve'],
   },
+  writeTimeoutSeconds: {
+    variable: 'SVC_DOCS_WRITE_TIMEOUT_SECONDS',
+    kind: 'positive',
+    default: 20,
+    meaning: 'An answer its client takes none of for this long is cut off and freed (docs/security.md)',
+    commands: ['serve'],
+  },
   maxSessions: {
     variable: 'SVC_DOCS_MAX_SESSIONS',
     kind: 'whole',

@@ -46,6 +46,7 @@ export function serverOptionsOf(layers: { flags: Values; variables: Values }): S
   const input: Record<string, unknown> = {};
   for (const name of SERVER_OPTION_NAMES) if (name in SETTINGS) input[name] = values[name as keyof Values];
   if (values.sessionIdleSeconds !== undefined) input.sessionIdleMs = values.sessionIdleSeconds * 1000;
+  if (values.writeTimeoutSeconds !== undefined) input.writeTimeoutMs = values.writeTimeoutSeconds * 1000;
   input.authToken =
     tokenOf(layers.flags, '--auth-token-file') ?? tokenOf(layers.variables, SETTINGS.authTokenFile.variable);
   for (const name of Object.keys(input)) if (input[name] === undefined) delete input[name];

@@ -25,6 +25,7 @@ import { type RequestObserver, requestObserver } from '../../observe/request-obs
 import { isLoopback } from './access.js';
 import { pageAuth } from '../../web/page-access.js';
 import { searchPageRoutes } from '../../web/page-routes.js';
+import { writeTimeout } from './write-timeout.js';
 
 /**
  * The Express app: /docs (and its alias /mcp) serving both protocol eras, plus /healthz and
@@ -216,6 +217,7 @@ export function createApp(options: AppOptions): App {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestLog(event, sessionOf, observer.finish));
+  app.use(writeTimeout(options.writeTimeoutMs, event));
   app.use(requestShapeGuard);
   app.use(originGuard(options.allowedOrigins));
   app.use(corsHeaders(options.allowedOrigins));

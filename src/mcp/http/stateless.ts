@@ -3,13 +3,15 @@ import { createMcpHandler, legacyStatelessFallback, type McpServer } from '@mode
 import type { Request, Response } from 'express';
 import { refuse, RpcCode } from './errors.js';
 import type { Log } from '../../observe/log.js';
+import { onWaitingForReader } from './write-timeout.js';
 
 /**
  * The exchanges that hold no session: every 2026-07-28 request (createMcpHandler, stateless by
  * design) and a 2025-era request that arrives without Mcp-Session-Id and is not an initialize
  * (clients that drop the header get a one-shot answer instead of 400). Each gets a fresh server
  * from the same factory. The number running at once is capped like sessions are: they hold
- * memory the same way.
+ * memory the same way. An exchange stops counting once its answer only waits on its reader
+ * (write-timeout.ts closes it if the reader never comes).
  */
 
 interface StatelessOptions {
@@ -60,10 +62,17 @@ export function statelessExchanges(options: StatelessOptions): Stateless {
       return;
     }
     running++;
+    // Counted while it works: an answer waiting on a client that does not read holds no slot.
+    let counted = true;
+    const release = () => {
+      if (counted) running--;
+      counted = false;
+    };
+    onWaitingForReader(res, release);
     try {
       await handler(req, res, body);
     } finally {
-      running--;
+      release();
     }
   };
 
