@@ -13,6 +13,7 @@ import { oauthConfigOf } from '../oauth/settings.js';
 import { createTokenVerifier } from '../oauth/verify.js';
 import type { PageIndex } from '../tools/pages.js';
 import { requestLog, type SessionOfResponse, writeLine } from './request-log.js';
+import { boundedLines } from './redact.js';
 import type { ServerOptions } from '../server-options.js';
 import { statelessExchanges, type Stateless } from './stateless.js';
 import { jsonLog, type LogLine } from '../../observe/log.js';
@@ -179,7 +180,8 @@ function observeRoutes(
 }
 
 export function createApp(options: AppOptions): App {
-  const log = secretFree(options.log ?? writeLine, [options.authToken, options.metricsToken]);
+  // Secrets out first, then long lines cut: a cut made first could leave part of a secret.
+  const log = secretFree(boundedLines(options.log ?? writeLine), [options.authToken, options.metricsToken]);
   const event = jsonLog(log);
   const sessionOf: SessionOfResponse = new WeakMap();
   const view = liveView(options);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import type { Log, LogEntry, LogLine } from '../../observe/log.js';
+import type { Log, LogEntry } from '../../observe/log.js';
 
 /**
  * The operator log: one JSON line per request and per notable event, never showing the token.
@@ -8,26 +8,6 @@ import type { Log, LogEntry, LogLine } from '../../observe/log.js';
 
 export function writeLine(line: string): void {
   process.stdout.write(`${line}\n`);
-}
-
-/**
- * A log that never shows the token, even where a client put it by mistake (in the URL path, as a
- * session id): each line is cleaned of it as sent, JSON-escaped, and percent-encoded in any mix
- * (any byte may be encoded or not, with upper- or lower-case hex digits).
- */
-export function redacting(log: LogLine, secret: string | undefined): LogLine {
-  if (secret === undefined) return log;
-  const byte = (b: number) => {
-    const hex = b.toString(16).padStart(2, '0');
-    return `(?:${escapeRegExp(String.fromCharCode(b))}|%${hex[0]}[${hex[1]}${hex[1]!.toUpperCase()}]|%${hex[0]!.toUpperCase()}[${hex[1]}${hex[1]!.toUpperCase()}])`;
-  };
-  const anyEncoding = new RegExp([...Buffer.from(secret, 'utf8')].map(byte).join(''), 'g');
-  const jsonEscaped = JSON.stringify(secret).slice(1, -1);
-  return (line) => log(line.split(jsonEscaped).join('[redacted]').replace(anyEncoding, '[redacted]'));
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** Which session a response belongs to when the request did not name one (initialize). */
