@@ -191,6 +191,13 @@ export function searchThreadsFlag(argv: readonly string[] = process.argv): Serve
   return { searchThreads };
 }
 
+/**
+ * Every benchmark client connects from loopback, one address, which the server's fair shares
+ * (docs/security.md) would count as one client: the benchmarks measure the server's capacity for
+ * many clients, so that one address gets the whole server.
+ */
+const ONE_ADDRESS_SHARES = { SVC_DOCS_MAX_SESSIONS_PER_CLIENT: '100000', SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '100000' };
+
 /** `node <compiled>/src/cli.js serve` on a loopback port, resolved once /readyz answers 200. */
 export async function spawnServer(
   indexDir: string,
@@ -218,6 +225,7 @@ export async function spawnServer(
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
         ...childEnv(),
+        ...ONE_ADDRESS_SHARES,
         ...(searchThreads === undefined ? {} : { SVC_DOCS_SEARCH_THREADS: String(searchThreads) }),
       },
     },

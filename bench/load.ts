@@ -309,6 +309,9 @@ async function startLogged(
     engine: () => engine,
     maxSessions,
     sessionIdleMs,
+    // Every load client connects from loopback: the per-client shares would count them as one.
+    maxSessionsPerClient: maxSessions,
+    maxRequestsPerClient: 100_000,
     structuredOutput: true,
     log: onLine,
   });

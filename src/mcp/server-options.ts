@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SvcDocsError } from '../errors.js';
 import { SETTINGS, type SettingName } from '../settings/catalogue.js';
+import { proxyTrust } from './http/client-identity.js';
 import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth/settings.js';
 
 /**
@@ -52,7 +53,20 @@ const bearerToken = z
   .min(16, 'is too short: use at least 16 random characters, e.g. the output of `openssl rand -hex 32`')
   .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces (it travels in an HTTP header)');
 
-const serverOptionsSchema = z
+/** A trusted proxy: an address, a CIDR block, or loopback / linklocal / uniquelocal. */
+const proxyEntry = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      proxyTrust([value]);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'expected an IP address, a CIDR block such as 10.0.0.0/8, or loopback, linklocal, uniquelocal');
+
+const serverOptionsShape = z
   .object({
     /** Interface to bind. Loopback by default: exposing the server is a deliberate choice. */
     host: z.string().trim().min(1).default(SETTINGS.host.default),
@@ -84,6 +98,12 @@ const serverOptionsSchema = z
       .default(SETTINGS.writeTimeoutSeconds.default * 1000),
     /** Open sessions at most; beyond it, initialize gets 503 with Retry-After. */
     maxSessions: z.number().int().positive().default(SETTINGS.maxSessions.default),
+    /** Sessions one client (docs/security.md) holds at most; beyond it, 429. Default: a tenth of maxSessions. */
+    maxSessionsPerClient: z.number().int().positive().optional(),
+    /** Requests one client runs at once at most, unread answers included; beyond it, 429. */
+    maxRequestsPerClient: z.number().int().positive().default(SETTINGS.maxRequestsPerClient.default),
+    /** Proxies whose X-Forwarded-For names the client; none by default (the peer is the client). */
+    trustedProxies: z.array(proxyEntry).default([]),
     /** Largest accepted request body (bytes); larger gets 413. A search call is well under 2 KB. */
     maxBodyBytes: z.number().int().min(1024).default(SETTINGS.maxBodyBytes.default),
     /** Largest SearchDocs text result, in characters (a structured copy, when enabled, comes on top). */
@@ -134,12 +154,15 @@ const serverOptionsSchema = z
     /** The search page for people at / (same Host, Origin and token checks as /docs). */
     webPage: z.boolean().default(SETTINGS.webPage.default),
   })
-  .strict()
-  .superRefine(checkOAuthSettings);
+  .strict();
+
+const serverOptionsSchema = serverOptionsShape
+  .superRefine(checkOAuthSettings)
+  .transform((o) => ({ ...o, maxSessionsPerClient: o.maxSessionsPerClient ?? Math.ceil(o.maxSessions / 10) }));
 
 export type ServerOptions = z.output<typeof serverOptionsSchema>;
 /** Every option's name: those that are settings of the same name are read from the catalogue's variables. */
-export const SERVER_OPTION_NAMES = Object.keys(serverOptionsSchema.shape) as (keyof ServerOptions)[];
+export const SERVER_OPTION_NAMES = Object.keys(serverOptionsShape.shape) as (keyof ServerOptions)[];
 /** What callers may pass: every option is optional and gets its default. */
 export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;
 

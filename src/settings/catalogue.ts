@@ -15,6 +15,7 @@
  */
 
 import { OBSERVABILITY_SETTINGS } from './observability.js';
+import { SERVER_LIMITS } from './limits.js';
 import { OAUTH_SETTINGS } from './oauth.js';
 
 /** The commands that read settings. */
@@ -194,13 +195,6 @@ export const SETTINGS = {
     meaning: 'A session with no request for this long is closed (its client starts a new one)',
     commands: ['serve'],
   },
-  writeTimeoutSeconds: {
-    variable: 'SVC_DOCS_WRITE_TIMEOUT_SECONDS',
-    kind: 'positive',
-    default: 20,
-    meaning: 'An answer its client takes none of for this long is cut off and freed (docs/security.md)',
-    commands: ['serve'],
-  },
   maxSessions: {
     variable: 'SVC_DOCS_MAX_SESSIONS',
     kind: 'whole',
@@ -208,6 +202,7 @@ export const SETTINGS = {
     meaning: 'Open sessions at most; beyond, initialize gets 503 with Retry-After',
     commands: ['serve'],
   },
+  ...SERVER_LIMITS,
   maxBodyBytes: {
     variable: 'SVC_DOCS_MAX_BODY_BYTES',
     kind: 'whole',

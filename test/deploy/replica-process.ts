@@ -50,7 +50,8 @@ export function startReplica(id: string, indexDir: string, startupMs = 180_000):
     ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', indexDir, '--port', '0'],
     {
       cwd: projectRoot(),
-      env: { ...process.env, SVC_DOCS_REPLICA_ID: id },
+      // Every client reaches the replicas through nginx from loopback, one client to a replica's fair shares.
+      env: { ...process.env, SVC_DOCS_REPLICA_ID: id, SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '1000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

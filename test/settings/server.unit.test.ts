@@ -16,6 +16,9 @@ describe('server options', () => {
       sessionIdleMs: 1_800_000,
       writeTimeoutMs: 20_000,
       maxSessions: 1000,
+      maxSessionsPerClient: 100,
+      maxRequestsPerClient: 8,
+      trustedProxies: [],
       maxBodyBytes: 262_144,
       responseBudgetChars: SETTINGS.responseBudgetChars.default,
       pageBudgetChars: 32_000,
@@ -39,6 +42,9 @@ describe('server options', () => {
       SVC_DOCS_SESSION_IDLE_SECONDS: '60',
       SVC_DOCS_WRITE_TIMEOUT_SECONDS: '5',
       SVC_DOCS_MAX_SESSIONS: '20',
+      SVC_DOCS_MAX_SESSIONS_PER_CLIENT: '4',
+      SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '3',
+      SVC_DOCS_TRUSTED_PROXIES: '10.0.0.0/8, loopback',
       SVC_DOCS_MAX_BODY_BYTES: '4096',
       SVC_DOCS_RESPONSE_BUDGET_CHARS: '8000',
       SVC_DOCS_PAGE_BUDGET_CHARS: '9000',
@@ -61,6 +67,9 @@ describe('server options', () => {
       sessionIdleMs: 60_000,
       writeTimeoutMs: 5000,
       maxSessions: 20,
+      maxSessionsPerClient: 4,
+      maxRequestsPerClient: 3,
+      trustedProxies: ['10.0.0.0/8', 'loopback'],
       maxBodyBytes: 4096,
       responseBudgetChars: 8000,
       pageBudgetChars: 9000,
@@ -97,6 +106,9 @@ describe('server options', () => {
     );
     expect(() => serverOptionsFromEnv({ SVC_DOCS_ALLOWED_ORIGINS: 'https://portal.example.com/app' })).toThrow(
       /is not an origin/,
+    );
+    expect(() => serverOptionsFromEnv({ SVC_DOCS_TRUSTED_PROXIES: 'proxy.internal' })).toThrow(
+      /trustedProxies \(SVC_DOCS_TRUSTED_PROXIES\): expected an IP address, a CIDR block/,
     );
   });
 

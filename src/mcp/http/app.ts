@@ -14,9 +14,11 @@ import { createTokenVerifier } from '../oauth/verify.js';
 import type { PageIndex } from '../tools/pages.js';
 import { requestLog, type SessionOfResponse, writeLine } from './request-log.js';
 import { boundedLines } from './redact.js';
+import { proxyTrust } from './client-identity.js';
+import { clientTag, requestShare } from './fair-share.js';
 import type { ServerOptions } from '../server-options.js';
 import { statelessExchanges, type Stateless } from './stateless.js';
-import { jsonLog, type LogLine } from '../../observe/log.js';
+import { jsonLog, type Log, type LogLine } from '../../observe/log.js';
 import { describeMcpBody } from '../../observe/mcp-request.js';
 import { ServerMetrics } from '../../observe/metrics.js';
 import { METRICS_PATH, metricsAuth, metricsRoute } from '../../observe/metrics-route.js';
@@ -84,10 +86,12 @@ interface Parts {
   legacy: LegacySessions;
   stateless: Stateless;
   observer: RequestObserver;
+  event: Log;
 }
 
-function mcpRoutes(app: Express, options: AppOptions, { auth, legacy, stateless, observer }: Parts): void {
-  app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth);
+function mcpRoutes(app: Express, options: AppOptions, { auth, legacy, stateless, observer, event }: Parts): void {
+  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
+  app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth, ...shares);
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;
     const modern = !(await isLegacyRequest(await toWebRequest(req, body), body));
@@ -201,6 +205,7 @@ export function createApp(options: AppOptions): App {
     });
   const sessions = new LegacySessions({
     maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient,
     sessionIdleMs: options.sessionIdleMs,
     replicaId: options.replicaId,
     newServer,
@@ -227,7 +232,7 @@ export function createApp(options: AppOptions): App {
   const auth = authGuard(options.authToken, oauth, event);
   if (oauth !== undefined) metadataRoutes(app, options, oauth);
   healthRoutes(app, options, auth, sessions);
-  mcpRoutes(app, options, { auth, legacy: sessions, stateless, observer });
+  mcpRoutes(app, options, { auth, legacy: sessions, stateless, observer, event });
   const hasCredentials = options.authToken !== undefined || oauth !== undefined;
   observeRoutes(app, options, view, { auth, hasCredentials, metrics });
   app.use((req: Request, res: Response) => {

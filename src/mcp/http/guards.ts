@@ -4,6 +4,7 @@ import { RpcCode, refuse } from './errors.js';
 import { bearerChallenge, resourceFor } from '../oauth/metadata.js';
 import type { OAuthConfig } from '../oauth/settings.js';
 import { KeysUnavailableError, TokenRefusedError, type TokenVerifier } from '../oauth/verify.js';
+import type { ClientLocals } from './fair-share.js';
 import type { Log } from '../../observe/log.js';
 
 /**
@@ -80,7 +81,9 @@ export function authGuard(token: string | undefined, oauth: OAuthAccess | undefi
     let refusal = authorization === undefined ? undefined : new TokenRefusedError('malformed');
     if (bearer !== undefined) {
       try {
-        await oauth.verifier.verify(bearer);
+        const { subject } = await oauth.verifier.verify(bearer);
+        // Fair shares count a verified user as one client wherever it connects from (fair-share.ts).
+        if (subject !== undefined) (res.locals as ClientLocals).subject = subject;
         return next();
       } catch (error) {
         if (error instanceof KeysUnavailableError) {

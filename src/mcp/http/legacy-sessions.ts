@@ -5,6 +5,7 @@ import { refuse, RpcCode } from './errors.js';
 import type { Log } from '../../observe/log.js';
 import { type ClientInfo, clientOfBody } from '../../observe/mcp-request.js';
 import type { SessionOfResponse } from './request-log.js';
+import { clientKeyOf } from './fair-share.js';
 import { newSessionId, SessionRegistry } from './sessions.js';
 
 /**
@@ -23,6 +24,8 @@ interface Session {
 
 interface LegacySessionsOptions {
   maxSessions: number;
+  /** Sessions one client (fair-share.ts) holds at most; beyond it, initialize gets 429. */
+  maxSessionsPerClient: number;
   sessionIdleMs: number;
   /** Requests one session runs at once at most. */
   maxPendingPerSession?: number;
@@ -136,12 +139,23 @@ export class LegacySessions {
     refuse(res, 503, message, RpcCode.ServerError, { 'Retry-After': String(seconds) });
   }
 
+  /** 429: this client holds its share of sessions; others can still open theirs. */
+  private refuseClientFull(res: Response, client: string): void {
+    const seconds = this.registry.retryAfterSeconds(Date.now(), client);
+    const max = this.options.maxSessionsPerClient;
+    this.options.event({ level: 'warn', event: 'client-sessions-full', clientKey: client, max });
+    const message = `Too Many Requests: this client already holds ${max} sessions. Close unused ones (DELETE /docs) or retry after ${seconds} s.`;
+    refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': String(seconds) });
+  }
+
   private async initialize(req: Request, res: Response, body: unknown): Promise<void> {
     if (this.registry.isFull()) return this.refuseFull(res);
+    const client = clientKeyOf(res);
+    if (this.registry.ownedBy(client) >= this.options.maxSessionsPerClient) return this.refuseClientFull(res, client);
     const id = newSessionId(this.options.replicaId);
     const session = this.openSession(id, clientOfBody(body));
-    // Registered before any await, so concurrent initializes cannot exceed the cap.
-    this.registry.add(id, session);
+    // Registered before any await, so concurrent initializes cannot exceed the caps.
+    this.registry.add(id, session, client);
     this.options.sessionOf.set(res, id);
     try {
       await this.inSession(id, res, async () => {

@@ -19,6 +19,8 @@ interface Entry<T> {
   timer: NodeJS.Timeout;
   busy: number;
   lastActive: number;
+  /** The client that opened it (fair-share.ts), for the per-client bound. */
+  owner: string;
 }
 
 interface SessionRegistryOptions {
@@ -44,6 +46,7 @@ const DEFAULT_MAX_PENDING = 8;
 
 export class SessionRegistry<T extends Closable> {
   private readonly entries = new Map<string, Entry<T>>();
+  private readonly perOwner = new Map<string, number>();
 
   constructor(private readonly options: SessionRegistryOptions) {}
 
@@ -55,13 +58,19 @@ export class SessionRegistry<T extends Closable> {
     return this.entries.size >= this.options.maxSessions;
   }
 
+  /** Sessions `owner` holds. */
+  ownedBy(owner: string): number {
+    return this.perOwner.get(owner) ?? 0;
+  }
+
   /** Adds a session; the caller checked isFull() in the same tick, so the cap holds under concurrency. */
-  add(id: string, value: T): void {
+  add(id: string, value: T, owner = ''): void {
     if (this.entries.has(id)) throw new Error(`session ${id} already exists`);
     const timer = setTimeout(() => this.expire(id), this.options.idleMs);
     // An idle session must not keep the process alive on shutdown.
     timer.unref();
-    this.entries.set(id, { value, timer, busy: 0, lastActive: Date.now() });
+    this.entries.set(id, { value, timer, busy: 0, lastActive: Date.now(), owner });
+    this.perOwner.set(owner, this.ownedBy(owner) + 1);
   }
 
   get(id: string): T | undefined {
@@ -93,14 +102,21 @@ export class SessionRegistry<T extends Closable> {
     if (!entry) return false;
     clearTimeout(entry.timer);
     this.entries.delete(id);
+    const left = this.ownedBy(entry.owner) - 1;
+    if (left > 0) this.perOwner.set(entry.owner, left);
+    else this.perOwner.delete(entry.owner);
     return true;
   }
 
-  /** Seconds until an idle session expires and frees a slot, at least 1; the full idle time if all are busy. */
-  retryAfterSeconds(now: number = Date.now()): number {
+  /**
+   * Seconds until an idle session (of `owner`, when given) expires and frees a slot, at least 1;
+   * the full idle time if all are busy.
+   */
+  retryAfterSeconds(now: number = Date.now(), owner?: string): number {
     let soonest = this.options.idleMs;
     for (const entry of this.entries.values()) {
-      if (entry.busy === 0) soonest = Math.min(soonest, entry.lastActive + this.options.idleMs - now);
+      if (entry.busy === 0 && (owner === undefined || entry.owner === owner))
+        soonest = Math.min(soonest, entry.lastActive + this.options.idleMs - now);
     }
     return Math.max(1, Math.ceil(soonest / 1000));
   }

@@ -175,9 +175,21 @@ export function scopesOf(payload: JWTPayload): string[] {
   return [];
 }
 
+/** What a verified token says about its bearer. */
+export interface VerifiedToken {
+  scopes: string[];
+  /** Who it was issued to: `sub`, else `client_id` or `azp`, when it names one. */
+  subject?: string;
+}
+
 export interface TokenVerifier {
-  /** Resolves with the token's scopes; throws TokenRefusedError or KeysUnavailableError. */
-  verify(token: string): Promise<string[]>;
+  /** Resolves with the token's scopes and subject; throws TokenRefusedError or KeysUnavailableError. */
+  verify(token: string): Promise<VerifiedToken>;
+}
+
+function subjectOf(payload: JWTPayload): string | undefined {
+  const subject = payload.sub ?? payload.client_id ?? payload.azp;
+  return typeof subject === 'string' && subject !== '' ? subject : undefined;
 }
 
 export function createTokenVerifier(config: OAuthConfig): TokenVerifier {
@@ -205,7 +217,8 @@ export function createTokenVerifier(config: OAuthConfig): TokenVerifier {
       }
       const scopes = scopesOf(payload);
       if (!scopes.includes(config.scope)) throw new TokenRefusedError('insufficient-scope');
-      return scopes;
+      const subject = subjectOf(payload);
+      return subject === undefined ? { scopes } : { scopes, subject };
     },
   };
 }

@@ -224,7 +224,7 @@ describe('access control', () => {
 
 describe('capacity and lifetime', () => {
   it('answers 503 with Retry-After when sessions are full, stays healthy, and takes new sessions once one closes', async () => {
-    const server = await serve({ maxSessions: 2 });
+    const server = await serve({ maxSessions: 2, maxSessionsPerClient: 2 });
     const a = await openRawSession(server.url);
     await openRawSession(server.url);
     const full = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS }, body: initializeBody() });

@@ -90,6 +90,21 @@ describe('SessionRegistry', () => {
     expect(registry.isFull()).toBe(false);
   });
 
+  it("counts each owner's sessions, through expiry and delete, and says when one of that owner's frees up", () => {
+    const registry = new SessionRegistry<FakeSession>({ maxSessions: 10, idleMs: 60_000 });
+    registry.add('a', new FakeSession(), 'alice');
+    vi.advanceTimersByTime(20_000);
+    registry.add('b', new FakeSession(), 'alice');
+    registry.add('c', new FakeSession(), 'bob');
+    expect([registry.ownedBy('alice'), registry.ownedBy('bob'), registry.ownedBy('carol')]).toEqual([2, 1, 0]);
+    expect(registry.retryAfterSeconds(Date.now(), 'alice')).toBe(40);
+    expect(registry.retryAfterSeconds(Date.now(), 'bob')).toBe(60);
+    vi.advanceTimersByTime(40_000);
+    expect(registry.ownedBy('alice')).toBe(1);
+    registry.delete('c');
+    expect(registry.ownedBy('bob')).toBe(0);
+  });
+
   it('closeAll closes and forgets every session', async () => {
     const registry = new SessionRegistry<FakeSession>({ maxSessions: 5, idleMs: 1000 });
     const sessions = [new FakeSession(), new FakeSession()];

@@ -313,6 +313,40 @@ describe('with the static token too', () => {
   });
 });
 
+describe('fair shares by token subject', () => {
+  it("counts a token's subject as one client, wherever it connects from, apart from other subjects", async () => {
+    const { server, base } = await listening();
+    const shared = serveDocs(server, base, {
+      oauthIssuer: issuer.issuer,
+      oauthJwksUrl: issuer.jwksUrl,
+      maxSessions: 10,
+      maxSessionsPerClient: 2,
+      trustedProxies: ['loopback'],
+    });
+    try {
+      const as = async (sub: string, from: string) =>
+        raw(shared.url, {
+          method: 'POST',
+          headers: {
+            ...MCP_HEADERS,
+            ...bearer(await issuer.mint({ sub, aud: `${base}/docs` })),
+            'x-forwarded-for': from,
+          },
+          body: initializeBody(),
+        });
+      const statuses = [
+        (await as('user-1', '203.0.113.5')).status,
+        (await as('user-1', '198.51.100.7')).status,
+        (await as('user-1', '192.0.2.1')).status,
+        (await as('user-2', '203.0.113.5')).status,
+      ];
+      expect(statuses).toEqual([200, 200, 429, 200]);
+    } finally {
+      await shared.close();
+    }
+  });
+});
+
 describe('the signing keys', () => {
   it('down: a well-formed token gets 503 with a clear log line (not 401); a malformed one still 401; back up: 200', async () => {
     const { server, base } = await listening();
