@@ -155,6 +155,7 @@ export const HNSW_LABELS_SUFFIX = '.labels';
 
 export class HnswVectorIndex implements VectorIndex {
   readonly size: number;
+  private freed = false;
 
   private constructor(
     /** The graph itself: the indexer updates it in place (hnsw-update.ts). */
@@ -219,7 +220,19 @@ export class HnswVectorIndex implements VectorIndex {
     await writeFile(path + HNSW_LABELS_SUFFIX, new Uint8Array(this.sectionOf.buffer, 0, this.sectionOf.byteLength));
   }
 
+  /**
+   * Frees the graph's native memory now. V8 frees it only when it collects this object, and it
+   * does not see native memory, so a server that reloads its index often would hold every old
+   * graph until a collection it has no reason to run. The graph cannot be searched afterwards.
+   */
+  free(): void {
+    // hnswlib-node deletes its index when initIndex makes a new one; a one-element graph is a few bytes.
+    if (!this.freed) this.graph.initIndex({ maxElements: 1, m: 2, efConstruction: 2 });
+    this.freed = true;
+  }
+
   search(query: Float32Array, k: number): VectorHits {
+    if (this.freed) throw new Error('this HNSW graph was freed: its index was replaced or closed');
     const n = Math.min(k, this.size);
     if (n === 0) return { ids: [], scores: [] };
     const { neighbors, distances } = this.graph.searchKnn(Array.from(query), n);

@@ -128,7 +128,8 @@ export async function openEngine(
     );
     const runner: SearchRunner = {
       search: (term, searchOptions, model) => searcher.search(term, searchOptions, (texts) => model.embed(texts)),
-      release: () => {},
+      // The graph is native memory V8 cannot see: freed now, not whenever V8 collects its wrapper.
+      release: () => index.hnsw.free(),
     };
     return new Engine(index, embedder, owns, runner);
   });

@@ -1,7 +1,8 @@
 import { watchFile, unwatchFile } from 'node:fs';
 import { join } from 'node:path';
 import { currentBuildDir } from '../index/read-index.js';
-import { type Engine, type EngineOptions, ModelMismatchError, openEngine } from '../search/engine.js';
+import { type Engine, type EngineIndex, type EngineOptions, ModelMismatchError, openEngine } from '../search/engine.js';
+import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from '../search/types.js';
 import { errorText, logLine } from '../observe/log.js';
 
 /** Opens an index into an engine: in this thread (openEngine) or into a search pool. */
@@ -22,11 +23,23 @@ export interface LiveEngineOptions {
 /**
  * The engine a running server searches, swapped for a new index without a restart. The new index
  * is loaded beside the old one and only then swapped in (one assignment, so each request sees
- * one index or the other, never a mix); searches already running finish on the old engine,
- * which is closed only after a grace period. A bad new index is refused with one log line and
- * the old one keeps serving.
+ * one index or the other, never a mix); searches already running (through search()) finish on
+ * the old engine, which is released as soon as the last of them ends, or after the grace period
+ * at the latest. So a server that reloads every few seconds holds one index, not one per reload
+ * of the last grace period. A bad new index is refused with one log line and the old one keeps
+ * serving. As a SearchEngine, it searches whichever index is current.
  */
-export class LiveEngine {
+
+interface OpenEntry {
+  ownsEmbedder: boolean;
+  retireTimer?: NodeJS.Timeout;
+  /** Searches running on the engine through search(). */
+  searching: number;
+  /** Replaced: released once `searching` is 0. */
+  retired: boolean;
+}
+
+export class LiveEngine implements SearchEngine {
   private engine: Engine;
   private reloading: Promise<boolean> | undefined;
   /** A reload asked for while one runs: it runs next, since CURRENT may have moved on meanwhile. */
@@ -35,7 +48,7 @@ export class LiveEngine {
    * Every engine still open: the current one and those replaced within the grace period. Engines
    * of one model share an embedder, which only the engine that loaded it disposes on close().
    */
-  private readonly open = new Map<Engine, { ownsEmbedder: boolean; retireTimer?: NodeJS.Timeout }>();
+  private readonly open = new Map<Engine, OpenEntry>();
   private stopWatching: (() => void) | undefined;
   private readonly indexDir: string;
   private readonly log: (line: string) => void;
@@ -52,11 +65,32 @@ export class LiveEngine {
     this.options = live.options ?? {};
     this.graceMs = live.graceMs ?? 30_000;
     this.engine = live.initial;
-    this.open.set(live.initial, { ownsEmbedder: true });
+    this.open.set(live.initial, { ownsEmbedder: true, searching: 0, retired: false });
   }
 
   get current(): Engine {
     return this.engine;
+  }
+
+  /** The current index (page resources read it). */
+  get index(): EngineIndex {
+    return this.engine.index;
+  }
+
+  summary(): IndexSummary {
+    return this.engine.summary();
+  }
+
+  /** Searches the current index; a replaced one is released when its last search ends. */
+  async search(term: string, options?: SearchOptions): Promise<SearchResult[]> {
+    const engine = this.engine;
+    const entry = this.open.get(engine);
+    if (entry) entry.searching++;
+    try {
+      return await engine.search(term, options);
+    } finally {
+      if (entry && --entry.searching === 0 && entry.retired) void this.release(engine);
+    }
   }
 
   /** Loads the index CURRENT names, if it is not the one being served. True when it swapped. */
@@ -108,7 +142,7 @@ export class LiveEngine {
     }
     const old = this.engine;
     this.engine = next;
-    this.open.set(next, { ownsEmbedder });
+    this.open.set(next, { ownsEmbedder, searching: 0, retired: false });
     this.reloads.reloaded++;
     const summary = next.summary();
     this.log(
@@ -121,12 +155,20 @@ export class LiveEngine {
         previous: old.index.buildDir,
       }),
     );
-    const entry = this.open.get(old);
-    if (entry) entry.retireTimer = setTimeout(() => void this.release(old), this.graceMs).unref();
+    this.retire(old);
     return true;
   }
 
   /** Forgets an engine; its embedder is disposed once no open engine uses it. */
+  /** Releases a replaced engine now if no search runs on it, else when the last one ends (at most graceMs). */
+  private retire(engine: Engine): void {
+    const entry = this.open.get(engine);
+    if (!entry) return;
+    entry.retired = true;
+    if (entry.searching === 0) void this.release(engine);
+    else entry.retireTimer = setTimeout(() => void this.release(engine), this.graceMs).unref();
+  }
+
   private async release(engine: Engine): Promise<void> {
     const entry = this.open.get(engine);
     if (!entry) return;

@@ -73,7 +73,7 @@ export async function openPooledEngine(
   // The graph is checked here (read, loaded by hnswlib off this thread, then dropped) while the
   // workers load the index and this thread loads the model: a damaged graph is refused at start
   // even where no search reads it. Workers that search it load their own (searchesGraph).
-  const graphChecked = readBuildGraph(index.buildDir, index.manifest).then(() => undefined);
+  const graphChecked = readBuildGraph(index.buildDir, index.manifest).then((graph) => graph.free());
   // Awaited below; a rejection meanwhile must not count as unhandled.
   graphChecked.catch(() => undefined);
   checkRequestedModel(index, options.model);

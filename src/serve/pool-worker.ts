@@ -30,7 +30,14 @@ function deferred<T>(): Deferred<T> {
 
 const port = parentPort!;
 const send = (message: FromWorker) => port.postMessage(message);
-const searchers = new Map<number, Searcher>();
+/** A loaded generation: its searcher, its graph when native, and the searches running on it. */
+interface Generation {
+  searcher: Searcher;
+  graph: HnswVectorIndex | undefined;
+  running: number;
+  unloaded: boolean;
+}
+const generations = new Map<number, Generation>();
 const vectors = new Map<number, Deferred<Float32Array>>();
 const embeds = new Map<number, Deferred<Float32Array[]>>();
 let nextRequest = 0;
@@ -54,17 +61,28 @@ function embedFor(term: string, prefetched: Deferred<Float32Array> | undefined):
 async function search(message: Extract<ToWorker, { type: 'search' }>): Promise<void> {
   const { id, generation, term, options } = message;
   const prefetched = message.prefetched ? vectors.get(id) : undefined;
+  const loaded = generations.get(generation);
+  if (loaded) loaded.running++;
   try {
-    const searcher = searchers.get(generation);
-    if (!searcher) throw new Error(`index generation ${generation} is not loaded in this worker`);
-    const detailed = await searcher.search(term, options, embedFor(term.trim(), prefetched));
+    if (!loaded) throw new Error(`index generation ${generation} is not loaded in this worker`);
+    const detailed = await loaded.searcher.search(term, options, embedFor(term.trim(), prefetched));
     send({ type: 'result', id, detailed });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     send({ type: 'result', id, error: { name: e.name, message: e.message } });
   } finally {
     vectors.delete(id);
+    if (loaded && --loaded.running === 0 && loaded.unloaded) loaded.graph?.free();
   }
+}
+
+/** Forgets a generation; its graph's native memory is freed once the searches running on it end. */
+function unload(generation: number): void {
+  const loaded = generations.get(generation);
+  if (!loaded) return;
+  generations.delete(generation);
+  loaded.unloaded = true;
+  if (loaded.running === 0) loaded.graph?.free();
 }
 
 port.on('message', (message: ToWorker) => {
@@ -79,14 +97,20 @@ port.on('message', (message: ToWorker) => {
           : Promise.resolve(new ExactVectorIndex(parts.vectors));
       graph
         .then((index) => {
-          searchers.set(generation, new Searcher(parts, index, policy));
+          const graph = index instanceof HnswVectorIndex ? index : undefined;
+          generations.set(generation, {
+            searcher: new Searcher(parts, index, policy),
+            graph,
+            running: 0,
+            unloaded: false,
+          });
           send({ type: 'loaded', generation });
         })
         .catch((error: unknown) => send({ type: 'loaded', generation, error: (error as Error).message }));
       break;
     }
     case 'unload':
-      searchers.delete(message.generation);
+      unload(message.generation);
       break;
     case 'search':
       // The vector message follows this one: its slot must exist before it arrives.

@@ -81,9 +81,10 @@ export async function serve(options: ServeOptions): Promise<RunningDocsServer> {
   let watcher: CorpusWatcher | undefined;
   const store = openStore(options, log, secrets);
   try {
+    // Searches go through the live engine, which knows when a replaced index is no longer searched.
     http = await startHttpServer({
       ...options.server,
-      engine: () => live.current,
+      engine: () => live,
       log: options.log,
       store,
       reloads: () => live.reloads,

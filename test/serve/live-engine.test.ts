@@ -5,7 +5,7 @@ import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { currentBuildDir } from '../../src/index/read-index.js';
-import { openEngine } from '../../src/search/engine.js';
+import { type LoadedEngine, openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
@@ -122,6 +122,40 @@ describe('LiveEngine', () => {
     expect(await live.reload()).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await topText(live, 'feeding enclosure')).toContain('numbat');
+  });
+
+  it('releases a replaced index as soon as no search runs on it, not a grace period later', async () => {
+    const indexDir = tempDir('index');
+    await build(indexDir, page('quokka'));
+    // The default 30 s grace period: only an idle index is released at once.
+    const live = new LiveEngine({ indexDir, initial: await openEngine(indexDir), log: () => undefined });
+    lives.push(live);
+    const first = live.current;
+    const released = vi.spyOn(first, 'releaseIndex');
+    // A search on the first index, held while the index is replaced.
+    let finish!: () => void;
+    const search = first.search.bind(first);
+    vi.spyOn(first, 'search').mockImplementationOnce(async (term, options) => {
+      await new Promise<void>((resolve) => (finish = resolve));
+      return search(term, options);
+    });
+    const held = live.search('feeding enclosure');
+    await build(indexDir, page('wombat'));
+    expect(await live.reload()).toBe(true);
+    expect(released).not.toHaveBeenCalled();
+    finish();
+    // The held search finishes on the index it started on, which is then released.
+    expect((await held)[0]?.sections.map((s) => s.text).join('\n')).toContain('quokka');
+    await vi.waitFor(() => expect(released).toHaveBeenCalledTimes(1));
+    const second = live.current as LoadedEngine;
+    const releasedSecond = vi.spyOn(second, 'releaseIndex');
+    await build(indexDir, page('numbat'));
+    expect(await live.reload()).toBe(true);
+    await vi.waitFor(() => expect(releasedSecond).toHaveBeenCalledTimes(1));
+    expect(await topText(live, 'feeding enclosure')).toContain('numbat');
+    expect(() => second.index.hnsw.search(new Float32Array(second.index.manifest.model.dimensions), 1)).toThrow(
+      /graph was freed/,
+    );
   });
 
   it('disposes the model once the last engine using it is closed', async () => {
