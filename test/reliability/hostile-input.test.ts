@@ -198,15 +198,48 @@ const ROWS: Row[] = [
     ),
     expect: { rpcError: [-32602], message: /Tool ExecShell not found/ },
   },
+  // One line saying what the method takes, not the validator's dump (issue 35).
   {
     name: 'tool arguments that are null',
     send: inSession(call(null)),
-    expect: { rpcError: [-32602, -32603], message: /arguments/ },
+    expect: {
+      rpcError: [-32602],
+      message: /^Invalid params: tools\/call takes .*arguments an object such as [^\n]*\.$/,
+    },
   },
   {
     name: 'tool arguments that are an array',
     send: inSession(call(['webhooks'])),
-    expect: { rpcError: [-32602, -32603], message: /arguments/ },
+    expect: {
+      rpcError: [-32602],
+      message: /^Invalid params: tools\/call takes .*arguments an object such as [^\n]*\.$/,
+    },
+  },
+  {
+    name: 'tool arguments that are a string',
+    send: inSession(call('webhooks')),
+    expect: {
+      rpcError: [-32602],
+      message: /^Invalid params: tools\/call takes .*arguments an object such as [^\n]*\.$/,
+    },
+  },
+  {
+    name: 'logging/setLevel with an unknown level',
+    send: inSession(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'loud' } })),
+    expect: {
+      rpcError: [-32602],
+      message: /^Invalid params: logging\/setLevel takes \{"level": …\}, one of debug, [^\n]*emergency\.$/,
+    },
+  },
+  {
+    name: 'logging/setLevel without params',
+    send: inSession(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'logging/setLevel' })),
+    expect: { rpcError: [-32602], message: /^Invalid params: logging\/setLevel takes/ },
+  },
+  {
+    name: 'JSON nested 5,000 levels deep (issue 35: was 500)',
+    send: inSession(`{"jsonrpc":"2.0","id":1,"method":"ping","params":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`),
+    expect: { http: 400, code: -32600, message: /nests more than 64 levels deep/ },
   },
   {
     name: 'a response to a request the server never sent',

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { refuse, RpcCode } from './errors.js';
-import { batchRules, unknownPrototypeTools } from './message-checks.js';
+import { batchRules, paramsRules, unknownPrototypeTools } from './message-checks.js';
 
 /**
  * Reading a POST body: JSON only, within the size limit, and not an empty batch. Both protocol
@@ -10,6 +10,36 @@ import { batchRules, unknownPrototypeTools } from './message-checks.js';
 function requireJson(req: Request, res: Response, next: NextFunction): void {
   if (!req.is('application/json')) {
     refuse(res, 415, 'Unsupported Media Type: send JSON-RPC with Content-Type: application/json');
+    return;
+  }
+  next();
+}
+
+/** Nesting deeper than any MCP message needs; deeper JSON overflowed the stack of the SDK's validation (500). */
+const MAX_JSON_DEPTH = 64;
+
+/** How deep `value` nests arrays and objects, counted without recursion and up to `limit` + 1. */
+function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function refuseDeepJson(req: Request, res: Response, next: NextFunction): void {
+  if (jsonDepth(req.body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    refuse(
+      res,
+      400,
+      `Invalid Request: the JSON nests more than ${MAX_JSON_DEPTH} levels deep; no MCP message needs that many.`,
+      RpcCode.InvalidRequest,
+    );
     return;
   }
   next();
@@ -29,8 +59,10 @@ export function jsonBody(maxBodyBytes: number): RequestHandler[] {
   return [
     requireJson,
     express.json({ limit: maxBodyBytes, strict: false }),
+    refuseDeepJson,
     refuseEmptyBatch,
     batchRules,
+    paramsRules,
     unknownPrototypeTools,
   ];
 }

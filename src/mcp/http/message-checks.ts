@@ -1,11 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
+import { z } from 'zod';
 import { refuse, RpcCode } from './errors.js';
 
 /**
  * Checks on the parsed JSON-RPC body that the SDK does not make, for both eras: JSON-RPC batches
  * (batching left MCP in 2025-06-18; one batch of 100 page reads or searches would block the event
- * loop and answer 100 times the budget), and tool names that are Object.prototype keys (the SDK
- * looks tools up in a plain object, so "__proto__" would read as a disabled tool).
+ * loop and answer 100 times the budget), tool names that are Object.prototype keys (the SDK
+ * looks tools up in a plain object, so "__proto__" would read as a disabled tool), and the params
+ * of logging/setLevel and tools/call, which the SDK refuses with its validator's raw dump.
  */
 
 interface RpcMessage {
@@ -75,6 +77,47 @@ export function batchRules(req: Request, res: Response, next: NextFunction): voi
   next();
 }
 
+const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+/** What the SDK checks these methods' params against, and the one line a client gets when they fail. */
+const PARAMS_RULES: Record<string, { schema: z.ZodType; expected: string }> = {
+  'logging/setLevel': {
+    schema: z.looseObject({ level: z.enum(LOGGING_LEVELS) }),
+    expected: `logging/setLevel takes {"level": …}, one of ${LOGGING_LEVELS.join(', ')}`,
+  },
+  'tools/call': {
+    schema: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }),
+    expected:
+      'tools/call takes {"name": "<tool>", "arguments": {…}}, its arguments an object such as {"searchTerm": "webhook signature"}',
+  },
+};
+
+function idOf(message: RpcMessage): string | number | null {
+  return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+}
+
+/** The params a message's method needs, when they are wrong: one line saying what it takes. */
+function paramsProblem(message: unknown, modern: boolean): string | undefined {
+  if (!isMessage(message) || typeof message.method !== 'string') return undefined;
+  const rule = PARAMS_RULES[message.method];
+  // logging/setLevel is not a method of 2026-07-28: the SDK answers that as it is.
+  if (rule === undefined || (modern && message.method === 'logging/setLevel')) return undefined;
+  return rule.schema.safeParse(message.params).success ? undefined : `Invalid params: ${rule.expected}.`;
+}
+
+/** Answers bad logging/setLevel and tools/call params with one clear line (-32602), not the SDK's validation dump. */
+export function paramsRules(req: Request, res: Response, next: NextFunction): void {
+  const body: unknown = req.body;
+  const messages = Array.isArray(body) ? body : [body];
+  const modern = isModern(req, messages);
+  const problem = messages.map((m) => paramsProblem(m, modern)).find((p) => p !== undefined);
+  if (problem === undefined) return next();
+  if (Array.isArray(body)) return refuse(res, 400, problem, RpcCode.InvalidParams);
+  res
+    .status(200)
+    .json({ jsonrpc: '2.0', id: idOf(body as RpcMessage), error: { code: RpcCode.InvalidParams, message: problem } });
+}
+
 /** Answers a tools/call naming an Object.prototype key as what it is: a tool that does not exist. */
 export function unknownPrototypeTools(req: Request, res: Response, next: NextFunction): void {
   const body: unknown = req.body;
@@ -84,10 +127,9 @@ export function unknownPrototypeTools(req: Request, res: Response, next: NextFun
     typeof body.params?.name === 'string' &&
     PROTOTYPE_KEYS.has(body.params.name)
   ) {
-    const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
     res.status(200).json({
       jsonrpc: '2.0',
-      id,
+      id: idOf(body),
       error: { code: RpcCode.InvalidParams, message: `Tool ${body.params.name} not found` },
     });
     return;
