@@ -51,6 +51,8 @@ const originEntry = z
 const bearerToken = z
   .string()
   .min(16, 'is too short: use at least 16 random characters, e.g. the output of `openssl rand -hex 32`')
+  // Bounded: it travels in a header (Node takes 16 KB of them), and redaction looks for it in every log line.
+  .max(1024, 'is too long: use at most 1,024 characters, e.g. the output of `openssl rand -hex 32`')
   .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII without spaces (it travels in an HTTP header)');
 
 /** A trusted proxy: an address, a CIDR block, or loopback / linklocal / uniquelocal. */

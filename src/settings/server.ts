@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import {
   parseServerOptions,
   SERVER_OPTION_NAMES,
@@ -15,12 +15,39 @@ import { overlay, type Values } from './values.js';
  * milliseconds, and the token comes from wherever it was given.
  */
 
+/** A token is at most 1,024 characters (the server's schema); a file this big is something else. */
+const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+/**
+ * The file's text, if it is a regular file of at most MAX_TOKEN_FILE_BYTES. Opened without
+ * blocking and checked on the descriptor: opening a FIFO for reading waits for a writer, so a FIFO
+ * given as the token file hung the server with no word.
+ */
+function readSmallRegularFile(path: string, source: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile())
+      throw new SettingsError(
+        `${source}: the token file ${path} is not a regular file (a FIFO, socket, device or folder): put the token in a file`,
+      );
+    if (stat.size > MAX_TOKEN_FILE_BYTES)
+      throw new SettingsError(
+        `${source}: the token file ${path} is over ${MAX_TOKEN_FILE_BYTES} bytes: it should hold the token alone`,
+      );
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The token in `path` (surrounding whitespace dropped); an error names the file, never its content. */
 function readTokenFile(path: string, source: string): string {
   let content: string;
   try {
-    content = readFileSync(path, 'utf8');
+    content = readSmallRegularFile(path, source);
   } catch (error) {
+    if (error instanceof SettingsError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new SettingsError(
       `${source}: cannot read the token file ${path} (${code}): create it with the token alone, readable by the server's user`,

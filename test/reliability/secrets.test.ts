@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -11,7 +12,7 @@ import {
   type FetchLike,
   type PlatformLogEntry,
 } from '../../packages/platform/src/index.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
+import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { startFakeIssuer } from '../mcp/oauth/issuer.js';
@@ -151,6 +152,36 @@ describe('the auth token never reaches the logs of a server run', () => {
         ]);
         expect(run.stdout + run.stderr).not.toContain(bad);
       }
+    }
+  });
+});
+
+describe('a token setting the server cannot use is refused in one line (issue 35)', () => {
+  it('a token of 9,000 characters is refused without echoing it; it crashed the server, printing a regex that spelled it', async () => {
+    const long = `Long-${'k'.repeat(9000)}`;
+    const run = await runCli(['serve', '--no-build', '--index', index, '--port', '0'], {
+      env: { SVC_DOCS_AUTH_TOKEN: long },
+      timeoutMs: 90_000,
+    });
+    expect(run.code).toBe(1);
+    expect(linesOf(run.stderr)).toEqual([
+      expect.stringMatching(/^svc-docs: invalid server setting authToken \(SVC_DOCS_AUTH_TOKEN\): is too long/),
+    ]);
+    expect(run.stdout + run.stderr).not.toContain('kkkkkkkkkkkkkkkk');
+  });
+
+  it('a FIFO or a folder as the token file is refused at once, naming the file; a FIFO hung the server with no word', async () => {
+    const dir = tempDir('token');
+    const fifo = join(dir, 'token.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const path of [fifo, dir]) {
+      const run = await runCli(['serve', '--no-build', '--index', index, '--port', '0', '--auth-token-file', path], {
+        timeoutMs: 60_000,
+      });
+      expect([run.code, run.signal]).toEqual([1, null]);
+      expect(linesOf(run.stderr)).toEqual([
+        `svc-docs: --auth-token-file: the token file ${path} is not a regular file (a FIFO, socket, device or folder): put the token in a file`,
+      ]);
     }
   });
 });
