@@ -10,6 +10,7 @@ import { authGuard, hostGuard, type OAuthAccess, originGuard, requestShapeGuard 
 import { LegacySessions } from './legacy-sessions.js';
 import { metadataDocument, metadataPaths } from '../oauth/metadata.js';
 import { oauthConfigOf } from '../oauth/settings.js';
+import type { KeyTimings } from '../oauth/jwks.js';
 import { createTokenVerifier } from '../oauth/verify.js';
 import type { PageIndex } from '../tools/pages.js';
 import { requestLog, type SessionOfResponse, writeLine } from './request-log.js';
@@ -53,6 +54,8 @@ export interface AppOptions extends ServerOptions {
   store?: QueryStore;
   /** Index reloads so far, for /metrics (the live engine's count). */
   reloads?: () => { reloaded: number; refused: number };
+  /** How long the issuer's keys are cached and stand in while it is down (oauth/jwks.ts); tests shorten them. */
+  oauthKeyTimings?: KeyTimings;
 }
 
 export interface App {
@@ -135,9 +138,13 @@ function healthRoutes(app: Express, options: AppOptions, auth: RequestHandler, l
 }
 
 /** The OAuth resource-server mode, when an issuer is configured (reads a JWKS file at startup). */
-function oauthAccess(options: AppOptions): OAuthAccess | undefined {
+function oauthAccess(options: AppOptions, event: Log): OAuthAccess | undefined {
   const config = oauthConfigOf(options);
-  return config === undefined ? undefined : { config, verifier: createTokenVerifier(config), aliasPath: MCP_ALIAS };
+  if (config === undefined) return undefined;
+  const onKeysStale = (error: Error) =>
+    event({ level: 'warn', event: 'oauth-keys-stale', error: `${error.message}; the last keys fetched stand in` });
+  const verifier = createTokenVerifier(config, { onKeysStale, keyTimings: options.oauthKeyTimings });
+  return { config, verifier, aliasPath: MCP_ALIAS };
 }
 
 /** Protected Resource Metadata (RFC 9728): open to all, so clients can discover where to get a token. */
@@ -228,7 +235,7 @@ export function createApp(options: AppOptions): App {
   app.use(requestShapeGuard);
   app.use(originGuard(options.allowedOrigins));
   app.use(corsHeaders(options.allowedOrigins));
-  const oauth = oauthAccess(options);
+  const oauth = oauthAccess(options, event);
   const auth = authGuard(options.authToken, oauth, event);
   if (oauth !== undefined) metadataRoutes(app, options, oauth);
   healthRoutes(app, options, auth, sessions);

@@ -3,7 +3,8 @@ import { bearerMatches, bearerTokenOf, hostAllowed, originAllowed, tokenDigest }
 import { RpcCode, refuse } from './errors.js';
 import { bearerChallenge, resourceFor } from '../oauth/metadata.js';
 import type { OAuthConfig } from '../oauth/settings.js';
-import { KeysUnavailableError, TokenRefusedError, type TokenVerifier } from '../oauth/verify.js';
+import { KeysUnavailableError } from '../oauth/jwks.js';
+import { TokenRefusedError, type TokenVerifier } from '../oauth/verify.js';
 import type { ClientLocals } from './fair-share.js';
 import type { Log } from '../../observe/log.js';
 

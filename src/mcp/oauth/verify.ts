@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
+import { type KeyTimings, KeysUnavailableError, readJwksFile, remoteKeys } from './jwks.js';
 import type { OAuthConfig } from './settings.js';
 import { SvcDocsError } from '../../errors.js';
 
@@ -37,9 +37,6 @@ export const ACCEPTED_ALGORITHMS = [
 /** Clocks of the issuer and this server may differ by this much. */
 const CLOCK_TOLERANCE_SECONDS = 30;
 
-/** How long a fetch of the issuer's keys may take before the request gets 503. */
-const JWKS_TIMEOUT_MS = 5000;
-
 type TokenProblem =
   | 'malformed'
   | 'algorithm-not-allowed'
@@ -74,74 +71,15 @@ export class TokenRefusedError extends SvcDocsError<'invalid_token' | 'insuffici
   }
 }
 
-/** The issuer's keys cannot be fetched: not the client's fault, so 503 rather than 401. */
-export class KeysUnavailableError extends SvcDocsError<'keys_unavailable'> {
-  override name = 'KeysUnavailableError';
-
-  constructor(url: string, cause: unknown) {
-    super(
-      'keys_unavailable',
-      `cannot fetch the OAuth signing keys from ${url} (${describeCause(cause)}): check that the authorization server is up and SVC_DOCS_OAUTH_JWKS_URL is right`,
-    );
-  }
-}
-
-/** A JWKS file that cannot be used; raised at startup. */
-export class JwksFileError extends SvcDocsError<'jwks_file'> {
-  override name = 'JwksFileError';
-
-  constructor(message: string) {
-    super('jwks_file', message);
-  }
-}
-
-function describeCause(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  const inner =
-    cause.cause instanceof Error ? ((cause.cause as NodeJS.ErrnoException).code ?? cause.cause.message) : undefined;
-  return inner === undefined ? cause.message : `${cause.message}: ${inner}`;
-}
-
-export function readJwksFile(path: string): JSONWebKeySet {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code ?? 'not JSON';
-    throw new JwksFileError(
-      `SVC_DOCS_OAUTH_JWKS_FILE: cannot read the key set ${path} (${why}): save the issuer's JWKS document (its jwks_uri) there`,
-    );
-  }
-  const keys = typeof parsed === 'object' && parsed !== null && 'keys' in parsed ? parsed.keys : undefined;
-  if (!Array.isArray(keys) || keys.length === 0)
-    throw new JwksFileError(
-      `SVC_DOCS_OAUTH_JWKS_FILE: ${path} is not a JWKS: expected {"keys": [ … ]} with at least one key`,
-    );
-  return parsed as JSONWebKeySet;
-}
-
 /** `localSet`: the JWKS file's keys, read (and checked) when the verifier is created. */
 function keyGetter(
-  { createLocalJWKSet, createRemoteJWKSet, errors }: Jose,
+  jose: Jose,
   jwks: OAuthConfig['jwks'],
   localSet: JSONWebKeySet | undefined,
+  options: VerifierOptions,
 ): JWTVerifyGetKey {
-  if ('file' in jwks) return createLocalJWKSet(localSet ?? readJwksFile(jwks.file));
-  const remote = createRemoteJWKSet(new URL(jwks.url), { timeoutDuration: JWKS_TIMEOUT_MS });
-  return async (header, token) => {
-    try {
-      return await remote(header, token);
-    } catch (error) {
-      // No key or several for this token: the token's problem. Anything else is the fetch failing.
-      if (
-        error instanceof errors.JWKSNoMatchingKey ||
-        error instanceof errors.JWKSMultipleMatchingKeys ||
-        error instanceof errors.JOSENotSupported
-      )
-        throw error;
-      throw new KeysUnavailableError(jwks.url, error);
-    }
-  };
+  if ('file' in jwks) return jose.createLocalJWKSet(localSet ?? readJwksFile(jwks.file));
+  return remoteKeys(jose, jwks.url, options.onKeysStale, options.keyTimings);
 }
 
 /** What a jose failure means for the client. */
@@ -192,13 +130,20 @@ function subjectOf(payload: JWTPayload): string | undefined {
   return typeof subject === 'string' && subject !== '' ? subject : undefined;
 }
 
-export function createTokenVerifier(config: OAuthConfig): TokenVerifier {
+export interface VerifierOptions {
+  /** Told when the issuer cannot be reached and its last keys stand in (jwks.ts). */
+  onKeysStale?: (error: KeysUnavailableError) => void;
+  /** How long keys are cached and may stand in; tests shorten them. */
+  keyTimings?: KeyTimings;
+}
+
+export function createTokenVerifier(config: OAuthConfig, options: VerifierOptions = {}): TokenVerifier {
   // A bad JWKS file is a startup error, so it is read now; jose itself waits for the first token.
   const localSet = 'file' in config.jwks ? readJwksFile(config.jwks.file) : undefined;
   let ready: Promise<{ jose: Jose; keys: JWTVerifyGetKey }> | undefined;
   return {
     async verify(token) {
-      ready ??= loadJose().then((jose) => ({ jose, keys: keyGetter(jose, config.jwks, localSet) }));
+      ready ??= loadJose().then((jose) => ({ jose, keys: keyGetter(jose, config.jwks, localSet, options) }));
       const { jose, keys } = await ready;
       let payload: JWTPayload;
       try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createApp } from '../../../src/mcp/http/app.js';
+import { type AppOptions, createApp } from '../../../src/mcp/http/app.js';
 import { parseServerOptions, type ServerOptionsInput } from '../../../src/mcp/server-options.js';
 import { openEngine, type LoadedEngine } from '../../../src/search/engine.js';
 import { fixtureIndex } from '../../helpers/index-fixture.js';
@@ -52,10 +52,16 @@ async function listening(): Promise<{ server: Server; base: string }> {
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-function serveDocs(server: Server, base: string, settings: ServerOptionsInput): Docs {
+function serveDocs(
+  server: Server,
+  base: string,
+  settings: ServerOptionsInput,
+  keyTimings?: AppOptions['oauthKeyTimings'],
+): Docs {
   const lines: string[] = [];
   const { app, sessions, stateless } = createApp({
     ...parseServerOptions({ oauthResource: `${base}/docs`, ...settings }),
+    oauthKeyTimings: keyTimings,
     engine: () => engine,
     log: (line) => {
       lines.push(line);
@@ -371,6 +377,56 @@ describe('the signing keys', () => {
     } finally {
       issuer.setDown(false);
       await fresh.close();
+    }
+  });
+
+  it('down once the keys are due for a refresh: the last keys stand in for the grace period (logged), then 503', async () => {
+    const { server, base } = await listening();
+    const timings = { cacheMaxAgeMs: 50, graceMs: 1500, retryMs: 20 };
+    const fresh = serveDocs(server, base, { oauthIssuer: issuer.issuer, oauthJwksUrl: issuer.jwksUrl }, timings);
+    try {
+      const token = await issuer.mint({ aud: `${base}/docs` });
+      const call = () => raw(fresh.url, modernRequest('tools/list', {}, { headers: bearer(token) }));
+      expect((await call()).status).toBe(200);
+      issuer.setDown(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Past the cache age, the issuer down: still served, and the operator is told.
+      expect((await call()).status).toBe(200);
+      expect(fresh.lines.some((l) => l.includes('"oauth-keys-stale"'))).toBe(true);
+      // Past the grace period: no keys to trust any more.
+      await new Promise((resolve) => setTimeout(resolve, timings.graceMs));
+      expect((await call()).status).toBe(503);
+      issuer.setDown(false);
+      expect((await call()).status).toBe(200);
+    } finally {
+      issuer.setDown(false);
+      await fresh.close();
+    }
+  });
+
+  it('a key set over 512 KB or 100 keys is not used: 503, its size named in the log', async () => {
+    const original = [...issuer.jwks.keys];
+    const spare = issuer.jwks.keys[1]!;
+    const cases: [() => void, RegExp][] = [
+      [
+        () => issuer.jwks.keys.push(...Array.from({ length: 150 }, (_, i) => ({ ...spare, kid: `k${i}` }))),
+        /holds 152 keys, over 100/,
+      ],
+      [() => issuer.jwks.keys.push({ ...spare, kid: 'big', x5c: ['A'.repeat(600_000)] }), /is over 524288 bytes/],
+    ];
+    for (const [grow, why] of cases) {
+      const { server, base } = await listening();
+      const fresh = serveDocs(server, base, { oauthIssuer: issuer.issuer, oauthJwksUrl: issuer.jwksUrl });
+      grow();
+      try {
+        const token = await issuer.mint({ aud: `${base}/docs` });
+        expect((await raw(fresh.url, modernRequest('tools/list', {}, { headers: bearer(token) }))).status).toBe(503);
+        const logged = fresh.lines.find((l) => l.includes('"oauth-keys-unavailable"'));
+        expect(logged).toMatch(why);
+      } finally {
+        issuer.jwks.keys.splice(0, issuer.jwks.keys.length, ...original);
+        await fresh.close();
+      }
     }
   });
 

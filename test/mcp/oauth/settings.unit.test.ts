@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { metadataDocument, metadataPaths } from '../../../src/mcp/oauth/metadata.js';
 import { metadataUrlOf, oauthConfigOf } from '../../../src/mcp/oauth/settings.js';
-import { ACCEPTED_ALGORITHMS, JwksFileError, readJwksFile, scopesOf } from '../../../src/mcp/oauth/verify.js';
+import { JwksFileError, readJwksFile } from '../../../src/mcp/oauth/jwks.js';
+import { ACCEPTED_ALGORITHMS, scopesOf } from '../../../src/mcp/oauth/verify.js';
 import { parseServerOptions, ServerOptionsError } from '../../../src/mcp/server-options.js';
 import { serverOptionsFromEnv } from '../../helpers/server-settings.js';
 
@@ -130,5 +131,11 @@ describe('what follows from the settings', () => {
       ),
     );
     expect(() => readJwksFile(join(dir, 'bad.json'))).toThrow(/is not a JWKS/);
+    // Bounded (issue 35): a key set of megabytes or hundreds of keys is not one.
+    const key = { kty: 'EC', crv: 'P-256', x: 'a', y: 'b' };
+    await writeFile(join(dir, 'many.json'), JSON.stringify({ keys: Array.from({ length: 101 }, () => key) }));
+    expect(() => readJwksFile(join(dir, 'many.json'))).toThrow(/many\.json: the key set holds 101 keys, over 100/);
+    await writeFile(join(dir, 'big.json'), JSON.stringify({ keys: [{ ...key, x5c: ['A'.repeat(600_000)] }] }));
+    expect(() => readJwksFile(join(dir, 'big.json'))).toThrow(/big\.json \(the key set is over 524288 bytes/);
   });
 });
