@@ -74,6 +74,8 @@ export interface SearchResult {
 export interface SearchOptions {
   /** Maximum number of results (documents). */
   limit?: number;
+  /** Who asked (fair-share.ts): a search pool serves waiting searches in turn by client. Not part of ranking. */
+  client?: string;
 }
 
 export interface IndexSummary {

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { Embedder } from '../embedding/types.js';
 import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { SearchPolicy } from '../search/search-policy.js';
+import { FairQueue } from './fair-queue.js';
 import type { FromWorker, HnswFile, ToWorker } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
 import { SvcDocsError } from '../errors.js';
@@ -37,7 +38,26 @@ interface PoolWorker {
   ready: Promise<void>;
   /** Searches and loads sent and not answered: while any are, the worker keeps the process alive. */
   inFlight: number;
+  /** Searches sent and not answered (at most SEARCHES_PER_WORKER). */
+  searching: number;
 }
+
+/** A search waiting for room in a worker. */
+interface Job {
+  generation: number;
+  term: string;
+  options: SearchOptions;
+  queryVector?: () => Promise<Float32Array>;
+  resolve(detailed: DetailedSearch<RankedResult>): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Searches one worker is sent at once: two, so it never waits for the main thread between
+ * searches; the rest wait here, served in turn by client (fair-queue.ts), so one client's burst
+ * of heavy searches delays another's by about one search, not by the whole burst.
+ */
+const SEARCHES_PER_WORKER = 2;
 
 /** Counts work in or out of a worker; an idle worker does not keep the process alive. */
 function busy(worker: PoolWorker, delta: 1 | -1): void {
@@ -71,6 +91,7 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 export class SearchPool {
   private readonly workers: PoolWorker[] = [];
   private readonly pending = new Map<number, Pending>();
+  private readonly waiting = new FairQueue<Job>();
   /** Loaded generations, so a replacement worker can load them too. */
   private readonly loaded = new Map<number, LoadMessage>();
   private readonly loading = new Map<number, { remaining: number; resolve(): void; reject(error: Error): void }>();
@@ -96,7 +117,8 @@ export class SearchPool {
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     let onReady!: () => void;
-    const worker: PoolWorker = { thread, ready: new Promise<void>((resolve) => (onReady = resolve)), inFlight: 0 };
+    const ready = new Promise<void>((resolve) => (onReady = resolve));
+    const worker: PoolWorker = { thread, ready, inFlight: 0, searching: 0 };
     thread.on('message', (message: FromWorker) => this.onMessage(worker, message, onReady));
     thread.on('error', (error) => this.onExit(worker, `${error.name}: ${error.message}`));
     thread.on('exit', (code) => this.onExit(worker, `exit code ${code}`));
@@ -129,8 +151,10 @@ export class SearchPool {
         if (!pending) break;
         this.pending.delete(message.id);
         busy(worker, -1);
+        worker.searching--;
         if (message.detailed) pending.resolve(message.detailed);
         else pending.reject(namedError(message.error!));
+        this.dispatch();
         break;
       }
       case 'embed':
@@ -162,6 +186,7 @@ export class SearchPool {
     if (this.closed) return;
     this.log(logLine({ level: 'warn', event: 'search-worker-replaced', reason: why }));
     this.workers[at] = this.spawn();
+    this.dispatch();
   }
 
   private postLoad(worker: PoolWorker, load: LoadMessage): void {
@@ -198,39 +223,48 @@ export class SearchPool {
   }
 
   /**
-   * Runs one search in the least busy worker. With `queryVector`, the query's embedding (made
-   * here, meanwhile) is sent after the request, so the worker's lexical stage overlaps it.
+   * Runs one search in the least busy worker, once one has room; searches waiting for room are
+   * served in turn by `options.client`. With `queryVector`, the query's embedding (made here,
+   * meanwhile) is sent after the request, so the worker's lexical stage overlaps it.
    */
-  async search(
+  search(
     generation: number,
     term: string,
     options: SearchOptions,
     queryVector?: () => Promise<Float32Array>,
   ): Promise<DetailedSearch<RankedResult>> {
-    if (this.closed) throw new SearchWorkerError('the search pool is closed');
-    const worker = this.workers.reduce((best, w) => (w.inFlight < best.inFlight ? w : best));
-    await worker.ready;
+    if (this.closed) return Promise.reject(new SearchWorkerError('the search pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.waiting.push(options.client ?? '', { generation, term, options, queryVector, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Sends waiting searches to the least busy workers with room. */
+  private dispatch(): void {
+    while (this.waiting.size > 0) {
+      const open = this.workers.filter((w) => w.searching < SEARCHES_PER_WORKER);
+      if (open.length === 0) return;
+      const worker = open.reduce((best, w) => (w.searching < best.searching ? w : best));
+      this.send(worker, this.waiting.shift()!);
+    }
+  }
+
+  private send(worker: PoolWorker, job: Job): void {
+    const { generation, term, options, queryVector } = job;
     const id = this.nextId++;
-    const result = new Promise<DetailedSearch<RankedResult>>((resolve, reject) =>
-      this.pending.set(id, { worker, resolve, reject }),
-    );
+    this.pending.set(id, { worker, resolve: job.resolve, reject: job.reject });
     busy(worker, 1);
-    worker.thread.postMessage({
-      type: 'search',
-      id,
-      generation,
-      term,
-      options,
-      prefetched: queryVector !== undefined,
-    } satisfies ToWorker);
-    if (queryVector) {
-      queryVector().then(
+    worker.searching++;
+    void worker.ready.then(() => {
+      const prefetched = queryVector !== undefined;
+      worker.thread.postMessage({ type: 'search', id, generation, term, options, prefetched } satisfies ToWorker);
+      queryVector?.().then(
         (vector) => worker.thread.postMessage({ type: 'vector', id, vector } satisfies ToWorker),
         (error: unknown) =>
           worker.thread.postMessage({ type: 'vector', id, error: (error as Error).message } satisfies ToWorker),
       );
-    }
-    return result;
+    });
   }
 
   /** Resolves once every worker has started (its thread, V8 heap and imports), with or without an index. */
@@ -248,6 +282,7 @@ export class SearchPool {
   /** Stops every worker; searches still running fail. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const job of this.waiting.drain()) job.reject(new SearchWorkerError('the search pool is closed'));
     await Promise.all(this.workers.map((w) => w.thread.terminate()));
   }
 }

@@ -56,6 +56,24 @@ describe('SearchPool', () => {
   it('summarises the index as the engine does', () => {
     expect(pooled.summary()).toEqual(inProcess.summary());
   });
+
+  it("serves waiting searches in turn by client: one client's burst does not hold up another's search", async () => {
+    const single = new SearchPool(1);
+    try {
+      const engine = await openPooledEngine(single, bundledIndex(), { embedder });
+      const finished: string[] = [];
+      const run = (client: string, n: number) =>
+        engine.search(QUERIES[n % QUERIES.length]!, { client }).then(() => finished.push(`${client}${n}`));
+      const burst = Array.from({ length: 10 }, (_, n) => run('heavy', n));
+      const light = run('light', 0);
+      await Promise.all([...burst, light]);
+      // Two searches go to the worker at once; then clients take turns: the light one is the fourth to finish, not the eleventh.
+      expect(finished.indexOf('light0')).toBe(3);
+      await engine.close();
+    } finally {
+      await single.close();
+    }
+  });
 });
 
 function healthz(url: string): Promise<number> {

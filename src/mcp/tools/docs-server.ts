@@ -112,10 +112,11 @@ function registerSearchTool(server: McpServer, engine: SearchEngine, options: Do
       ...(structuredOutput ? { outputSchema: searchDocsOutputSchema } : {}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async ({ searchTerm }) => {
+    async ({ searchTerm }, ctx) => {
       let answer;
       try {
-        answer = await searchDocs(engine, searchTerm, options);
+        // The client the HTTP layer tagged the request with: searches are served in turn by client.
+        answer = await searchDocs(engine, searchTerm, options, ctx.http?.authInfo?.clientId);
       } catch (error) {
         const reason = errorText(error);
         log?.(logLine({ level: 'error', event: 'search-failed', error: reason }));

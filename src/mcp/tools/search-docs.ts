@@ -27,9 +27,11 @@ export async function searchDocs(
   engine: SearchEngine,
   term: string,
   settings: SearchDocsSettings,
+  /** Who asked (fair-share.ts): a search pool serves waiting searches in turn by client. */
+  client?: string,
 ): Promise<SearchDocsAnswer> {
   const start = performance.now();
-  const results = await engine.search(term, { limit: settings.maxResults });
+  const results = await engine.search(term, { limit: settings.maxResults, client });
   const { text, structured } = renderSearch(term, results, { budgetChars: settings.responseBudgetChars });
   const confidences = results.map((r) => r.confidence);
   const outcome: SearchOutcome = {
