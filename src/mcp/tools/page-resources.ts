@@ -29,12 +29,29 @@ function footerRoom(doc: StoredDocument): number {
   return 120 + pageUri(doc.kb, doc.path).length;
 }
 
-/** Part `part` (from 1) of the page's Markdown, with the line naming it and the next part. */
-function pagePart(markdown: string, doc: StoredDocument, part: number, budgetChars: number): string {
-  const parts =
-    markdown.length <= budgetChars
-      ? [markdown]
-      : pageParts(markdown, Math.max(budgetChars / 2, budgetChars - footerRoom(doc)));
+/** Long pages' parts, per loaded index, the most recently read kept: cutting a 1 MB page costs milliseconds. */
+const partsOf = new WeakMap<PageIndex, Map<StoredDocument, { budgetChars: number; parts: string[] }>>();
+const PAGES_KEPT = 32;
+
+function partsOfPage(index: PageIndex, doc: StoredDocument, budgetChars: number): string[] {
+  let kept = partsOf.get(index);
+  if (kept === undefined) partsOf.set(index, (kept = new Map()));
+  let entry = kept.get(doc);
+  if (entry?.budgetChars !== budgetChars) {
+    const markdown = pageMarkdown(index, doc);
+    const room = Math.max(budgetChars / 2, budgetChars - footerRoom(doc));
+    entry = { budgetChars, parts: markdown.length <= budgetChars ? [markdown] : pageParts(markdown, room) };
+    if (kept.size >= PAGES_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  // Most recently read last: the first key is the one to drop.
+  kept.delete(doc);
+  kept.set(doc, entry);
+  return entry.parts;
+}
+
+/** Part `part` (from 1) of the page, with the line naming it and the next part. */
+function pagePart(index: PageIndex, doc: StoredDocument, part: number, budgetChars: number): string {
+  const parts = partsOfPage(index, doc, budgetChars);
   const uri = pageUri(doc.kb, doc.path);
   if (part > parts.length)
     throw new ProtocolError(
@@ -67,7 +84,7 @@ export function registerPageResources(server: McpServer, pages: () => PageIndex,
           uri.href,
           `No page ${uri.href}: list pages with resources/list, or use the URI a SearchDocs result gives.`,
         );
-      const text = pagePart(pageMarkdown(index, doc), doc, ref.part ?? 1, pageBudgetChars);
+      const text = pagePart(index, doc, ref.part ?? 1, pageBudgetChars);
       return { contents: [{ uri: uri.href, mimeType: PAGE_MIME_TYPE, text }] };
     },
   );
