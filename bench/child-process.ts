@@ -173,6 +173,8 @@ export interface SpawnedServer {
 export interface ServerSpawnOptions {
   /** Search worker threads (SVC_DOCS_SEARCH_THREADS); the server's default when undefined. */
   searchThreads?: number;
+  /** SVC_DOCS_* settings for the server, over the benchmark's own (an empty value unsets one). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -202,7 +204,7 @@ const ONE_ADDRESS_SHARES = { SVC_DOCS_MAX_SESSIONS_PER_CLIENT: '100000', SVC_DOC
 export async function spawnServer(
   indexDir: string,
   log: (line: string) => void,
-  { searchThreads }: ServerSpawnOptions = {},
+  { searchThreads, env = {} }: ServerSpawnOptions = {},
 ): Promise<SpawnedServer> {
   const out = await compileOnce(log);
   const port = await freePort();
@@ -227,6 +229,7 @@ export async function spawnServer(
         ...childEnv(),
         ...ONE_ADDRESS_SHARES,
         ...(searchThreads === undefined ? {} : { SVC_DOCS_SEARCH_THREADS: String(searchThreads) }),
+        ...env,
       },
     },
   );

@@ -8,6 +8,8 @@ import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { searchThreadsFlag } from './child-process.js';
 import { flagValue } from './flags.js';
+import { measureAbuse } from './abuse.js';
+import { renderAbuseSummary } from './abuse-summary.js';
 import { measureColdStart, type ColdStartReport } from './coldstart.js';
 import { measureHttp, type HttpReport } from './http.js';
 import { measureIndexing, type IndexingReport } from './indexing.js';
@@ -24,16 +26,17 @@ import { writePageScreenshots } from './search-page-screenshot.js';
  * `npm run bench` (full) and `npm run bench -- --quick` (CI): quality of every system on the
  * held-out halves of the labelled sets (the shipped engine against plain BM25 as the assistant
  * receives their answers, then every other system), query latency by stage, indexing speed, end-to-end latency over HTTP, cold
- * start, and behaviour at scale, all measured in this one run on this machine, and screenshots of
- * the search page for the README. Select parts with
- * `--parts=quality,latency,indexing,http,coldstart,scale,page` (all by default) and the scale sizes
+ * start, and behaviour at scale, all measured in this one run on this machine, screenshots of
+ * the search page for the README, and the abuse and soak run. Select parts with
+ * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; abuse:
+ * bench/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
 
-const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale,page';
+const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale,page,abuse';
 /** Sizes the full run measures; 1M is listed as not run, with the reason measured on the way. */
 const FULL_SCALE_SIZES = [10_000, 100_000];
 const QUICK_SCALE_SIZES = [10_000];
@@ -236,6 +239,12 @@ async function main(): Promise<void> {
   await timed('page', async () => {
     const written = await writePageScreenshots(outDir, suffix, embedder);
     log(written === undefined ? 'page: skipped, Chromium is not installed' : `page: wrote ${written.files.join(', ')}`);
+  });
+  await timed('abuse', async () => {
+    log('abuse and soak');
+    const abuse = await measureAbuse({ argocdCorpus: argocd.corpusDir, work, embedder, quick, log });
+    writeFileSync(join(outDir, `abuse${suffix}.json`), JSON.stringify(abuse, null, 2) + '\n');
+    writeFileSync(join(outDir, `abuse${suffix}.md`), renderAbuseSummary(abuse));
   });
   await embedder.dispose();
   results.seconds.total = (performance.now() - runStarted) / 1000;

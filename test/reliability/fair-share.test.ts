@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/search/engine.js';
-import type { SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { initializeBody, MCP_HEADERS, messagesOf, modernRequest, raw, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+import { heldEngine } from '../helpers/held-engine.js';
 import { useServedEngine } from '../helpers/served-engine.js';
 import { waitFor } from './helpers.js';
 
@@ -22,25 +22,6 @@ const BOB = { 'x-forwarded-for': '198.51.100.7' };
 
 function initialize(url: string, as: Record<string, string>) {
   return raw(url, { method: 'POST', headers: { ...MCP_HEADERS, ...as }, body: initializeBody() });
-}
-
-/** The real engine, with searches held until release(). */
-function heldEngine(): { engine: SearchEngine; release(): void; waiting(): number } {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  let waiting = 0;
-  return {
-    engine: {
-      summary: () => served().summary(),
-      search: async (term, options) => {
-        waiting++;
-        await gate;
-        return served().search(term, options);
-      },
-    },
-    release: () => open(),
-    waiting: () => waiting,
-  };
 }
 
 const search = (id: number) =>
@@ -84,7 +65,7 @@ describe('fair shares of sessions', () => {
 
 describe('fair shares of running requests', () => {
   it('bounds the requests one client runs at once (429), in both eras, while another client is served', async () => {
-    const held = heldEngine();
+    const held = heldEngine(served);
     const server = await serve({ engine: () => held.engine, maxRequestsPerClient: 3, trustedProxies: ['loopback'] });
     const running = [0, 1, 2].map((i) =>
       raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS, ...ALICE }, body: search(i) }),

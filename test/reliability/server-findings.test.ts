@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverOptionsFromEnv } from '../helpers/server-settings.js';
 import { openEngine } from '../../src/search/engine.js';
-import type { SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
 import { MCP_HEADERS, messagesOf, modernRequest, openRawSession, raw, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { rawExchange, statusLine, waitFor } from './helpers.js';
+import { heldEngine } from '../helpers/held-engine.js';
 import { useServedEngine } from '../helpers/served-engine.js';
 
 /**
@@ -18,25 +18,6 @@ import { useServedEngine } from '../helpers/served-engine.js';
 const TOKEN = 'findings-token-' + 'q'.repeat(32);
 
 const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
-
-/** The real engine, with searches held until release(): requests that stay pending, as unread ones do. */
-function heldEngine(): { engine: SearchEngine; release(): void; waiting(): number } {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  let waiting = 0;
-  return {
-    engine: {
-      summary: () => served().summary(),
-      search: async (term, options) => {
-        waiting++;
-        await gate;
-        return served().search(term, options);
-      },
-    },
-    release: () => open(),
-    waiting: () => waiting,
-  };
-}
 
 const search = (id: number, term = 'skip duplicate event id') =>
   ({
@@ -75,7 +56,7 @@ describe('finding 1: one request cannot carry a batch of searches', () => {
 
 describe('finding 2: a client that never reads cannot pin a session', () => {
   it('bounds the requests pending in one session (429), and serves them once they can finish', async () => {
-    const held = heldEngine();
+    const held = heldEngine(served);
     const server = await serve({ engine: () => held.engine });
     const session = await openRawSession(server.url);
     const pending = Array.from({ length: 8 }, (_, i) =>
@@ -94,7 +75,7 @@ describe('finding 2: a client that never reads cannot pin a session', () => {
   });
 
   it('expires a session whose requests stay pending for the idle time, freeing its slot at the cap', async () => {
-    const held = heldEngine();
+    const held = heldEngine(served);
     const server = await serve({ engine: () => held.engine, maxSessions: 1, sessionIdleMs: 400 });
     const session = await openRawSession(server.url);
     const stuck = raw(server.url, {
@@ -112,7 +93,7 @@ describe('finding 2: a client that never reads cannot pin a session', () => {
   });
 
   it('caps exchanges without a session (2026-07-28, session-less 2025) like sessions: 503 with Retry-After', async () => {
-    const held = heldEngine();
+    const held = heldEngine(served);
     const server = await serve({ engine: () => held.engine, maxSessions: 1 });
     const first = raw(
       server.url,
