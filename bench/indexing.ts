@@ -83,14 +83,17 @@ function markdownBySize(dir: string): { path: string; size: number }[] {
 
 const oneShotSchema = z.object({ seconds: z.number(), documentsParsed: z.number(), sectionsEmbedded: z.number() });
 
-export async function measureIndexing(corpusDir: string, work: string, embedder: Embedder): Promise<IndexingReport> {
+/** A private copy of the corpus in a fresh `work` folder, so the benchmark can edit its pages. */
+function copyCorpus(corpusDir: string, work: string): { corpus: string; outDir: string; vectorCacheDir: string } {
   rmSync(work, { recursive: true, force: true });
-  // A private copy of the corpus, so the benchmark can edit one file; copied under its own folder
-  // name so the knowledge base keeps its name.
+  // Copied under its own folder name so the knowledge base keeps its name.
   const corpus = join(work, 'corpus');
   cpSync(corpusDir, join(corpus, basename(corpusDir)), { recursive: true });
-  const outDir = join(work, 'index');
-  const vectorCacheDir = join(work, 'vectors');
+  return { corpus, outDir: join(work, 'index'), vectorCacheDir: join(work, 'vectors') };
+}
+
+export async function measureIndexing(corpusDir: string, work: string, embedder: Embedder): Promise<IndexingReport> {
+  const { corpus, outDir, vectorCacheDir } = copyCorpus(corpusDir, work);
   const full = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
   const unchanged = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, embedder });
   const pages = markdownBySize(corpus);

@@ -89,13 +89,17 @@ export function heldOutTables(r: HeldOutReport): string[] {
     offTopicRow(r.offTopic.shipped),
     offTopicRow(r.offTopic.floor),
   );
+  lines.push('', `Goals for the shipped engine: ${goalChecks(r).join('; ')}.`, '');
+  return lines;
+}
+
+/** The issue's goals for the shipped engine on this held-out half, each with whether it is met. */
+function goalChecks(r: HeldOutReport): string[] {
   const s = r.shipped.overall;
   const off = r.offTopic.shipped;
-  const checks = [
+  return [
     `Hit@5 budget loss ${signed(s.hit5 - s.hit5Full)} (goal within ${GOALS.budgetLoss.toFixed(2)}: ${met(s.hit5Full - s.hit5 <= GOALS.budgetLoss + 1e-9)})`,
     `median ${chars(s.medianChars)} characters (goal ≤ ${chars(GOALS.medianChars)}: ${met(s.medianChars <= GOALS.medianChars)})`,
     `off-topic median ${chars(off.medianChars)} characters (goal ≤ ${chars(GOALS.offTopicMedianChars)}: ${met(off.medianChars <= GOALS.offTopicMedianChars)}), ${f(off.starred)} starred (goal 0: ${met(off.starred === 0)})`,
   ];
-  lines.push('', `Goals for the shipped engine: ${checks.join('; ')}.`, '');
-  return lines;
 }
