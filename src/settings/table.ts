@@ -1,9 +1,29 @@
 import { type CommandName, flagOf, type Setting, SETTINGS, type SettingName } from './catalogue.js';
 
-/** The configuration table of docs/configuration.md and README.md, written from the catalogue (a test checks both pages). */
+/** The configuration tables of docs/configuration.md and README.md, written from the catalogue (a test checks both pages). */
 
-/** The pages that hold the table between its markers, relative to the svc-docs folder. */
-export const SETTINGS_TABLE_PAGES = ['docs/configuration.md', 'README.md'] as const;
+/** The settings a new user meets first: the README's table. docs/configuration.md lists every one. */
+const FIRST_SETTINGS: readonly SettingName[] = [
+  'corpus',
+  'index',
+  'model',
+  'cacheDir',
+  'host',
+  'port',
+  'allowedHosts',
+  'authToken',
+  'authTokenFile',
+  'oauthIssuer',
+  'responseBudgetChars',
+  'logFormat',
+  'logQueries',
+];
+
+/** The pages that hold a table between its markers (relative to the svc-docs folder), with the settings each lists. */
+export const SETTINGS_TABLE_PAGES: Readonly<Record<string, readonly SettingName[]>> = {
+  'docs/configuration.md': Object.keys(SETTINGS) as SettingName[],
+  'README.md': FIRST_SETTINGS,
+};
 
 /** A setting's default as the docs and the help show it. */
 export function shownDefault(name: SettingName): string {
@@ -27,8 +47,8 @@ function flagsOf(name: SettingName): string {
   return [...byCommand].map(([flag, commands]) => `\`${flag}\` (${commands.join(', ')})`).join(', ') || '—';
 }
 
-export function settingsTable(): string {
-  const rows = (Object.keys(SETTINGS) as SettingName[]).map((name) => {
+export function settingsTable(names: readonly SettingName[]): string {
+  const rows = names.map((name) => {
     const setting: Setting = SETTINGS[name];
     const cells = [
       `\`${setting.variable}\``,
@@ -45,10 +65,10 @@ export function settingsTable(): string {
 const START = '<!-- settings table: written by `npm run docs:settings` from src/settings/catalogue.ts -->';
 const END = '<!-- end of settings table -->';
 
-/** `page` with the text between its table markers replaced by the catalogue's table. */
-export function replaceSettingsTable(page: string): string {
+/** `page` with the text between its table markers replaced by the catalogue's table of `names`. */
+export function replaceSettingsTable(page: string, names: readonly SettingName[]): string {
   const start = page.indexOf(START);
   const end = page.indexOf(END);
   if (start < 0 || end < start) throw new Error(`the page has no settings table markers (${START} … ${END})`);
-  return `${page.slice(0, start + START.length)}\n${settingsTable()}\n${page.slice(end)}`;
+  return `${page.slice(0, start + START.length)}\n${settingsTable(names)}\n${page.slice(end)}`;
 }
