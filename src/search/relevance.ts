@@ -24,7 +24,18 @@ export const DEFAULT_RELEVANCE_THRESHOLDS: RelevanceThresholds = {
 
 const STARS = [3, 2, 1, 0, 0] as const;
 
-export function relevanceFor(confidence: number, t: RelevanceThresholds): Relevance {
+/**
+ * A star says the result answers the question: its best section must hold more than half of the
+ * query's informative weight (its `match`). Questions the docs do not cover reached "★ Relevant"
+ * on a page holding their ordinary half ("create a Hugo shortcode that takes named parameters" on
+ * a page about site configuration's parameters; best match 0.47-0.50 on every such case of the
+ * tuning halves), and the starred results of answered questions at or under half were relevant
+ * 4 times in 10 counted with those, the rate "Relevant" starts at (bench/results/tuning.md).
+ */
+export const STAR_MIN_MATCH = 0.5;
+
+/** The label for `confidence`, at most "Moderate match" when the best section's `bestMatch` is half the query or less. */
+export function relevanceFor(confidence: number, t: RelevanceThresholds, bestMatch = 1): Relevance {
   const band =
     confidence >= t.excellent
       ? 0
@@ -35,5 +46,6 @@ export function relevanceFor(confidence: number, t: RelevanceThresholds): Releva
           : confidence >= t.moderate
             ? 3
             : 4;
+  if (band < 3 && bestMatch <= STAR_MIN_MATCH) return { label: RELEVANCE_LABELS[3]!, stars: 0 };
   return { label: RELEVANCE_LABELS[band]!, stars: STARS[band]! };
 }

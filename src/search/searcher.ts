@@ -243,18 +243,20 @@ export class Searcher {
         role: SECTION_ROLES[this.parts.roles[section]!] ?? 'content',
       };
     }
+    const window = windowOf(facts, hit.best.section - doc.firstSection, this.excerpts, titleMatch >= NAMES_TOPIC);
+    const bestMatch = window.window.find((s) => s.isBest)?.match ?? 0;
     return {
       doc: hit.doc,
       title: doc.title,
       source: doc.kb,
       path: doc.path,
       ...(doc.url !== undefined && { url: doc.url }),
-      relevance: relevanceFor(confidence, this.parts.manifest.relevance),
+      relevance: relevanceFor(confidence, this.parts.manifest.relevance, bestMatch),
       score: hit.score,
       confidence,
       titleMatch,
       documentSections: doc.sectionCount,
-      ...windowOf(facts, hit.best.section - doc.firstSection, this.excerpts, titleMatch >= NAMES_TOPIC),
+      ...window,
     };
   }
 }

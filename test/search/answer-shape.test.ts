@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeTool } from '../../src/mcp/tools/describe.js';
 import { covered } from '../../src/search/coverage.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
+import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 
 /** What the engine hands the renderer: no results for made-up words, a best section that answers, and what it covers. */
@@ -21,6 +22,11 @@ const LINKS = {
 const MANUAL = {
   'garage/engine/oil.md': '# Engine oil\n\n## oil.viscosity\n\nUse 5W-30 oil. Change it every 10,000 km.\n',
   'garage/tyres.md': '# Tyres\n\n## tyre_pressure\n\nKeep the tyre pressure at 2.2 bar.\n',
+};
+
+const SPLIT = {
+  'car/engine/oil.md': '# Engine oil\n\n## Oil viscosity\n\nUse 5W-30 oil for the engine. Change it every 10,000 km.\n',
+  'car/tyres.md': '# Tyres\n\n## Tyre pressure\n\nKeep the tyre pressure at 2.2 bar for the road.\n',
 };
 
 let recipes: LoadedEngine;
@@ -72,6 +78,20 @@ describe('what a search answers', () => {
     expect(half[0]!.path).toBe('bread.md');
     expect(covered(half)).toBe(false);
     expect(covered(await recipes.search('proofing dough'))).toBe(true);
+  });
+
+  it('gives no star to a page whose best section holds only half the question, however sure its confidence', async () => {
+    const split = await openEngine(await fixtureIndex(SPLIT), { embedder: recipes.embedder });
+    try {
+      // Each page holds one of the two words: neither answers. The confidence alone is a "Relevant" one.
+      const results = await split.search('pressure viscosity');
+      expect(results[0]!.confidence).toBeGreaterThanOrEqual(DEFAULT_RELEVANCE_THRESHOLDS.relevant);
+      expect(results.map((r) => r.relevance)).toEqual(results.map(() => ({ label: 'Moderate match', stars: 0 })));
+      const [whole] = await split.search('tyre pressure');
+      expect(whole!.relevance).toEqual({ label: 'Excellent match', stars: 3 });
+    } finally {
+      await split.close();
+    }
   });
 
   it('tells each window section how much of the query it matches', async () => {
