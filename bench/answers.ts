@@ -98,7 +98,7 @@ export async function answerOutcome(
       10,
     ),
     chars: response.chars,
-    repeats: repeatedSentences(response.shown.map((r) => r.text)),
+    repeats: repeatedSentences(response.sections),
   };
 }
 

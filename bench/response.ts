@@ -21,6 +21,8 @@ export interface Response {
   chars: number;
   /** Results and the section text left after the budget. */
   shown: ShownResult[];
+  /** Every shown section's text, results in order. */
+  sections: string[];
   /** Results with their star count (0 for none), in order. */
   stars: number[];
 }
@@ -38,6 +40,7 @@ export function respond(
       doc: `${r.source}/${r.path}`,
       text: r.sections.map((s) => s.text).join('\n\n'),
     })),
+    sections: rendered.structured.results.flatMap((r) => r.sections.map((s) => s.text)),
     stars: rendered.structured.results.map((r) => r.relevance.stars),
   };
 }
