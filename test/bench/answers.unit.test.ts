@@ -8,7 +8,7 @@ function page(path: string, count: number, best: number): SearchResult {
   const sections = Array.from({ length: count }, (_, p) => ({
     position: p,
     headings: ['Guide', `Part ${p}`],
-    text: `## Part ${p}\n\n${`Words about part number ${p} of the guide. `.repeat(60)}`,
+    text: `## Part ${p}\n\n${`Words about part number ${p} of the ${path} guide. `.repeat(60)}`,
     isBest: p === best,
     match: p === best ? 1 : 0,
     score: p === best ? 1 : 0,

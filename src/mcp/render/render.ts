@@ -12,8 +12,10 @@ import {
   DEFAULT_SELECT,
   type SelectMeasure,
   type SelectOptions,
+  type Selection,
   selectSections,
 } from './select.js';
+import { elideRepeats } from './elide.js';
 
 /**
  * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
@@ -187,6 +189,29 @@ function notCoveredChosen(results: readonly SearchResult[]): Chosen[] {
   });
 }
 
+function responseText(term: string, chosen: readonly Chosen[], omitted: number, options: SelectOptions): string {
+  const blocks = chosen.map((c, i) => resultText(c, i + 1, options));
+  return `${headerLine(term, chosen.length, omitted)}\n\n${blocks.join('\n\n')}`;
+}
+
+/**
+ * The sections chosen within the budget, with repeated facts elided (elide.ts). The room the
+ * elision frees goes back to the fitter once: it chooses again with the budget raised by what was
+ * freed, and that choice stands when its text, elided, still fits the budget.
+ */
+function fitted(term: string, results: readonly SearchResult[], options: SelectOptions): Selection & { text: string } {
+  const first = selectSections(results, options, measureFor(term, options));
+  const chosen = elideRepeats(first.chosen);
+  const text = responseText(term, chosen, first.omittedResults, options);
+  const freed = responseText(term, first.chosen, first.omittedResults, options).length - text.length;
+  if (freed <= 0) return { ...first, chosen, text };
+  const wider = { ...options, budgetChars: options.budgetChars + freed };
+  const second = selectSections(results, wider, measureFor(term, wider));
+  const chosen2 = elideRepeats(second.chosen);
+  const text2 = responseText(term, chosen2, second.omittedResults, options);
+  return text2.length <= options.budgetChars ? { ...second, chosen: chosen2, text: text2 } : { ...first, chosen, text };
+}
+
 /** Renders search results within the budget (select.ts), or says the docs do not cover the query. */
 export function renderSearch(
   term: string,
@@ -212,10 +237,9 @@ export function renderSearch(
       },
     };
   }
-  const { chosen, omittedResults } = selectSections(results, select, measureFor(term, select));
-  const blocks = chosen.map((c, i) => resultText(c, i + 1, select));
+  const { chosen, omittedResults, text } = fitted(term, results, select);
   return {
-    text: `${headerLine(term, chosen.length, omittedResults)}\n\n${blocks.join('\n\n')}`,
+    text,
     structured: {
       query: term,
       covered: true,

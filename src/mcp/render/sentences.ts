@@ -1,27 +1,85 @@
 /**
  * Sentences as a response compares them: a result whose section says again what a better result
- * already showed adds nothing. A sentence is a line or a run ending in . ! or ?, normalised
- * (markup, case and spacing aside); short ones (a heading, a closing brace) are not facts, nor
- * are the lines of code blocks (two pages sharing an `import` line say nothing twice).
+ * already showed adds nothing. A section's text is cut into blocks (a paragraph, a list item, a
+ * table, a heading, a code block); a block's sentences are its prose, hard-wrapped lines joined,
+ * split after . ! or ?, normalised (markup, case and spacing aside). Short ones (a closing brace,
+ * "For example:") are not facts, nor are headings, link reference definitions or the lines of code
+ * blocks (two pages sharing an `import` line say nothing twice).
  */
 
 const MIN_SENTENCE_CHARS = 30;
 
-/** Fenced code blocks: their lines are examples (a shared `import` line is no repeated fact), not sentences. */
-const FENCED = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[ \t]*$|(?![\s\S]))/gm;
+export interface Block {
+  /** The block's lines in its text: `[start, end)`. */
+  start: number;
+  end: number;
+  /** Its sentences, normalised: none for code, headings and link definitions. */
+  keys: string[];
+}
+
+const FENCE = /^\s*(`{3,}|~{3,})/;
+const STARTS_BLOCK = /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|\|)/;
+const TABLE_ROW = /^\s*\|/;
+/** A table's separator row, under its header row. */
+const TABLE_HEADER = /^\s*\|?\s*:?-{3,}/;
+const NOT_PROSE = /^\s*(?:#{1,6}\s|\[[^\]\n]+\]:\s)/;
+
+/** A sentence as compared: a link as its text (a relative URL differs from page to page), markup, case and spacing aside; undefined when too short to be a fact. */
+export function sentenceKey(sentence: string): string | undefined {
+  const key = sentence
+    .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/[*`_]+/g, '')
+    .replace(/[#>|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return key.length >= MIN_SENTENCE_CHARS && /\p{L}{3}/u.test(key) ? key : undefined;
+}
+
+/** Where a sentence ends, inside a paragraph. */
+export const SENTENCE_END = /(?<=[.!?])\s+/;
+
+function keysOf(prose: string): string[] {
+  if (NOT_PROSE.test(prose)) return [];
+  // A table's header row names its columns: a label, not a fact.
+  const rows = TABLE_ROW.test(prose)
+    ? prose.split('\n').filter((_row, i, all) => !TABLE_HEADER.test(all[i + 1] ?? ''))
+    : [prose];
+  return rows.flatMap((row) => row.split(SENTENCE_END)).flatMap((s) => sentenceKey(s) ?? []);
+}
+
+/** Whether a block is a paragraph or list item of prose (sentences of it may go; not a table's rows). */
+export function isProse(text: string): boolean {
+  return !TABLE_ROW.test(text) && !NOT_PROSE.test(text) && !FENCE.test(text);
+}
+
+/** Splits markdown lines into blocks (blank lines belong to none); a code fence is one block, without sentences. */
+export function blocksOf(lines: readonly string[]): Block[] {
+  const blocks: Block[] = [];
+  let start = -1;
+  let fence = '';
+  const close = (end: number) => {
+    if (start >= 0) blocks.push({ start, end, keys: fence ? [] : keysOf(lines.slice(start, end).join('\n')) });
+    start = -1;
+    fence = '';
+  };
+  lines.forEach((line, i) => {
+    if (fence) {
+      if (line.trim().startsWith(fence) && /^[`~]+$/.test(line.trim())) close(i + 1);
+      return;
+    }
+    const opens = FENCE.exec(line);
+    const tableGoesOn = TABLE_ROW.test(line) && start >= 0 && TABLE_ROW.test(lines[start]!);
+    if (opens || line.trim() === '' || (STARTS_BLOCK.test(line) && !tableGoesOn)) close(i);
+    if (line.trim() !== '' && start < 0) start = i;
+    if (opens) fence = opens[1]!;
+  });
+  close(lines.length);
+  return blocks;
+}
 
 export function sentenceKeys(text: string): string[] {
-  return text
-    .replace(FENCED, '\n')
-    .split(/\n+|(?<=[.!?])\s+/)
-    .map((s) =>
-      s
-        .replace(/[*`_#>|-]+/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .toLowerCase(),
-    )
-    .filter((s) => s.length >= MIN_SENTENCE_CHARS && /\p{L}{3}/u.test(s));
+  return blocksOf(text.split('\n')).flatMap((b) => b.keys);
 }
 
 /** The share of `keys` not in `shown` (1 when there are none to compare). */

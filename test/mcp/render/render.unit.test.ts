@@ -165,6 +165,39 @@ describe('what a response spends its budget on', () => {
     expect(structured.results.map((r) => r.path)).toEqual(['a.md', 'c.md']);
   });
 
+  it('gives the room a repeated paragraph frees to the next section', () => {
+    const facts = (word: string) =>
+      Array.from({ length: 20 }, (_, i) => `${word} fact number ${i} is stated in this sentence of the page.`).join(
+        ' ',
+      );
+    const section = (position: number, text: string, match: number): WindowSection => ({
+      ...result('x', 1, 0).sections[0]!,
+      position,
+      text: `## S${position}\n\n${text}`,
+      isBest: position === 0,
+      match,
+      score: match,
+    });
+    const page = (name: string, sections: WindowSection[]): SearchResult => ({
+      ...result(name, 1, 0, { confidence: 0.9 }),
+      sections,
+      documentSections: sections.length,
+    });
+    const shared = facts('Shared');
+    const shown = (secondOpening: string) => {
+      const b = page('b', [
+        section(0, `${secondOpening}\n\nB adds this one fact about the refresh grant.`, 1),
+        section(1, facts('Later'), 0.5),
+      ]);
+      const { text, structured } = renderSearch('x', [page('a', [section(0, shared, 1)]), b], { budgetChars: 3_500 });
+      expect(text.length).toBeLessThanOrEqual(3_500);
+      return structured.results.map((r) => r.sections.map((s) => s.position));
+    };
+    // The same page with a paragraph of its own instead has no room for its next section.
+    expect(shown(facts('Other'))).toEqual([[0], [0]]);
+    expect(shown(shared)).toEqual([[0], [0, 1]]);
+  });
+
   it('names the sections it leaves out, one entry each, and counts what does not fit', () => {
     const page = result('a', 31, 15, { textChars: 300 });
     const { text, structured } = renderSearch('x', [page], { budgetChars: 2_000 });
