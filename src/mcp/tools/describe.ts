@@ -43,7 +43,8 @@ export function describeTool(engine: SearchEngine, maxResults: number): string {
       '(strongest first: ★★★ Excellent match, ★★ Very relevant, ★ Relevant, Moderate match, Somewhat relevant) and Content: ' +
       'the best-matching section, marked ">>>>> BEST MATCH", with the sections of the page most likely to hold the answer, in ' +
       'page order (up to 31 consecutive ones when they fit), a "Not shown:" line naming the nearby sections left out by number ' +
-      'and heading, and the URI of the whole page: search again with those headings, or read the page. When the documentation ' +
+      'and heading, and the URI of the whole page: search again with those headings, or read the page. A passage an earlier ' +
+      'section already showed is not repeated: "[… see result 1, section 4]" points to it. When the documentation ' +
       'does not seem to cover a question, the answer says so in a few lines and names the closest pages. ' +
       '"No documentation matched" is a normal answer: rephrase.',
   ].join('\n\n');
