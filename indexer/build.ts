@@ -1,7 +1,7 @@
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-index.js';
+import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-data.js';
 import type { FusionSettings, Manifest } from '../src/index/manifest.js';
 import { hnswParamsFor, HnswVectorIndex, type HnswParams } from '../src/index/vector-index.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { INDEX_FILES } from '../src/index/format.js';
+import { INDEX_FILES, PIECED_FILES } from '../src/index/format.js';
+import { fileChecksum, PIECES_SUFFIX } from '../src/index/pieces.js';
 import { DEFAULT_MODEL_ID } from '../src/embedding/default-model.js';
 import { IndexError } from '../src/index/format.js';
 import { currentBuildDir, readManifest } from '../src/index/read-index.js';
@@ -104,15 +104,15 @@ export async function unchangedBuild(
     : undefined;
 }
 
-/** Every data file of the build is there with the sha256 its manifest records. */
+/** Every data file of the build is there with the sha256 its manifest records (of its piece list, for a pieced file). */
 async function filesIntact(buildDir: string, manifest: Manifest): Promise<boolean> {
   for (const file of Object.values(INDEX_FILES)) {
     const expected = manifest.files[file];
     if (expected === undefined) return false;
     try {
-      const hash = createHash('sha256');
-      for await (const chunk of createReadStream(join(buildDir, file))) hash.update(chunk as Buffer);
-      if (hash.digest('hex') !== expected) return false;
+      if ((await fileChecksum(join(buildDir, file), PIECED_FILES.has(file))) !== expected) return false;
+      if (PIECED_FILES.has(file) && (await fileChecksum(join(buildDir, file + PIECES_SUFFIX), false)) !== expected)
+        return false;
     } catch {
       return false;
     }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { IndexContent, StoredDocument, StoredSection } from '../src/index/format.js';
-import type { LexicalData } from '../src/index/lexical-index.js';
+import type { LexicalData } from '../src/index/lexical-data.js';
 import {
   currentBuildDir,
   readBuildExpansion,

@@ -1,4 +1,4 @@
-import type { FieldTokens } from '../src/index/lexical-index.js';
+import type { FieldTokens } from '../src/index/lexical-data.js';
 import type { StoredSection } from '../src/index/format.js';
 import { plainText, STOP_WORDS, tokenize } from '../src/index/tokenize.js';
 

@@ -1,6 +1,6 @@
 import type { StoredDocument, StoredSection } from '../src/index/format.js';
 import { buildLexicalData, updateLexicalData } from '../src/index/build-lexical.js';
-import { LEXICAL_FIELDS, type FieldTokens, type LexicalData } from '../src/index/lexical-index.js';
+import { LEXICAL_FIELDS, type FieldTokens, type LexicalData } from '../src/index/lexical-data.js';
 
 /**
  * The BM25F statistics of a build. Tokenizing every section was most of a one-file reindex

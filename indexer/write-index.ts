@@ -6,16 +6,19 @@ import {
   INDEX_FILES,
   IndexError,
   MANIFEST_FILE,
+  PIECED_FILES,
   sha256,
   type IndexContent,
 } from '../src/index/format.js';
+import { PieceHasher, PIECES_SUFFIX } from '../src/index/pieces.js';
+import { profileCorpus } from '../src/search/corpus-profile.js';
 import { INDEX_FORMAT_VERSION, type Manifest } from '../src/index/manifest.js';
 import { postingsPieces } from '../src/index/postings-file.js';
 import { sectionsPieces } from '../src/index/sections-file.js';
 import { currentBuildDir } from '../src/index/read-index.js';
 import type { HnswVectorIndex, VectorMatrix } from '../src/index/vector-index.js';
 import { removeAbandonedTemps, removeOldBuilds } from './clean-index.js';
-import { hnswFileProblem } from './hnsw-file-check.js';
+import { hnswFileProblem } from '../src/index/hnsw-file-check.js';
 import { wordCountsPieces } from './word-counts.js';
 
 /**
@@ -54,21 +57,29 @@ export async function writeDurably(path: string, data: Uint8Array | string): Pro
   }
 }
 
-/** Writes `pieces` one after another and fsyncs the file; returns the sha256 of what it wrote. */
-async function writePiecesDurably(path: string, pieces: Iterable<Uint8Array>): Promise<string> {
+/**
+ * Writes `pieces` one after another and fsyncs the file; returns its checksum: the sha256 of what
+ * it wrote or, `pieced`, of its piece list (pieces.ts), written beside it as `<file>.pieces`.
+ */
+async function writePiecesDurably(path: string, pieces: Iterable<Uint8Array>, pieced = false): Promise<string> {
   const hash = createHash('sha256');
+  const byPiece = new PieceHasher();
   const handle = await open(path, 'w');
   try {
     for (const piece of pieces) {
       // Taken before the write: a piece may be a reused buffer the generator refills after it.
-      hash.update(piece);
+      if (pieced) byPiece.update(piece);
+      else hash.update(piece);
       await handle.write(piece);
     }
     await handle.sync();
   } finally {
     await handle.close();
   }
-  return hash.digest('hex');
+  if (!pieced) return hash.digest('hex');
+  const list = byPiece.list();
+  await writeDurably(path + PIECES_SUFFIX, list);
+  return sha256(list);
 }
 
 async function syncPath(path: string, flags: 'r' | 'r+' = 'r'): Promise<void> {
@@ -205,11 +216,12 @@ async function writeDataFiles(dir: string, content: BuildContent): Promise<Recor
     [INDEX_FILES.terms]: [Buffer.from(JSON.stringify({ terms: content.expansion.terms }))],
     [INDEX_FILES.termVectors]: [matrixBytes(content.expansion.vectors)],
     [INDEX_FILES.wordCounts]: wordCountsPieces(content.wordCounts),
+    [INDEX_FILES.profile]: [Buffer.from(JSON.stringify({ profiles: profileCorpus(content) }))],
   };
   // Side by side: each file's fsync waits on the disk, not on the others.
   return allSettledOrThrow(
     Object.entries(streams).map(async ([file, pieces]) => ({
-      [file]: await writePiecesDurably(join(dir, file), pieces),
+      [file]: await writePiecesDurably(join(dir, file), pieces, PIECED_FILES.has(file)),
     })),
   );
 }

@@ -1,4 +1,4 @@
-import { LEXICAL_FIELDS, type FieldTokens, type LexicalData } from './lexical-index.js';
+import { LEXICAL_FIELDS, type FieldTokens, type LexicalData } from './lexical-data.js';
 
 /**
  * BM25F statistics of a corpus, built one section at a time into growing typed arrays: a

@@ -1,5 +1,6 @@
-import type { StoredDocument, StoredSection } from './format.js';
-import type { LexicalData } from './lexical-index.js';
+import type { StoredDocument } from './format.js';
+import type { LexicalData } from './lexical-data.js';
+import type { PostingsFileParts } from './postings-file.js';
 
 /**
  * The references inside an index that checksums cannot vouch for: a build whose files were
@@ -12,21 +13,21 @@ import type { LexicalData } from './lexical-index.js';
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 
 /** Documents own consecutive, non-overlapping runs of sections that together cover them all, in order. */
-export function checkDocumentRanges(documents: StoredDocument[], sections: StoredSection[]): string | undefined {
+export function checkDocumentRanges(documents: StoredDocument[], sectionDoc: ArrayLike<number>): string | undefined {
   let next = 0;
   for (const [d, doc] of documents.entries()) {
-    if (doc.firstSection !== next || doc.firstSection + doc.sectionCount > sections.length) {
-      return `document ${d} claims sections ${doc.firstSection}–${doc.firstSection + doc.sectionCount - 1}, expected a run starting at ${next} within ${sections.length} sections`;
+    if (doc.firstSection !== next || doc.firstSection + doc.sectionCount > sectionDoc.length) {
+      return `document ${d} claims sections ${doc.firstSection}–${doc.firstSection + doc.sectionCount - 1}, expected a run starting at ${next} within ${sectionDoc.length} sections`;
     }
     for (let s = doc.firstSection; s < doc.firstSection + doc.sectionCount; s++) {
-      if (sections[s]!.doc !== d)
-        return `section ${s} belongs to document ${sections[s]!.doc}, not to document ${d} whose range holds it`;
+      if (sectionDoc[s] !== d)
+        return `section ${s} belongs to document ${sectionDoc[s]}, not to document ${d} whose range holds it`;
     }
     if (CONTROL.test(doc.kb) || CONTROL.test(doc.path) || CONTROL.test(doc.title))
       return `document ${d} has a control character in its name, path or title`;
     next += doc.sectionCount;
   }
-  if (next !== sections.length) return `documents cover ${next} sections but there are ${sections.length}`;
+  if (next !== sectionDoc.length) return `documents cover ${next} sections but there are ${sectionDoc.length}`;
   return undefined;
 }
 
@@ -38,14 +39,9 @@ export function checkLexicalReferences(lexical: LexicalData, sectionCount: numbe
     if (lengths.length !== sectionCount)
       return `it holds ${lengths.length} ${field} lengths for ${sectionCount} sections`;
   }
+  const lists = postingListProblem(lexical.termStart, lexical.terms.length, lexical.postingSections.length);
+  if (lists !== undefined) return lists;
   const { termStart, postingSections } = lexical;
-  if (termStart.length !== lexical.terms.length + 1)
-    return `it holds ${lexical.terms.length} terms but ${termStart.length - 1} posting lists`;
-  if (termStart[0] !== 0 || termStart[lexical.terms.length] !== postingSections.length)
-    return `its posting lists do not cover its ${postingSections.length} postings`;
-  for (let t = 0; t < lexical.terms.length; t++) {
-    if (termStart[t + 1]! < termStart[t]!) return `the posting list of term ${t} ends before it starts`;
-  }
   for (const [field, tf] of Object.entries(lexical.tf)) {
     if (tf.length !== postingSections.length)
       return `it holds ${tf.length} ${field} counts for ${postingSections.length} postings`;
@@ -57,6 +53,50 @@ export function checkLexicalReferences(lexical: LexicalData, sectionCount: numbe
     }
   }
   return undefined;
+}
+
+/** Where each term's postings lie: runs that start at 0, never go back and end at the last posting. */
+function postingListProblem(termStart: Uint32Array, terms: number, postings: number): string | undefined {
+  if (termStart.length !== terms + 1) return `it holds ${terms} terms but ${termStart.length - 1} posting lists`;
+  if (termStart[0] !== 0 || termStart[terms] !== postings)
+    return `its posting lists do not cover its ${postings} postings`;
+  for (let t = 0; t < terms; t++) {
+    if (termStart[t + 1]! < termStart[t]!) return `the posting list of term ${t} ends before it starts`;
+  }
+  return undefined;
+}
+
+/**
+ * postings.bin's tables as a server holds them (their postings' sections are checked when a term's
+ * postings are read: postings-source.ts).
+ */
+export function checkPostingTables(parts: PostingsFileParts, sectionCount: number): string | undefined {
+  if (parts.sectionCount !== sectionCount)
+    return `it indexes ${parts.sectionCount} sections but there are ${sectionCount}`;
+  for (const [field, lengths] of Object.entries(parts.lengths)) {
+    if (lengths.length !== sectionCount)
+      return `it holds ${lengths.length} ${field} lengths for ${sectionCount} sections`;
+  }
+  for (const [field, column] of Object.entries(parts.tf)) {
+    if (column.count !== parts.sections.count)
+      return `it holds ${column.count} ${field} counts for ${parts.sections.count} postings`;
+  }
+  return postingListProblem(parts.termStart, parts.termOffsets.length - 1, parts.sections.count);
+}
+
+/** Each section's parent is an earlier section of its own document, or −1; heading runs never go back. */
+export function checkSectionColumns(
+  sectionDoc: ArrayLike<number>,
+  parents: ArrayLike<number>,
+  headingStart: ArrayLike<number>,
+): string | undefined {
+  for (let s = 0; s < sectionDoc.length; s++) {
+    const parent = parents[s]!;
+    if (parent < -1 || parent >= s || (parent >= 0 && sectionDoc[parent] !== sectionDoc[s]))
+      return `section ${s} names section ${parent} as its parent`;
+    if (headingStart[s + 1]! < headingStart[s]!) return `the headings of section ${s} end before they start`;
+  }
+  return headingStart[0] === 0 ? undefined : 'the headings of section 0 do not start at 0';
 }
 
 /** The HNSW graph's labels are section numbers. */

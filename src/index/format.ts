@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ProblemError } from '../errors.js';
-import type { LexicalData } from './lexical-index.js';
+import type { LexicalData } from './lexical-data.js';
 import { HNSW_LABELS_SUFFIX, type VectorMatrix } from './vector-index.js';
 
 /**
@@ -41,6 +41,19 @@ export type StoredSection = z.infer<typeof storedSectionSchema>;
 
 export const termsFileSchema = z.object({ terms: z.array(z.string()) });
 
+/** profile.json: what each knowledge base covers (src/search/corpus-profile.ts), made at build time. */
+export const profileFileSchema = z.object({
+  profiles: z.array(
+    z.object({
+      name: z.string(),
+      pages: z.number().int().nonnegative(),
+      areas: z.array(z.string()),
+      topics: z.array(z.string()),
+      exampleTerms: z.array(z.string()),
+    }),
+  ),
+});
+
 export interface IndexContent {
   documents: StoredDocument[];
   sections: StoredSection[];
@@ -52,9 +65,9 @@ export interface IndexContent {
 }
 
 /**
- * The data files of a build folder, besides manifest.json. The two big tables are binary columns
- * (sections-file.ts, postings-file.ts), written and read in pieces: as JSON they outgrew V8's
- * longest string (512 MiB) before 1M sections.
+ * The data files of a build folder, besides manifest.json (docs/index-format.md). The two big
+ * tables are binary columns (sections-file.ts, postings-file.ts), written and read in pieces: as
+ * JSON they outgrew V8's longest string (512 MiB) before 1M sections.
  */
 export const INDEX_FILES = {
   sections: 'sections.bin',
@@ -67,7 +80,15 @@ export const INDEX_FILES = {
   termVectors: 'expansion-vectors.f32',
   /** Each plain word's count in the corpus: read by the indexer alone, to update the expansion vocabulary. */
   wordCounts: 'word-counts.bin',
+  /** What each knowledge base covers, for the tool description: made from every section's text at build time. */
+  profile: 'profile.json',
 } as const;
+
+/**
+ * The files a server reads in part, checksummed by piece (pieces.ts): their manifest checksum is
+ * the sha256 of `<file>.pieces`, the list of their pieces' sha256.
+ */
+export const PIECED_FILES: ReadonlySet<string> = new Set([INDEX_FILES.sections, INDEX_FILES.lexical]);
 export const MANIFEST_FILE = 'manifest.json';
 export const CURRENT_FILE = 'CURRENT';
 /** What CURRENT may name: a build folder beside it, never a path elsewhere. */
@@ -90,14 +111,4 @@ export class IndexError extends ProblemError<'index_missing' | 'index_unreadable
 
 export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-/** Every section's role as its index in SECTION_ROLES, in one byte array (`allocate` may share it between threads). */
-export function sectionRoles(
-  sections: readonly Pick<StoredSection, 'role'>[],
-  allocate: (length: number) => Uint8Array = (n) => new Uint8Array(n),
-): Uint8Array {
-  const roles = allocate(sections.length);
-  for (let s = 0; s < sections.length; s++) roles[s] = SECTION_ROLES.indexOf(sections[s]!.role);
-  return roles;
 }

@@ -1,6 +1,11 @@
+import type { MatchLookup } from './match-lookup.js';
+
 /** What a lexical search returns: the matching sections with their scores and what of the query each matched. */
 export interface LexicalHits {
-  /** Sections with any matching term, and their BM25F scores, unordered. */
+  /**
+   * Sections with any matching term, and their BM25F scores, unordered; or, when `lookup` is set
+   * (a pruned search), only the best of them, best first.
+   */
   sections: Int32Array;
   scores: Float64Array;
   /**
@@ -16,6 +21,8 @@ export interface LexicalHits {
   ownTermsFound: number;
   /** The user's own terms, in the order of their bits. */
   ownTerms: string[];
+  /** Set when only the best sections were kept: what the user's own terms matched elsewhere. */
+  lookup?: MatchLookup;
 }
 
 /**
@@ -99,7 +106,7 @@ export class Accumulator {
    * matched bits, in the order they were first touched; clears the scratch for the next query.
    * The four columns share one buffer: one allocation per query instead of four.
    */
-  collect(idfMass: number): Omit<LexicalHits, 'ownTermShare' | 'ownTermsFound' | 'ownTerms'> {
+  collect(idfMass: number): Omit<LexicalHits, 'ownTermShare' | 'ownTermsFound' | 'ownTerms' | 'lookup'> {
     const n = this.count;
     const buffer = new ArrayBuffer(n * 24);
     const scores = new Float64Array(buffer, 0, n);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LexicalParams } from './lexical-index.js';
+import type { LexicalParams } from './lexical-data.js';
 import type { HnswParams } from './vector-index.js';
 
 /** index-data's manifest: what was built, from what, with which settings, and each file's checksum. */
@@ -7,9 +7,12 @@ import type { HnswParams } from './vector-index.js';
 /**
  * 2: sections.bin and postings.bin replaced sections.json and lexical.json. 3: the HNSW graph's
  * labels are slots mapped to sections by vectors.hnsw.labels, so a reindex can update the graph.
- * 4: sections carry a role. 5: documents carry their published page's URL.
+ * 4: sections carry a role. 5: documents carry their published page's URL. 6: sections.bin and
+ * postings.bin are checksummed by 4 KiB piece (`<file>.pieces`), so a server reads them by range
+ * and verifies what it reads; sections.bin stores each section's parent and keeps its text last;
+ * profile.json holds the corpus profile.
  */
-export const INDEX_FORMAT_VERSION = 5;
+export const INDEX_FORMAT_VERSION = 6;
 
 const fieldNumbers = (value: z.ZodNumber) => z.object({ title: value, headings: value, body: value });
 

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { checkDocumentRanges, checkLexicalReferences, checkVectorLabels } from './check-references.js';
 import { ColumnFormatError, PIECE_BYTES } from './columns.js';
+import { PiecedFile, PIECES_SUFFIX } from './pieces.js';
+import { readError } from './section-store.js';
 import {
   BUILD_NAME,
   CURRENT_FILE,
@@ -16,7 +18,7 @@ import {
   type StoredSection,
 } from './format.js';
 import { INDEX_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
-import type { LexicalData } from './lexical-index.js';
+import type { LexicalData } from './lexical-data.js';
 import { decodePostings } from './postings-file.js';
 import { decodeSections } from './sections-file.js';
 import { HnswVectorIndex, type VectorMatrix } from './vector-index.js';
@@ -24,19 +26,9 @@ import { HnswVectorIndex, type VectorMatrix } from './vector-index.js';
 /**
  * Reads index-data: the build CURRENT names, every file checked against the manifest's sha256
  * and every reference checked in range, so a damaged or inconsistent index is refused with one
- * line naming the file (and a running server keeps the index it has) rather than served.
+ * line naming the file (and a running server keeps the index it has) rather than served. These
+ * read a build's files whole (what the indexer reuses); a server opens a build with open-index.ts.
  */
-
-/** A build as read, without its HNSW graph (what a process that never searches the graph itself needs). */
-export interface IndexWithoutGraph extends IndexContent {
-  manifest: Manifest;
-  /** The build folder it was read from. */
-  buildDir: string;
-}
-
-export interface LoadedIndex extends IndexWithoutGraph {
-  hnsw: HnswVectorIndex;
-}
 
 /** The live build folder, or undefined when there is no index yet. */
 export async function currentBuildDir(indexDir: string): Promise<string | undefined> {
@@ -87,13 +79,15 @@ export async function readManifest(buildDir: string): Promise<Manifest> {
  * no copy, no 2 GiB readFile limit, and worker threads can be handed the same memory), its sha256
  * computed on the way and checked against the manifest.
  */
-async function readChecked(
+export async function readChecked(
   buildDir: string,
   manifest: Manifest,
   file: string,
   keep = true,
+  /** The file read, when it is not `file` itself (a pieced file's piece list, checked as `file`). */
+  read = file,
 ): Promise<SharedArrayBuffer> {
-  const path = join(buildDir, file);
+  const path = join(buildDir, read);
   const expected = manifest.files[file];
   if (expected === undefined) throw new IndexError(`${join(buildDir, MANIFEST_FILE)} lists no checksum for ${file}`);
   let handle;
@@ -128,17 +122,47 @@ async function readChecked(
   return buffer;
 }
 
-/** Decodes a binary table, turning a layout problem into one line naming the file. */
-function decodeBinary<T>(buffer: SharedArrayBuffer, decode: (buffer: SharedArrayBuffer) => T, path: string): T {
+/**
+ * A data file checksummed by piece (pieces.ts), opened for reads by range: its piece list read and
+ * checked against the manifest; the pieces are checked as they are read.
+ */
+export async function openPiecedFile(buildDir: string, manifest: Manifest, file: string): Promise<PiecedFile> {
+  const path = join(buildDir, file);
+  const digests = new Uint8Array(await readChecked(buildDir, manifest, file, true, file + PIECES_SUFFIX));
+  let size: number;
   try {
-    return decode(buffer);
+    size = (await stat(path)).size;
+  } catch {
+    throw new IndexError(`${path} is missing`);
+  }
+  try {
+    return new PiecedFile({ path, size, digests });
   } catch (error) {
-    if (error instanceof ColumnFormatError) throw new IndexError(`${path} is malformed (${error.message})`);
-    throw error;
+    throw readError(path, error);
   }
 }
 
-function parseJson<T>(data: SharedArrayBuffer, schema: z.ZodType<T>, path: string): T {
+/**
+ * Reads a binary table, turning a layout problem, a piece that fails its checksum or a failed
+ * read into one line naming the file.
+ */
+export async function layoutChecked<T>(path: string, read: () => T | Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ColumnFormatError) throw new IndexError(`${path} is malformed (${error.message})`);
+    if (error instanceof IndexError) throw error;
+    throw readError(path, error);
+  }
+}
+
+/** Refuses a sections file whose count differs from the manifest's. */
+export function checkSectionCount(path: string, sections: number, manifest: Manifest): void {
+  if (sections !== manifest.sections)
+    throw new IndexError(`${path} holds ${sections} sections but the manifest says ${manifest.sections}`);
+}
+
+export function parseJson<T>(data: SharedArrayBuffer, schema: z.ZodType<T>, path: string): T {
   let raw: unknown;
   try {
     raw = JSON.parse(Buffer.from(data).toString('utf8'));
@@ -150,40 +174,15 @@ function parseJson<T>(data: SharedArrayBuffer, schema: z.ZodType<T>, path: strin
   return parsed.data;
 }
 
-function toMatrix(data: SharedArrayBuffer, dims: number, rows: number, path: string): VectorMatrix {
+export function toMatrix(data: SharedArrayBuffer, dims: number, rows: number, path: string): VectorMatrix {
   if (data.byteLength !== rows * dims * 4)
     throw new IndexError(`${path} has ${data.byteLength} bytes, expected ${rows * dims * 4}`);
   return { dims, data: new Float32Array(data) };
 }
 
 /** Refuses a file whose references point outside the index, naming it and what is wrong. */
-function refuseBadReferences(path: string, problem: string | undefined): void {
+export function refuseBadReferences(path: string, problem: string | undefined): void {
   if (problem !== undefined) throw new IndexError(`${path} refers outside the index (${problem})`);
-}
-
-/** Loads and verifies the current build: every file present, intact and consistent. */
-export async function readIndex(indexDir: string): Promise<LoadedIndex> {
-  const index = await readIndexWithoutGraph(indexDir);
-  return { ...index, hnsw: await readBuildGraph(index.buildDir, index.manifest) };
-}
-
-/**
- * readIndex without the HNSW graph, which is neither read nor checked: for a search pool's main
- * thread, whose workers load the graph themselves where their searches read it.
- */
-export async function readIndexWithoutGraph(indexDir: string): Promise<IndexWithoutGraph> {
-  const buildDir = await currentBuildDir(indexDir);
-  if (buildDir === undefined)
-    throw new IndexError(
-      `no index in ${indexDir} (no ${CURRENT_FILE} file)`,
-      "run 'svc-docs index' first",
-      'index_missing',
-    );
-  const { manifest, documents, sections } = await readBuildSections(buildDir);
-  const lexical = await readBuildLexical(buildDir, manifest);
-  const vectors = await readBuildVectors(buildDir, manifest);
-  const expansion = await readBuildExpansion(buildDir, manifest);
-  return { manifest, documents, sections, vectors, lexical, expansion, buildDir };
 }
 
 /** A build's manifest, documents and sections (what a reindex compares against and reuses), verified. */
@@ -192,21 +191,24 @@ export async function readBuildSections(
 ): Promise<{ manifest: Manifest; documents: StoredDocument[]; sections: StoredSection[] }> {
   const manifest = await readManifest(buildDir);
   const path = join(buildDir, INDEX_FILES.sections);
-  const { documents, sections } = decodeBinary(
-    await readChecked(buildDir, manifest, INDEX_FILES.sections),
-    decodeSections,
+  const file = await openPiecedFile(buildDir, manifest, INDEX_FILES.sections);
+  const { documents, sections } = await layoutChecked(path, async () => decodeSections(await file.readAll()));
+  checkSectionCount(path, sections.length, manifest);
+  refuseBadReferences(
     path,
+    checkDocumentRanges(
+      documents,
+      sections.map((s) => s.doc),
+    ),
   );
-  if (sections.length !== manifest.sections)
-    throw new IndexError(`${path} holds ${sections.length} sections but the manifest says ${manifest.sections}`);
-  refuseBadReferences(path, checkDocumentRanges(documents, sections));
   return { manifest, documents, sections };
 }
 
 /** A build's BM25F postings alone, verified (what a reindex reuses for unchanged documents). */
 export async function readBuildLexical(buildDir: string, manifest: Manifest): Promise<LexicalData> {
   const path = join(buildDir, INDEX_FILES.lexical);
-  const lexical = decodeBinary(await readChecked(buildDir, manifest, INDEX_FILES.lexical), decodePostings, path);
+  const file = await openPiecedFile(buildDir, manifest, INDEX_FILES.lexical);
+  const lexical = await layoutChecked(path, async () => decodePostings(await file.readAll()));
   refuseBadReferences(path, checkLexicalReferences(lexical, manifest.sections));
   return lexical;
 }

@@ -1,14 +1,18 @@
 import { ColumnFormatError, ColumnReader, magic, numberColumn, stringColumn } from './columns.js';
+import { FileColumnReader, type LazyStrings } from './file-columns.js';
 import { SECTION_ROLES, type StoredDocument, type StoredSection } from './format.js';
+import type { PiecedFile } from './pieces.js';
+import { parentSections } from './section-parents.js';
 
 /**
- * sections.bin: the document table (kb, path, title, hash, first section, section count, public
- * URL or '') and the
- * section table (document, heading path, text, role) as columns (columns.ts). The heading paths of all
- * sections form one string column; section s owns headings headingStart[s] … headingStart[s + 1] - 1.
+ * sections.bin: the document table (kb, path, title, hash, first section, section count, published
+ * URL or '') and the section table (document, role, parent section, heading path, text) as columns (columns.ts). The
+ * heading paths of all sections form one string column; section s owns headings headingStart[s] …
+ * headingStart[s + 1] - 1. The two text columns come last: a server reads everything before them
+ * at load and their bytes by range when a result shows them (openSectionsFile).
  */
 
-const MAGIC = 'SVCSEC04';
+const MAGIC = 'SVCSEC05';
 
 export function* sectionsPieces(documents: StoredDocument[], sections: StoredSection[]): Generator<Uint8Array> {
   yield* magic(MAGIC);
@@ -19,14 +23,21 @@ export function* sectionsPieces(documents: StoredDocument[], sections: StoredSec
   yield* numberColumn(Uint32Array.from(documents, (d) => d.firstSection));
   yield* numberColumn(Uint32Array.from(documents, (d) => d.sectionCount));
   yield* stringColumn(documents.length, (d) => documents[d]!.url ?? '');
-  yield* numberColumn(Uint32Array.from(sections, (s) => s.doc));
+  const doc = Uint32Array.from(sections, (s) => s.doc);
+  yield* numberColumn(doc);
+  yield* numberColumn(Uint32Array.from(sections, (s) => SECTION_ROLES.indexOf(s.role)));
+  yield* numberColumn(
+    parentSections(
+      sections.map((s) => s.headings),
+      doc,
+    ),
+  );
   const headingStart = new Uint32Array(sections.length + 1);
   sections.forEach((s, i) => (headingStart[i + 1] = headingStart[i]! + s.headings.length));
   yield* numberColumn(headingStart);
   const headings = sections.flatMap((s) => s.headings);
   yield* stringColumn(headings.length, (h) => headings[h]!);
   yield* stringColumn(sections.length, (s) => sections[s]!.text);
-  yield* numberColumn(Uint32Array.from(sections, (s) => SECTION_ROLES.indexOf(s.role)));
 }
 
 /** Throws ColumnFormatError when the bytes do not hold the tables. */
@@ -42,10 +53,11 @@ export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
   const [firstSection, sectionCount] = [r.uint32(n), r.uint32(n)];
   const url = r.strings(n);
   const doc = r.uint32();
+  const role = r.uint32(doc.length);
+  r.int32(doc.length);
   const headingStart = r.uint32(doc.length + 1);
   const headings = r.strings(headingStart[doc.length]);
   const text = r.strings(doc.length);
-  const role = r.uint32(doc.length);
   r.end();
   const documents = new Array<StoredDocument>(n);
   for (let d = 0; d < n; d++) {
@@ -64,9 +76,64 @@ export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
   for (let s = 0; s < doc.length; s++) {
     const own: string[] = [];
     for (let h = headingStart[s]!; h < headingStart[s + 1]!; h++) own.push(headings.get(h));
-    const kind = SECTION_ROLES[role[s]!];
-    if (kind === undefined) throw new ColumnFormatError(`section ${s} has an unknown role ${role[s]}`);
-    sections[s] = { doc: doc[s]!, headings: own, text: text.get(s), role: kind };
+    sections[s] = { doc: doc[s]!, headings: own, text: text.get(s), role: roleName(role[s]!, s) };
   }
   return { documents, sections };
+}
+
+function roleName(role: number, section: number): StoredSection['role'] {
+  const kind = SECTION_ROLES[role];
+  if (kind === undefined) throw new ColumnFormatError(`section ${section} has an unknown role ${role}`);
+  return kind;
+}
+
+/** sections.bin as a server holds it: every table but the text, which stays on disk. */
+export interface SectionColumns {
+  documents: StoredDocument[];
+  /** By section: its document, its role (index into SECTION_ROLES), its parent section or −1. */
+  doc: Int32Array;
+  roles: Uint8Array;
+  parents: Int32Array;
+  headingStart: Uint32Array;
+  headings: LazyStrings;
+  text: LazyStrings;
+}
+
+/** Reads the tables of sections.bin but the heading and text blobs (ColumnFormatError when malformed). */
+export async function openSectionsFile(file: PiecedFile): Promise<SectionColumns> {
+  const r = new FileColumnReader(file);
+  await r.magic(MAGIC);
+  const kb = await r.strings();
+  const n = kb.length;
+  const path = await r.strings(n);
+  const title = await r.strings(n);
+  const hash = await r.strings(n);
+  const firstSection = await r.uint32(n);
+  const sectionCount = await r.uint32(n);
+  const url = await r.strings(n);
+  const doc = await r.int32();
+  const sections = doc.length;
+  const role = await r.uint32(sections);
+  const parents = await r.int32(sections);
+  const headingStart = await r.uint32(sections + 1);
+  const headings = await r.lazyStrings(headingStart[sections]);
+  const text = await r.lazyStrings(sections);
+  r.end();
+  const roles = new Uint8Array(new SharedArrayBuffer(sections));
+  for (let s = 0; s < sections; s++) {
+    roleName(role[s]!, s);
+    roles[s] = role[s]!;
+  }
+  const documents = kb.map(
+    (k, d): StoredDocument => ({
+      kb: k,
+      path: path[d]!,
+      title: title[d]!,
+      hash: hash[d]!,
+      firstSection: firstSection[d]!,
+      sectionCount: sectionCount[d]!,
+      ...(url[d] ? { url: url[d] } : {}),
+    }),
+  );
+  return { documents, doc, roles, parents, headingStart, headings, text };
 }

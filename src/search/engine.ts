@@ -3,15 +3,17 @@ import { loadEmbedder } from '../embedding/embedder.js';
 import type { TableRowsMode } from '../embedding/lookup-embedder.js';
 import type { Embedder } from '../embedding/types.js';
 import { ProblemError } from '../errors.js';
-import { sectionRoles, type StoredDocument, type StoredSection } from '../index/format.js';
+import type { StoredDocument } from '../index/format.js';
 import type { Manifest } from '../index/manifest.js';
-import { readIndex, type LoadedIndex } from '../index/read-index.js';
-import { ExactVectorIndex } from '../index/vector-index.js';
-import { profileCorpus, type KnowledgeBaseProfile } from './corpus-profile.js';
+import { checkGraphHeader, type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
+import { readBuildGraph } from '../index/read-index.js';
+import type { SectionStore } from '../index/section-store.js';
+import { ExactVectorIndex, type HnswVectorIndex } from '../index/vector-index.js';
+import type { KnowledgeBaseProfile } from './corpus-profile.js';
 import { withSections } from './result-window.js';
-import type { SearchPolicy } from './search-policy.js';
+import { type SearchPolicy, searchesGraph } from './search-policy.js';
 import { Searcher } from './searcher.js';
-import type { DetailedSearch, RankedResult } from './searcher-types.js';
+import type { DetailedSearch, RankedResult, SearchParts } from './searcher-types.js';
 import type { IndexSummary, SearchEngine, SearchOptions, SearchResult } from './types.js';
 
 /**
@@ -46,7 +48,9 @@ export interface EngineIndex {
   readonly buildDir: string;
   readonly manifest: Manifest;
   readonly documents: readonly StoredDocument[];
-  readonly sections: readonly StoredSection[];
+  /** Read by range from the build's sections.bin (src/index/section-store.ts). */
+  readonly sections: SectionStore;
+  readonly profiles: KnowledgeBaseProfile[];
 }
 
 /** Where an engine's searches run: a Searcher in this thread, or a search pool's workers. */
@@ -67,7 +71,7 @@ export class Engine<I extends EngineIndex = EngineIndex> implements SearchEngine
     private readonly ownsEmbedder: boolean,
     private readonly runner: SearchRunner,
   ) {
-    this.profiles = profileCorpus(index);
+    this.profiles = index.profiles;
   }
 
   summary(): IndexSummary {
@@ -86,9 +90,10 @@ export class Engine<I extends EngineIndex = EngineIndex> implements SearchEngine
     return { ...detailed, results };
   }
 
-  /** Frees the index (a pool's copy in its workers) without touching a shared embedder. */
+  /** Frees the index (a pool's copy in its workers, the files it reads) without touching a shared embedder. */
   releaseIndex(): Promise<void> {
     if (!this.released) this.runner.release();
+    this.index.sections.close();
     this.released = true;
     return Promise.resolve();
   }
@@ -99,8 +104,11 @@ export class Engine<I extends EngineIndex = EngineIndex> implements SearchEngine
   }
 }
 
-/** An engine searching in this thread, with the whole index loaded (the graph too). */
-export type LoadedEngine = Engine<LoadedIndex>;
+/** An index as an in-process engine holds it: with its HNSW graph where its searches read it. */
+export type InProcessIndex = IndexWithoutGraph & { hnsw?: HnswVectorIndex };
+
+/** An engine searching in this thread. */
+export type LoadedEngine = Engine<InProcessIndex>;
 
 /** Opens the current index in `indexDir` with the model it was built with; searches run in this thread. */
 export async function openEngine(
@@ -108,31 +116,46 @@ export async function openEngine(
   options: EngineOptions = {},
   policy: SearchPolicy = {},
 ): Promise<LoadedEngine> {
-  const index = await readIndex(indexDir);
-  checkRequestedModel(index, options.model);
+  const opened = await readIndexWithoutGraph(indexDir);
+  checkRequestedModel(opened, options.model);
+  const index: InProcessIndex = { ...opened, ...(await graphFor(opened, policy)) };
   return withModel(index, options, undefined, async (embedder, owns) => {
-    const vectors = policy.vectorSearch === 'exact' ? new ExactVectorIndex(index.vectors) : index.hnsw;
-    const searcher = new Searcher(
-      {
-        manifest: index.manifest,
-        documents: index.documents,
-        headings: index.sections.map((s) => s.headings),
-        roles: sectionRoles(index.sections),
-        sectionDoc: Int32Array.from(index.sections, (s) => s.doc),
-        vectors: index.vectors,
-        expansion: index.expansion,
-        lexical: index.lexical,
-      },
-      vectors,
-      policy,
-    );
+    const searcher = new Searcher(searchParts(index), index.hnsw ?? new ExactVectorIndex(index.vectors), policy);
     const runner: SearchRunner = {
       search: (term, searchOptions, model) => searcher.search(term, searchOptions, (texts) => model.embed(texts)),
       // The graph is native memory V8 cannot see: freed now, not whenever V8 collects its wrapper.
-      release: () => index.hnsw.free(),
+      release: () => {
+        searcher.close();
+        index.hnsw?.free();
+      },
     };
     return new Engine(index, embedder, owns, runner);
   });
+}
+
+/**
+ * The graph, read and verified, where searches read it (searchesGraph, or vectorSearch 'hnsw'
+ * asked for); otherwise only its header is checked (open-index.ts) and exact search stands in.
+ */
+async function graphFor(index: IndexWithoutGraph, policy: SearchPolicy): Promise<{ hnsw?: HnswVectorIndex }> {
+  const fusion = { ...index.manifest.fusion, ...policy.fusion };
+  if (policy.vectorSearch === 'hnsw' || (policy.vectorSearch !== 'exact' && searchesGraph(fusion, policy)))
+    return { hnsw: await readBuildGraph(index.buildDir, index.manifest) };
+  await checkGraphHeader(index.buildDir, index.manifest);
+  return {};
+}
+
+/** The parts of an opened index a search uses, read off it as they are (nothing copied). */
+export function searchParts(index: IndexWithoutGraph): SearchParts {
+  return {
+    manifest: index.manifest,
+    documents: index.documents,
+    sections: index.sections.parts,
+    parents: index.parents,
+    vectors: index.vectors,
+    expansion: index.expansion,
+    lexical: index.lexical,
+  };
 }
 
 /** Refuses an index built with another model than the one the caller names. */

@@ -17,43 +17,20 @@ export interface ParentCredit {
   weight: number;
   /** Which queries it applies to: questions only (shipped), or every query. */
   queries: 'questions' | 'all';
-  /** Each section's parent section, −1 for none (parentSections). */
+  /** Each section's parent section, −1 for none (src/index/section-parents.ts). */
   parentOf: Int32Array;
 }
 
-/** The settings for an index's sections (SearchPolicy `parentCredit`, `parentCreditQueries`). */
+/** The settings for an index's sections (SearchPolicy `parentCredit`, `parentCreditQueries`); `parentOf` as stored (section-parents.ts). */
 export function parentCreditFor(
   policy: { parentCredit?: number; parentCreditQueries?: ParentCredit['queries'] },
-  headings: readonly (readonly string[])[],
-  sectionDoc: Int32Array,
+  parentOf: Int32Array,
 ): ParentCredit {
   return {
     weight: policy.parentCredit ?? DEFAULT_PARENT_CREDIT,
     queries: policy.parentCreditQueries ?? 'questions',
-    parentOf: parentSections(headings, sectionDoc),
+    parentOf,
   };
-}
-
-/**
- * Each section's parent: the nearest section before it in the same document whose heading path
- * is a proper prefix of its own, or −1 (a page's first section, or a section with no enclosing
- * heading). One pass with a stack of open sections per document.
- */
-export function parentSections(headings: readonly (readonly string[])[], sectionDoc: Int32Array): Int32Array {
-  const parentOf = new Int32Array(headings.length).fill(-1);
-  const open: number[] = [];
-  for (let s = 0; s < headings.length; s++) {
-    if (s > 0 && sectionDoc[s] !== sectionDoc[s - 1]) open.length = 0;
-    const path = headings[s]!;
-    while (open.length > 0) {
-      const top = headings[open.at(-1)!]!;
-      if (top.length < path.length && top.every((h, i) => path[i] === h)) break;
-      open.pop();
-    }
-    if (open.length > 0) parentOf[s] = open.at(-1)!;
-    open.push(s);
-  }
-  return parentOf;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { StoredDocument } from '../index/format.js';
+import type { SectionSource } from '../index/section-store.js';
 import { answeringSection, answers, type SectionFacts } from './best-section.js';
 import { strongestOtherSections, type ExcerptFacts, type ExcerptSettings } from './excerpts.js';
 import type { DocumentHit } from './document-ranker.js';
@@ -8,17 +9,21 @@ import { windowAround } from './window.js';
 
 /** A ranked result's confidence, and its window filled in with headings and text from the index. */
 
-/** What a window needs of the index: every document, and every section's headings and text. */
+/** What a window needs of the index: every document, and the sections (read for the positions shown). */
 interface WindowSource {
   readonly documents: readonly Pick<StoredDocument, 'firstSection'>[];
-  readonly sections: readonly { headings: string[]; text: string }[];
+  readonly sections: SectionSource;
 }
 
 export function withSections(ranked: RankedResult, index: WindowSource): SearchResult {
   const { doc, window, excerpts, ...rest } = ranked;
   const first = index.documents[doc]!.firstSection;
+  // The window in one read (it is a run of sections); an excerpt outside it in one of its own.
+  const from = window[0]?.position ?? 0;
+  const run = index.sections.slice(first + from, first + from + window.length);
   const fill = (w: RankedResult['window'][number]) => {
-    const s = index.sections[first + w.position]!;
+    const inRun = w.position >= from && w.position < from + run.length;
+    const s = inRun ? run[w.position - from]! : index.sections.slice(first + w.position, first + w.position + 1)[0]!;
     return { ...w, headings: s.headings, text: s.text };
   };
   const result: SearchResult = { ...rest, sections: window.map(fill) };

@@ -1,4 +1,4 @@
-import type { LexicalParams } from '../index/lexical-index.js';
+import type { LexicalParams } from '../index/lexical-data.js';
 import type { FusionSettings } from '../index/manifest.js';
 import type { ExcerptTie } from './excerpts.js';
 
@@ -30,6 +30,13 @@ export interface SearchPolicy {
   parentCreditQueries?: 'questions' | 'all';
   /** Lexical candidates kept (by score) for cosines and fusion: MAX_LEXICAL_CANDIDATES unless tuning says otherwise. */
   lexicalCandidates?: number;
+  /**
+   * Whether the lexical stage finds those candidates by MaxScore pruning (src/index/max-score.ts:
+   * the same results, fewer postings read) rather than by scoring every match: for queries with
+   * long posting lists (shipped: LexicalIndex's threshold), for every query it can ('always',
+   * what tests compare on small corpora), or never (false, what benchmarks compare against).
+   */
+  lexicalPruning?: boolean | 'always';
   /**
    * Whether a hybrid search also takes the vector graph's nearest sections as candidates. By
    * default only where they may be results on their own (the manifest's `vectorOnlyResults`: a

@@ -1,5 +1,6 @@
 import type { StoredDocument } from '../index/format.js';
-import type { CompactLexical, LexicalData } from '../index/lexical-index.js';
+import type { LexicalParts } from '../index/postings-source.js';
+import type { SectionStoreParts } from '../index/section-store.js';
 import type { Manifest } from '../index/manifest.js';
 import type { VectorMatrix } from '../index/vector-index.js';
 import type { SearchResult, WindowSection } from './types.js';
@@ -37,14 +38,13 @@ export interface RankedResult extends Omit<SearchResult, 'sections' | 'excerpts'
 export interface SearchParts {
   manifest: Manifest;
   documents: readonly StoredDocument[];
-  /** Each section's heading path (a window's best section is chosen on it). */
-  headings: readonly (readonly string[])[];
-  /** Each section's role, as its index in SECTION_ROLES (src/index/format.ts). */
-  roles: Uint8Array;
-  sectionDoc: Int32Array;
+  /** Each section's document and role, and where its headings are (a window's best section is chosen on them). */
+  sections: SectionStoreParts;
+  /** Each section's parent section, −1 for none (src/index/section-parents.ts). */
+  parents: Int32Array;
   vectors: VectorMatrix;
   expansion: { terms: string[]; vectors: VectorMatrix };
-  lexical: LexicalData | CompactLexical;
+  lexical: LexicalParts;
 }
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;

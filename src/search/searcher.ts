@@ -20,7 +20,9 @@ import { discounted } from './coverage.js';
 import type { SectionFacts } from './best-section.js';
 import type { ExcerptFacts } from './excerpts.js';
 import { SECTION_ROLES } from '../index/format.js';
+import { SectionStore } from '../index/section-store.js';
 import { tokenize } from '../index/tokenize.js';
+import { OwnMatches } from './own-matches.js';
 import type { SearchOptions } from './types.js';
 
 /** Query → retrieve (BM25F + vectors) → fuse → rank documents → window → label. */
@@ -42,6 +44,8 @@ export class Searcher {
   private readonly fusion: FusionSettings;
   private readonly retrieval: Retrieval;
   private readonly lexicalCandidates: number;
+  /** Whether the lexical stage may keep only its best candidates (pruned), rather than score every match. */
+  private readonly pruning: boolean;
   /** Whether the vector graph's nearest sections join the candidates (always, but in hybrid search as set). */
   private readonly graphCandidates: boolean;
   private readonly rewrites: boolean;
@@ -54,9 +58,10 @@ export class Searcher {
   private readonly ranker: DocumentRanker;
   /** Candidate slot + 1 by section, 0 for none. */
   private readonly slotOf: Int32Array;
-  /** Own query terms matched, by section and by document (bit sets), over every matching section. */
-  private readonly sectionBits: Int32Array;
-  private readonly docBits: Int32Array;
+  private readonly matches: OwnMatches;
+  /** Headings of the sections of the pages ranked, read when a result needs them. */
+  private readonly sections: SectionStore;
+  private readonly sectionDoc: Int32Array;
 
   constructor(
     private readonly parts: SearchParts,
@@ -64,28 +69,36 @@ export class Searcher {
     policy: SearchPolicy,
   ) {
     const m = parts.manifest;
-    this.lexical = new LexicalIndex(parts.lexical, { ...m.lexical, ...policy.lexical });
+    this.lexical = new LexicalIndex(
+      parts.lexical,
+      { ...m.lexical, ...policy.lexical },
+      policy.lexicalPruning === 'always' ? 0 : undefined,
+    );
     this.fusion = { ...m.fusion, ...policy.fusion };
     this.expander = new QueryExpander(parts.expansion, this.lexical, this.fusion);
     this.retrieval = policy.retrieval ?? 'hybrid';
     this.graphCandidates = searchesGraph(this.fusion, policy);
     this.lexicalCandidates = policy.lexicalCandidates ?? MAX_LEXICAL_CANDIDATES;
+    this.pruning = policy.lexicalPruning !== false;
     this.rewrites = policy.rewrites ?? true;
     this.typoTolerance = policy.typoTolerance ?? true;
     this.excerpts = {
       count: policy.excerptCandidates ?? DEFAULT_EXCERPT_CANDIDATES,
       tie: policy.excerptTie ?? 'first',
     };
-    this.parentCredit = parentCreditFor(policy, parts.headings, parts.sectionDoc);
-    this.typos = new TypoCorrector(
-      () => this.lexical.vocabulary(),
-      (t) => this.lexical.documentFrequency(t),
-    );
-    const sections = parts.sectionDoc.length;
+    this.parentCredit = parentCreditFor(policy, parts.parents);
+    this.typos = new TypoCorrector(() => this.lexical.vocabulary());
+    this.sections = new SectionStore(parts.sections);
+    this.sectionDoc = parts.sections.doc;
     this.ranker = new DocumentRanker(parts.documents.length);
-    this.slotOf = new Int32Array(sections);
-    this.sectionBits = new Int32Array(sections);
-    this.docBits = new Int32Array(parts.documents.length);
+    this.slotOf = new Int32Array(this.sectionDoc.length);
+    this.matches = new OwnMatches(this.sectionDoc.length, parts.documents.length, this.sectionDoc);
+  }
+
+  /** Closes the index files it reads (a search after it opens them again). */
+  close(): void {
+    this.lexical.close();
+    this.sections.close();
   }
 
   async search(term: string, options: SearchOptions, embed: Embed): Promise<DetailedSearch<RankedResult>> {
@@ -137,7 +150,8 @@ export class Searcher {
         corrections.push({ term, correction });
       }
     }
-    return { hits: this.lexical.search(terms, variants), corrections };
+    const topK = this.pruning ? this.lexicalCandidates : undefined;
+    return { hits: this.lexical.search(terms, variants, topK), corrections };
   }
 
   /** Candidates → cosines → fusion → documents → windows, in one synchronous stretch; the scratch is clear again after. */
@@ -150,7 +164,7 @@ export class Searcher {
   ): { results: RankedResult[]; timings: Omit<StageTimings, 'embedMs' | 'lexicalMs'> } {
     const c = this.candidates;
     c.clear();
-    const ownMatched = this.markMatches(hits);
+    const ownMatched = this.matches.mark(hits);
     this.filler.addLexical(c, this.slotOf, hits, this.lexicalCandidates);
     // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
     // results: pages matched only through expansions or vector neighbours would be noise labelled
@@ -177,32 +191,14 @@ export class Searcher {
       results = ranked.map((hit, i) => this.toResult(hit, confidences[i]!, hits));
     }
     const t5 = performance.now();
-    this.clearScratch(hits);
+    this.clearScratch();
     return { results, timings: { vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 } };
-  }
-
-  /**
-   * Records the own query terms each matching section and document has. A page's breadth, and
-   * each window section's match, count every section that matched, not only the candidates kept.
-   * Whether any of the query's own terms matched at all.
-   */
-  private markMatches(hits: LexicalHits): boolean {
-    const { sectionDoc } = this.parts;
-    let ownMatched = false;
-    for (let i = 0; i < hits.sections.length; i++) {
-      const bits = hits.matched[i]!;
-      if (bits === 0) continue;
-      ownMatched = true;
-      const section = hits.sections[i]!;
-      this.sectionBits[section] = bits;
-      this.docBits[sectionDoc[section]!]! |= bits;
-    }
-    return ownMatched;
   }
 
   /** Fuses the candidates' lexical and vector scores, and ranks their documents. */
   private rankDocuments(hits: LexicalHits, limit: number, question: boolean): DocumentHit[] {
-    const { sectionDoc } = this.parts;
+    const { sectionDoc } = this;
+    const { documents } = this.parts;
     const c = this.candidates;
     const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
     if (this.fusion.method === 'rrf' && this.retrieval === 'hybrid') fuseReciprocalRank(c);
@@ -211,19 +207,15 @@ export class Searcher {
     return this.ranker.rank(c, (s) => sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
       weight: this.fusion.documentBreadthWeight,
       termShare: hits.ownTermShare,
-      matchedByDoc: (doc) => this.docBits[doc]!,
+      matchedByDoc: (doc) => this.matches.ofDocument(doc, documents[doc]!.firstSection, documents[doc]!.sectionCount),
     });
   }
 
   /** Clears the slots and match bits this query set, so the next query starts from zeros. */
-  private clearScratch(hits: LexicalHits): void {
-    const { sectionDoc } = this.parts;
+  private clearScratch(): void {
     const c = this.candidates;
     for (let i = 0; i < c.count; i++) this.slotOf[c.section[i]!] = 0;
-    for (let i = 0; i < hits.sections.length; i++) {
-      this.sectionBits[hits.sections[i]!] = 0;
-      this.docBits[sectionDoc[hits.sections[i]!]!] = 0;
-    }
+    this.matches.clear();
     c.clear();
   }
 
@@ -232,15 +224,17 @@ export class Searcher {
     const share = (bits: number) => shareOf(bits, hits.ownTermShare);
     const titleMatch = share(termsIn(doc.title, hits.ownTerms));
     const facts = new Array<SectionFacts & ExcerptFacts>(doc.sectionCount);
+    const headings = this.sections.headingsOf(doc.firstSection, doc.firstSection + doc.sectionCount);
+    const matched = this.matches.ofSections(doc.firstSection, doc.sectionCount);
     for (let p = 0; p < doc.sectionCount; p++) {
       const section = doc.firstSection + p;
       const slot = this.slotOf[section]! - 1;
       facts[p] = {
-        headings: this.parts.headings[section]!,
+        headings: headings[p]!,
         bodyTokens: this.lexical.bodyLength(section),
         score: slot >= 0 ? this.candidates.score[slot]! : 0,
-        match: share(this.sectionBits[section]!),
-        role: SECTION_ROLES[this.parts.roles[section]!] ?? 'content',
+        match: share(matched[p]!),
+        role: SECTION_ROLES[this.parts.sections.roles[section]!] ?? 'content',
       };
     }
     const window = windowOf(facts, hit.best.section - doc.firstSection, this.excerpts, titleMatch >= NAMES_TOPIC);

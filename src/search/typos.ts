@@ -115,10 +115,8 @@ export class TypoCorrector {
   private byInitial: Map<string, Bucket> | undefined;
   private readonly distance = new EditDistance();
 
-  constructor(
-    private readonly terms: () => Iterable<string>,
-    private readonly documentFrequency: (term: string) => number,
-  ) {}
+  /** `terms`: every index term with its document frequency (read on the first typo). */
+  constructor(private readonly terms: () => Iterable<readonly [string, number]>) {}
 
   /**
    * For each of `own` (the query's terms, from the tokenizer) that the index lacks and that is
@@ -166,15 +164,18 @@ export class TypoCorrector {
 
   private buckets(): Map<string, Bucket> {
     if (this.byInitial) return this.byInitial;
-    const lists = new Map<string, string[]>();
-    for (const term of this.terms()) {
+    const lists = new Map<string, { terms: string[]; df: number[] }>();
+    for (const [term, df] of this.terms()) {
       let list = lists.get(term[0]!);
-      if (!list) lists.set(term[0]!, (list = []));
-      list.push(term);
+      if (!list) lists.set(term[0]!, (list = { terms: [], df: [] }));
+      list.terms.push(term);
+      list.df.push(df);
     }
     const byInitial = new Map<string, Bucket>();
-    for (const [initial, terms] of lists) {
-      terms.sort((a, b) => this.documentFrequency(b) - this.documentFrequency(a) || (a < b ? -1 : 1));
+    for (const [initial, list] of lists) {
+      const order = list.terms.map((_, i) => i);
+      order.sort((a, b) => list.df[b]! - list.df[a]! || (list.terms[a]! < list.terms[b]! ? -1 : 1));
+      const terms = order.map((i) => list.terms[i]!);
       byInitial.set(initial, { terms, masks: Int32Array.from(terms, characterMask) });
     }
     return (this.byInitial = byInitial);

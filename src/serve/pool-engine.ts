@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { INDEX_FILES, sectionRoles } from '../index/format.js';
-import { compactLexical } from '../index/lexical-index.js';
-import { type IndexWithoutGraph, readBuildGraph, readIndexWithoutGraph } from '../index/read-index.js';
+import { INDEX_FILES } from '../index/format.js';
+import { checkGraphHeader, type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
+import { readBuildGraph } from '../index/read-index.js';
 import type { VectorMatrix } from '../index/vector-index.js';
 import {
   checkRequestedModel,
@@ -9,10 +9,11 @@ import {
   type EngineIndex,
   type EngineOptions,
   type SearchRunner,
+  searchParts,
   withModel,
 } from '../search/engine.js';
 import { checkSearchInput } from '../search/search-input.js';
-import { embedsQueryOnly, type SearchPolicy } from '../search/search-policy.js';
+import { embedsQueryOnly, type SearchPolicy, searchesGraph } from '../search/search-policy.js';
 import type { SearchParts } from '../search/searcher-types.js';
 import type { SearchPool } from './pool.js';
 
@@ -33,19 +34,17 @@ function shared(matrix: VectorMatrix): VectorMatrix {
   return { dims: matrix.dims, data };
 }
 
-/** The search parts of `index` with every big array in shared memory: what each worker is handed. */
-function sharedParts(index: IndexWithoutGraph, policy: SearchPolicy): SearchParts {
-  const sectionDoc = new Int32Array(new SharedArrayBuffer(index.sections.length * 4));
-  index.sections.forEach((s, i) => (sectionDoc[i] = s.doc));
+/**
+ * The search parts of `index` with every big array in shared memory (the reader put most there):
+ * what each worker is handed. The postings and section text stay on disk; each worker reads what
+ * its searches need.
+ */
+function sharedParts(index: IndexWithoutGraph): SearchParts {
+  const parts = searchParts(index);
   return {
-    manifest: index.manifest,
-    documents: index.documents,
-    headings: index.sections.map((s) => s.headings),
-    roles: sectionRoles(index.sections, (n) => new Uint8Array(new SharedArrayBuffer(n))),
-    sectionDoc,
-    vectors: shared(index.vectors),
-    expansion: { terms: index.expansion.terms, vectors: shared(index.expansion.vectors) },
-    lexical: compactLexical(index.lexical, { ...index.manifest.lexical, ...policy.lexical }),
+    ...parts,
+    vectors: shared(parts.vectors),
+    expansion: { terms: parts.expansion.terms, vectors: shared(parts.expansion.vectors) },
   };
 }
 
@@ -70,10 +69,12 @@ export async function openPooledEngine(
   policy: SearchPolicy = {},
 ): Promise<PooledEngine> {
   const index = await readIndexWithoutGraph(indexDir);
-  // The graph is checked here (read, loaded by hnswlib off this thread, then dropped) while the
-  // workers load the index and this thread loads the model: a damaged graph is refused at start
-  // even where no search reads it. Workers that search it load their own (searchesGraph).
-  const graphChecked = readBuildGraph(index.buildDir, index.manifest).then((graph) => graph.free());
+  // The graph is checked here while the workers load the index and this thread loads the model:
+  // where searches read it, read whole (loaded by hnswlib off this thread, then dropped: workers
+  // load their own), else its header only (open-index.ts), so a damaged graph is refused at start.
+  const graphChecked = searchesGraph({ ...index.manifest.fusion, ...policy.fusion }, policy)
+    ? readBuildGraph(index.buildDir, index.manifest).then((graph) => graph.free())
+    : checkGraphHeader(index.buildDir, index.manifest);
   // Awaited below; a rejection meanwhile must not count as unhandled.
   graphChecked.catch(() => undefined);
   checkRequestedModel(index, options.model);
@@ -81,10 +82,10 @@ export async function openPooledEngine(
   const hnsw = {
     path: join(index.buildDir, INDEX_FILES.hnsw),
     dims: index.manifest.model.dimensions,
-    size: index.sections.length,
+    size: index.manifest.sections,
     params: index.manifest.hnsw,
   };
-  const { generation, loaded } = pool.load(sharedParts(index, policy), hnsw, policy);
+  const { generation, loaded } = pool.load(sharedParts(index), hnsw, policy);
   // The server embeds queries only: the table's rows are read from the model file as needed.
   return withModel(
     index,
@@ -94,10 +95,10 @@ export async function openPooledEngine(
       await graphChecked;
       await loaded;
       pool.useEmbedder(generation, embedder);
-      const { buildDir, manifest, documents, sections } = index;
+      const { buildDir, manifest, documents, sections, profiles } = index;
       const prefetch = embedsQueryOnly({ ...manifest.fusion, ...policy.fusion }, policy);
       return new Engine(
-        { buildDir, manifest, documents, sections },
+        { buildDir, manifest, documents, sections, profiles },
         embedder,
         owns,
         poolRunner(pool, generation, prefetch),

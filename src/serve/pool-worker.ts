@@ -72,17 +72,23 @@ async function search(message: Extract<ToWorker, { type: 'search' }>): Promise<v
     send({ type: 'result', id, error: { name: e.name, message: e.message } });
   } finally {
     vectors.delete(id);
-    if (loaded && --loaded.running === 0 && loaded.unloaded) loaded.graph?.free();
+    if (loaded && --loaded.running === 0 && loaded.unloaded) release(loaded);
   }
 }
 
-/** Forgets a generation; its graph's native memory is freed once the searches running on it end. */
+/** Frees a forgotten generation's graph (native memory) and closes the index files its searcher reads. */
+function release(loaded: Generation): void {
+  loaded.graph?.free();
+  loaded.searcher.close();
+}
+
+/** Forgets a generation; its graph and open files are released once the searches running on it end. */
 function unload(generation: number): void {
   const loaded = generations.get(generation);
   if (!loaded) return;
   generations.delete(generation);
   loaded.unloaded = true;
-  if (loaded.running === 0) loaded.graph?.free();
+  if (loaded.running === 0) release(loaded);
 }
 
 port.on('message', (message: ToWorker) => {

@@ -30,7 +30,12 @@ function pageHeadings(pages: PageIndex, result: ShownResult): (position: number)
   const doc = pages.documents.find((d) => d.kb === result.source && d.path === result.path);
   const named = new Map(result.notShown.map((s) => [s.position, s.heading]));
   return (position) =>
-    named.get(position) || headingOf(doc === undefined ? undefined : pages.sections[doc.firstSection + position]?.text);
+    named.get(position) ||
+    headingOf(
+      doc === undefined
+        ? undefined
+        : pages.sections.slice(doc.firstSection + position, doc.firstSection + position + 1)[0]?.text,
+    );
 }
 
 function leftOut(from: number, to: number, headingAt: (position: number) => string): Html {

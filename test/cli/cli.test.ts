@@ -9,7 +9,7 @@ import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js'
 import { connectClient } from '../helpers/mcp-client.js';
 import { alive, buildWriter } from '../helpers/processes.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
-import { readIndex } from '../../src/index/read-index.js';
+import { readIndex } from '../../src/index/open-index.js';
 import { defaultCorpusDir, defaultIndexDir } from '../../src/settings/defaults.js';
 import { corpusKey, parseCorpusSpec } from '../../src/corpus-spec.js';
 import { testRemote } from '../helpers/git-repo.js';

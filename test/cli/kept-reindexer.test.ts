@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexSettings } from '../../src/settings/commands.js';
-import { readIndex } from '../../src/index/read-index.js';
+import { readIndex } from '../../src/index/open-index.js';
 import { projectRoot } from '../../src/project-root.js';
 import { KeptReindexer, ReindexError } from '../../src/serve/reindex-process.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildLexicalData, updateLexicalData } from '../../src/index/build-lexical.js';
-import type { FieldTokens } from '../../src/index/lexical-index.js';
+import type { FieldTokens } from '../../src/index/lexical-data.js';
 
 /** updateLexicalData must give exactly what buildLexicalData gives for the edited list of sections. */
 

@@ -7,8 +7,17 @@ import { buildLexicalData } from '../../src/index/build-lexical.js';
 import { PIECE_BYTES } from '../../src/index/columns.js';
 import { IndexError, type StoredDocument, type StoredSection } from '../../src/index/format.js';
 import { decodePostings, postingsPieces } from '../../src/index/postings-file.js';
-import { currentBuildDir, readBuildSections, readIndex } from '../../src/index/read-index.js';
-import { decodeSections, sectionsPieces } from '../../src/index/sections-file.js';
+import {
+  currentBuildDir,
+  openPiecedFile,
+  readBuildLexical,
+  readBuildSections,
+  readManifest,
+} from '../../src/index/read-index.js';
+import { SectionStore } from '../../src/index/section-store.js';
+import { profileCorpus } from '../../src/search/corpus-profile.js';
+import { readIndex } from '../../src/index/open-index.js';
+import { decodeSections, openSectionsFile, sectionsPieces } from '../../src/index/sections-file.js';
 import { tokenize } from '../../src/index/tokenize.js';
 import { HnswVectorIndex } from '../../src/index/vector-index.js';
 import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
@@ -87,11 +96,13 @@ describe('an index written then read', () => {
     const read = await readIndex(dir);
     expect({
       documents: read.documents,
-      sections: read.sections,
+      sections: read.sections.slice(),
       vectors: read.vectors,
-      lexical: read.lexical,
+      lexical: await readBuildLexical(read.buildDir, read.manifest),
       expansion: read.expansion,
     }).toEqual(content);
+    expect(Array.from(read.parents)).toEqual([-1, 0, -1]);
+    expect(read.profiles).toEqual(profileCorpus(content));
     expect(read.hnsw.labels().sort()).toEqual([0, 1, 2]);
     // The indexer's own file: what a reindex starts its word counts from.
     expect(await readWordCounts(read.buildDir, read.manifest)).toEqual(wordCounts);
@@ -107,8 +118,11 @@ describe('a damaged table file', () => {
       const data = readFileSync(join(b, file));
       data[Math.floor(data.length / 2)]! ^= 0x01;
       writeFileSync(join(b, file), data);
+      // The fixture's file is one piece: whatever load reads of it is checked against that piece.
       await expect(readIndex(join(b, '..'))).rejects.toThrow(
-        new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\): run 'svc-docs index'`),
+        new RegExp(
+          `${file.replace('.', '\\.')} is corrupt \\(bytes 0–\\d+ do not match their checksum\\): run 'svc-docs index'`,
+        ),
       );
     });
 
@@ -116,7 +130,7 @@ describe('a damaged table file', () => {
       const b = await build();
       truncateSync(join(b, file), 40);
       await expect(readIndex(join(b, '..'))).rejects.toThrow(
-        new RegExp(`${file.replace('.', '\\.')} is corrupt \\(checksum mismatch\\)`),
+        new RegExp(`${file.replace('.', '\\.')} is corrupt \\(bytes 0–40 do not match their checksum\\)`),
       );
       resign(b, file, readFileSync(join(b, file)));
       await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
@@ -127,6 +141,37 @@ describe('a damaged table file', () => {
       );
     });
   }
+});
+
+describe('a damaged piece of text a server has not read yet', () => {
+  it('is refused when a result reads it, naming the file; the rest of the index serves', async () => {
+    const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' })))!;
+    const count = 64;
+    const big: StoredSection[] = Array.from({ length: count }, (_, i) => ({
+      doc: 0,
+      headings: [`H${i}`],
+      text: `${i} `.padEnd(8192, 'x'),
+      role: 'content',
+    }));
+    const docs: StoredDocument[] = [
+      { kb: 'kb', path: 'a.md', title: 'A', hash: 'h', firstSection: 0, sectionCount: count },
+    ];
+    const data = Buffer.from(bytes(sectionsPieces(docs, big)));
+    resign(b, 'sections.bin', data);
+    // The last section's text, in a piece of its own far from the tables read at load.
+    data[data.length - 100]! ^= 0x01;
+    writeFileSync(join(b, 'sections.bin'), data);
+    // What open-index.ts does with sections.bin.
+    const file = await openPiecedFile(b, await readManifest(b), 'sections.bin');
+    const { doc, roles, headingStart, headings, text } = await openSectionsFile(file);
+    const store = new SectionStore({ file: file.parts, doc, roles, headingStart, headings, text });
+    expect(store.slice(0, 2).map((s) => s.headings)).toEqual([['H0'], ['H1']]);
+    expect(() => store.slice(count - 1)).toThrow(IndexError);
+    expect(() => store.slice(count - 1)).toThrow(
+      /sections\.bin is corrupt \(bytes \d+–\d+ do not match their checksum\): run 'svc-docs index' to rebuild it$/,
+    );
+    store.close();
+  });
 });
 
 describe('an index of the previous format', () => {
@@ -140,7 +185,7 @@ describe('an index of the previous format', () => {
     writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 2, files }));
     await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
     await expect(readIndex(join(b, '..'))).rejects.toThrow(
-      /manifest\.json has index format 2 but this svc-docs reads format 5: run 'svc-docs index' to rebuild it$/,
+      /manifest\.json has index format 2 but this svc-docs reads format 6: run 'svc-docs index' to rebuild it$/,
     );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLexicalData } from '../../src/index/build-lexical.js';
-import { LexicalIndex, type FieldTokens } from '../../src/index/lexical-index.js';
+import { LexicalIndex } from '../../src/index/lexical-index.js';
+import type { FieldTokens } from '../../src/index/lexical-data.js';
 import { tokenize } from '../../src/index/tokenize.js';
 
 const section = (title: string, headings: string, body: string): FieldTokens => ({

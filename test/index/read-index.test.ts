@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { IndexError } from '../../src/index/format.js';
 import { INDEX_FORMAT_VERSION } from '../../src/index/manifest.js';
-import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
+import { currentBuildDir } from '../../src/index/read-index.js';
+import { readIndex } from '../../src/index/open-index.js';
+import { postingsSource } from '../../src/index/postings-source.js';
 import { ModelMismatchError, openEngine } from '../../src/search/engine.js';
 import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { resignPostings, resignSections } from './resign.js';
@@ -20,8 +22,15 @@ async function copyOfIndex(): Promise<string> {
 
 type Edit = (build: string) => void;
 
+/** Reads every term's postings, as queries would: where a posting's section is checked. */
+function readEveryPosting(index: Awaited<ReturnType<typeof readIndex>>): void {
+  const source = postingsSource(index.lexical);
+  for (let t = 0; t < source.termCount; t++) source.postings(t);
+}
+
 describe('references inside an index whose checksums are valid', () => {
-  const cases: [string, Edit, RegExp][] = [
+  /** Refused at load, or (`whenRead`) when the postings holding it are read. */
+  const cases: [string, Edit, RegExp, 'whenRead'?][] = [
     [
       'a document range past the last section',
       (b) => resignSections(b, (t) => void (t.documents[1]!.sectionCount = 999)),
@@ -46,11 +55,13 @@ describe('references inside an index whose checksums are valid', () => {
       'a posting naming a section that does not exist',
       (b) => resignPostings(b, (d) => void (d.postingSections[0] = 9999)),
       /postings\.bin refers outside the index \(term 0 points at section 9999 of \d+\)/,
+      'whenRead',
     ],
     [
       'a negative section in a posting',
       (b) => resignPostings(b, (d) => void (d.postingSections[1] = -1)),
       /postings\.bin refers outside the index \(term \d+ points at section -1 of \d+\)/,
+      'whenRead',
     ],
     [
       'lexical statistics for another number of sections',
@@ -72,13 +83,14 @@ describe('references inside an index whose checksums are valid', () => {
       /postings\.bin refers outside the index \(the posting list of term 1 ends before it starts\)/,
     ],
   ];
-  for (const [name, edit, message] of cases) {
+  for (const [name, edit, message, whenRead] of cases) {
     it(`refuses ${name}, naming the file`, async () => {
       const dir = await copyOfIndex();
       edit((await currentBuildDir(dir))!);
-      await expect(readIndex(dir)).rejects.toThrow(IndexError);
-      await expect(readIndex(dir)).rejects.toThrow(message);
-      await expect(readIndex(dir)).rejects.toThrow(/: run 'svc-docs index' to rebuild it$/);
+      const read = whenRead ? readIndex(dir).then(readEveryPosting) : readIndex(dir);
+      await expect(read).rejects.toThrow(IndexError);
+      await expect(read).rejects.toThrow(message);
+      await expect(read).rejects.toThrow(/: run 'svc-docs index' to rebuild it$/);
     });
   }
 });
@@ -103,6 +115,7 @@ describe('index store', () => {
         'expansion-terms.json',
         'expansion-vectors.f32',
         'postings.bin',
+        'profile.json',
         'sections.bin',
         'vectors.f32',
         'vectors.hnsw',

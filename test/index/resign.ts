@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StoredDocument, StoredSection } from '../../src/index/format.js';
-import type { LexicalData } from '../../src/index/lexical-index.js';
+import { PIECED_FILES, type StoredDocument, type StoredSection } from '../../src/index/format.js';
+import { PieceHasher, PIECES_SUFFIX } from '../../src/index/pieces.js';
+import type { LexicalData } from '../../src/index/lexical-data.js';
 import { decodePostings, postingsPieces } from '../../src/index/postings-file.js';
 import { decodeSections, sectionsPieces } from '../../src/index/sections-file.js';
 
@@ -19,11 +20,19 @@ export function fileBuffer(path: string): ArrayBuffer {
   return buffer;
 }
 
+/** Writes `data` as `file` and records its checksum as the writer would: of its bytes, or of its piece list (written too). */
 export function resign(build: string, file: string, data: Uint8Array): void {
   writeFileSync(join(build, file), data);
   const path = join(build, 'manifest.json');
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as { files: Record<string, string> };
-  manifest.files[file] = createHash('sha256').update(data).digest('hex');
+  let signed: Uint8Array = data;
+  if (PIECED_FILES.has(file)) {
+    const pieces = new PieceHasher();
+    pieces.update(data);
+    signed = pieces.list();
+    writeFileSync(join(build, file + PIECES_SUFFIX), signed);
+  }
+  manifest.files[file] = createHash('sha256').update(signed).digest('hex');
   writeFileSync(path, JSON.stringify(manifest));
 }
 

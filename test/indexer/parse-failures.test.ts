@@ -7,7 +7,7 @@ import { CHUNKER_VERSION } from '../../indexer/chunk.js';
 import { MAX_REMEMBERED, PARSE_FAILURES_FILE, ParseFailures } from '../../indexer/parse-failures.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
-import { readIndex } from '../../src/index/read-index.js';
+import { readIndex } from '../../src/index/open-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /**

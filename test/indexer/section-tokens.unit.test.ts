@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lexicalData } from '../../indexer/section-tokens.js';
 import { buildLexicalData } from '../../src/index/build-lexical.js';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
-import type { FieldTokens } from '../../src/index/lexical-index.js';
+import type { FieldTokens } from '../../src/index/lexical-data.js';
 
 /**
  * A reindex carries the previous build's postings for unchanged sections, after checking a

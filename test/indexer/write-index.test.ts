@@ -6,7 +6,8 @@ import { VectorCache } from '../../indexer/vector-cache.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { IndexError } from '../../src/index/format.js';
-import { currentBuildDir, readIndex } from '../../src/index/read-index.js';
+import { currentBuildDir } from '../../src/index/read-index.js';
+import { readIndex } from '../../src/index/open-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /** What a build leaves behind, and what it must never delete. */

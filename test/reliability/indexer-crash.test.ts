@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
-import { readIndex } from '../../src/index/read-index.js';
+import { readIndex } from '../../src/index/open-index.js';
 import { projectRoot } from '../../src/project-root.js';
 import { openEngine } from '../../src/search/engine.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';

@@ -7,10 +7,7 @@ import { MAX_CORRECTED_TERMS, maxEdits, SortedWords, TypoCorrector } from '../..
 /** An index vocabulary (term → document frequency), as the lexical index would give it. */
 function corrector(df: Record<string, number>) {
   const terms = new Map(Object.entries(df));
-  const c = new TypoCorrector(
-    () => terms.keys(),
-    (t) => terms.get(t) ?? 0,
-  );
+  const c = new TypoCorrector(() => terms.entries());
   return (text: string) => c.corrections(text, tokenize(text), (t) => terms.has(t));
 }
 

@@ -23,7 +23,8 @@ export interface StoredSection {
 /** What of a loaded index the page resources need. */
 export interface PageIndex {
   readonly documents: readonly StoredDocument[];
-  readonly sections: readonly StoredSection[];
+  /** Read by range: a served index keeps its text on disk (src/index/section-store.ts). */
+  readonly sections: { readonly length: number; slice(from?: number, to?: number): readonly StoredSection[] };
 }
 
 export const PAGE_MIME_TYPE = 'text/markdown';
@@ -94,7 +95,7 @@ export function pageSections(
   doc: StoredDocument,
   first = 0,
   count = doc.sectionCount,
-): StoredSection[] {
+): readonly StoredSection[] {
   const from = Math.min(Math.max(0, first), doc.sectionCount);
   const to = Math.min(doc.sectionCount, from + Math.max(0, count));
   return index.sections.slice(doc.firstSection + from, doc.firstSection + to);

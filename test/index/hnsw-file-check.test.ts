@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import hnswlib from 'hnswlib-node';
 import { describe, expect, it } from 'vitest';
-import { hnswFileProblem } from '../../indexer/hnsw-file-check.js';
+import { hnswFileProblem } from '../../src/index/hnsw-file-check.js';
 import { HnswVectorIndex } from '../../src/index/vector-index.js';
 import { tempDir } from '../helpers/index-fixture.js';
 

@@ -1,0 +1,72 @@
+/**
+ * Whether a saved HNSW graph file is whole, from its bytes alone. hnswlib neither reports a failed
+ * write (a full disk or a file size limit leaves a truncated file, and its save still succeeds)
+ * nor syncs. Loading the graph back proved it whole but cost a one-file reindex a tenth of its
+ * time; this walks the same structure hnswlib's own load checks before it reads anything
+ * (hnswalg.h, saveIndex/loadIndex): a fixed header, one fixed-size record per element, then each
+ * element's upper-level link list behind its byte count; the file must end exactly there.
+ */
+
+/**
+ * The header's size and the offsets of the fields read here. Its fields, in order: offsetLevel0,
+ * max_elements, cur_element_count, size_data_per_element, label_offset, offsetData (size_t),
+ * maxlevel (int), enterpoint_node (u32), maxM, maxM0, M (size_t), mult (double), ef_construction
+ * (size_t); size_t is 8 bytes on every 64-bit platform hnswlib-node builds for.
+ */
+const HEADER_BYTES = 6 * 8 + 4 + 4 + 3 * 8 + 8 + 8;
+const ELEMENT_COUNT_AT = 2 * 8;
+const ELEMENT_BYTES_AT = 3 * 8;
+const MAX_M0_AT = 6 * 8 + 4 + 4 + 8;
+
+export const HNSW_HEADER_BYTES = HEADER_BYTES;
+
+/**
+ * What the header alone says is wrong (`fileSize` the file's length): another element count,
+ * another element size, or too few bytes for the elements it claims. What a server that never
+ * searches the graph checks of it at start.
+ */
+export function hnswHeaderProblem(
+  header: Uint8Array,
+  fileSize: number,
+  dims: number,
+  slots: number,
+): string | undefined {
+  const problem = elementProblem(header, fileSize, dims, slots);
+  if (problem !== undefined) return problem;
+  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  const count = Number(view.getBigUint64(ELEMENT_COUNT_AT, true));
+  const perElement = Number(view.getBigUint64(ELEMENT_BYTES_AT, true));
+  // Then each element's upper-level link list, at least its 4-byte length.
+  const least = HEADER_BYTES + count * (perElement + 4);
+  return fileSize < least ? `it is ${fileSize} bytes where its elements take at least ${least}` : undefined;
+}
+
+/** The header's element count and element size against what was saved. */
+function elementProblem(header: Uint8Array, fileSize: number, dims: number, slots: number): string | undefined {
+  if (header.byteLength < HEADER_BYTES || fileSize < HEADER_BYTES)
+    return `it is ${fileSize} bytes, shorter than its header`;
+  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  const size = (at: number) => Number(view.getBigUint64(at, true));
+  const count = size(ELEMENT_COUNT_AT);
+  const perElement = size(ELEMENT_BYTES_AT);
+  const maxM0 = size(MAX_M0_AT);
+  if (count !== slots) return `it holds ${count} elements where ${slots} were saved`;
+  // Each level-0 record: its link count and links (u32 each), the vector, the label (size_t).
+  const expected = 4 + maxM0 * 4 + dims * 4 + 8;
+  return perElement !== expected ? `its elements are ${perElement} bytes where ${expected} are expected` : undefined;
+}
+
+/** What is wrong with the file, or undefined when it is whole and holds `slots` elements of `dims` floats. */
+export function hnswFileProblem(bytes: Uint8Array, dims: number, slots: number): string | undefined {
+  const headerProblem = elementProblem(bytes.subarray(0, HEADER_BYTES), bytes.byteLength, dims, slots);
+  if (headerProblem !== undefined) return headerProblem;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = Number(view.getBigUint64(ELEMENT_COUNT_AT, true));
+  let at = HEADER_BYTES + count * Number(view.getBigUint64(ELEMENT_BYTES_AT, true));
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > bytes.byteLength) return `it ends inside element ${i}'s link lists`;
+    at += 4 + view.getUint32(at, true);
+  }
+  if (at !== bytes.byteLength) return `it is ${bytes.byteLength} bytes where its structure takes ${at}`;
+  return undefined;
+}
