@@ -6,7 +6,9 @@ import wordListPath from 'word-list';
 import { z } from 'zod';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
-import { currentBuildDir, readIndex } from '../src/index/read-index.js';
+import type { Embedder } from '../src/embedding/types.js';
+import { currentBuildDir } from '../src/index/read-index.js';
+import { readIndex } from '../src/index/open-index.js';
 import { openPooledEngine } from '../src/serve/pool-engine.js';
 import { SearchPool } from '../src/serve/pool.js';
 import { SortedWords } from '../src/search/typos.js';
@@ -78,40 +80,38 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' } } });
-  const indexDir = values.index!;
-  const queries = (JSON.parse(readFileSync(values.queries!, 'utf8')) as { queries: { query: string }[] }).queries.map(
-    (q) => q.query,
-  );
-  const base = measure();
-
-  // As the server loads it: the table's rows are read from the model file, not held (pool-engine.ts).
-  const embedder = await loadEmbedder({ tableRows: 'file', cacheDir: cacheDirOf(process.env) });
-  await embedder.embed(['warm the model up']);
-  const afterModel = measure();
-
-  let index: Awaited<ReturnType<typeof readIndex>> | undefined = await readIndex(indexDir);
+/** RSS the index adds once read, and what each of its in-memory parts takes. */
+async function indexCost(indexDir: string) {
+  const index = await readIndex(indexDir);
   const afterIndex = measure();
-  const text = index.sections.reduce((sum, s) => sum + s.text.length + s.headings.join('').length, 0);
   const lex = index.lexical;
+  const store = index.sections.parts;
   const parts = {
     sectionVectorsMB: mb(index.vectors.data.byteLength),
     expansionVectorsMB: mb(index.expansion.vectors.data.byteLength),
-    postingsMB: mb(
-      lex.postingSections.byteLength +
-        lex.tf.title.byteLength +
-        lex.tf.headings.byteLength +
-        lex.tf.body.byteLength +
-        lex.termStart.byteLength,
-    ),
+    /** The terms and where each term's postings lie (the postings themselves are read by term). */
+    termDictionaryMB: mb(lex.termBlob.byteLength + lex.termOffsets.byteLength + lex.termStart.byteLength),
     lengthsMB: mb(lex.lengths.title.byteLength + lex.lengths.headings.byteLength + lex.lengths.body.byteLength),
-    /** Characters of section text and headings (JS strings: one or two bytes each). */
-    sectionTextMB: mb(text),
+    /** Per section: document, role, parent, and where its headings and text lie (the text is read by range). */
+    sectionColumnsMB: mb(
+      store.doc.byteLength +
+        store.roles.byteLength +
+        index.parents.byteLength +
+        store.headingStart.byteLength +
+        store.headings.offsets.byteLength +
+        store.text.offsets.byteLength,
+    ),
+    /** On disk, read when a query or a result needs them. */
+    postingsOnDiskMB: mb(lex.sections.count * 10),
+    sectionTextOnDiskMB: mb(store.text.offsets[store.text.count]! + store.headings.offsets[store.headings.count]!),
     hnswFileMB: mb(statSync(join(index.buildDir, 'vectors.hnsw')).size),
   };
-  index = undefined;
+  index.sections.close();
+  return { afterIndex, parts };
+}
 
+/** The word list as the compact sorted dictionary and as a Set of strings, in MB each. */
+function dictionaryCost() {
   let before = measure();
   let compact: SortedWords | undefined = new SortedWords(readFileSync(wordListPath, 'utf8'));
   const compactMB = mb(measure().rss - before.rss);
@@ -123,7 +123,11 @@ async function main(): Promise<void> {
   asSet = undefined;
   void compact;
   void asSet;
+  return { compactMB, asSetMB };
+}
 
+/** The search pool's cost with one and two workers, then the default number serving every query. */
+async function poolCost(indexDir: string, embedder: Embedder, queries: string[]) {
   const withPool = async (threads: number, idle?: (rss: number) => void) => {
     const pool = new SearchPool(threads);
     if (idle) {
@@ -142,14 +146,35 @@ async function main(): Promise<void> {
   const two = await withPool(2);
   await two.engine.releaseIndex();
   await two.pool.close();
-
   const threads = defaultSearchThreads();
   const served = await withPool(threads);
   await Promise.all(queries.flatMap((q) => [served.engine.search(q), served.engine.search(q, { limit: 10 })]));
   const after = measure();
   await served.engine.releaseIndex();
   await served.pool.close();
+  const pool = {
+    oneWorkerMB: mb(one.rss - beforePool.rss),
+    idleWorkerMB: mb(idleRss - beforePool.rss),
+    perExtraWorkerMB: mb(two.rss - one.rss),
+    threads,
+  };
+  return { pool, after };
+}
 
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' } } });
+  const indexDir = values.index!;
+  const queries = (JSON.parse(readFileSync(values.queries!, 'utf8')) as { queries: { query: string }[] }).queries.map(
+    (q) => q.query,
+  );
+  const base = measure();
+  // As the server loads it: the table's rows are read from the model file, not held (pool-engine.ts).
+  const embedder = await loadEmbedder({ tableRows: 'file', cacheDir: cacheDirOf(process.env) });
+  await embedder.embed(['warm the model up']);
+  const afterModel = measure();
+  const { afterIndex, parts } = await indexCost(indexDir);
+  const dictionary = dictionaryCost();
+  const { pool, after } = await poolCost(indexDir, embedder, queries);
   const modelDir =
     embedder.modelId === DEFAULT_MODEL_ID ? await ensureDefaultModel({ cacheDir: cacheDirOf(process.env) }) : undefined;
   const disk = {
@@ -165,13 +190,8 @@ async function main(): Promise<void> {
       externalMB: mb(afterModel.external - base.external),
     },
     index: { rssMB: mb(afterIndex.rss - afterModel.rss), heapMB: mb(afterIndex.heapUsed - afterModel.heapUsed), parts },
-    dictionary: { compactMB, asSetMB },
-    pool: {
-      oneWorkerMB: mb(one.rss - beforePool.rss),
-      idleWorkerMB: mb(idleRss - beforePool.rss),
-      perExtraWorkerMB: mb(two.rss - one.rss),
-      threads,
-    },
+    dictionary,
+    pool,
     afterLoad: {
       rssMB: mb(after.rss),
       heapUsedMB: mb(after.heapUsed),

@@ -1,13 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { buildIndex } from '../indexer/build.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
 import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
-import { searchThreadsFlag } from './child-process.js';
-import { flagValue } from './flags.js';
+import { MILLION, type RunFlags, runFlags } from './run-flags.js';
 import { measureAbuse } from './abuse.js';
 import { renderAbuseSummary } from './abuse-summary.js';
 import { measureColdStart, type ColdStartReport } from './coldstart.js';
@@ -35,14 +34,6 @@ import { writePageScreenshots } from './search-page-screenshot.js';
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
-
-const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale,page,abuse';
-/** Sizes the full run measures; 1M is listed as not run, with the reason measured on the way. */
-const FULL_SCALE_SIZES = [10_000, 100_000];
-const QUICK_SCALE_SIZES = [10_000];
-const MILLION = 1_000_000;
-/** `--scale`: the scale part alone, up to 1M sections (tens of minutes; results in bench/results/scale.*). */
-const SCALE_ONLY_SIZES = [10_000, 100_000, MILLION];
 
 export interface QualityReport {
   set: string;
@@ -130,45 +121,36 @@ async function qualityOf(
   };
 }
 
+/** What every part of a run shares: the flags, where it works, the model, the labelled sets, the results so far. */
+interface RunContext {
+  flags: RunFlags;
+  root: string;
+  work: string;
+  log: (line: string) => void;
+  embedder: Embedder;
+  sets: QuerySet[];
+  argocd: QuerySet;
+  argocdQueries: string[];
+  /** The Argo CD index, built on first use. */
+  argocdIndex: () => Promise<string>;
+  results: BenchResults;
+  /** Runs a part when selected, recording its seconds and the load average after it. */
+  timed: (part: string, body: () => Promise<void>) => Promise<void>;
+}
+
 async function main(): Promise<void> {
   const runStarted = performance.now();
-  const quick = process.argv.includes('--quick');
-  const scaleOnly = process.argv.includes('--scale');
-  const parts = new Set((flagValue('parts') ?? (scaleOnly ? 'scale' : ALL_PARTS)).split(','));
-  const scaleSizes =
-    flagValue('scale-sizes')?.split(',').map(Number) ??
-    (scaleOnly ? SCALE_ONLY_SIZES : quick ? QUICK_SCALE_SIZES : FULL_SCALE_SIZES);
-  if (scaleSizes.some((n) => !Number.isInteger(n) || n < 1))
-    throw new Error(`--scale-sizes must be whole numbers of sections, e.g. --scale-sizes=10000,100000`);
-  // `--search-threads=<n>`: the HTTP part's server with that many search workers (comparing pool sizes).
-  const serverOptions = searchThreadsFlag();
   const root = projectRoot();
-  // `--out=<dir>`: a side run (a helper's experiment) writes there, leaving the committed results alone.
-  const outDir = flagValue('out') ?? join(root, 'bench', 'results');
+  const flags = runFlags(root);
   const work = join(cacheDirOf(process.env), 'bench');
-  mkdirSync(outDir, { recursive: true });
+  mkdirSync(flags.outDir, { recursive: true });
   mkdirSync(work, { recursive: true });
-  const suffix = quick ? '-quick' : '';
   const log = (line: string) => console.error(`[bench] ${line}`);
-
   const embedder = await loadEmbedder({ cacheDir: cacheDirOf(process.env), log });
   const sets = labelledSets(root);
-  const results: BenchResults = {
-    mode: quick ? 'quick' : 'full',
-    startedAt: new Date().toISOString(),
-    machine: {
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      cpus: cpus().length,
-      memoryGiB: Math.round(totalmem() / 2 ** 30),
-    },
-    model: embedder.modelId,
-    quality: [],
-    seconds: {},
-    loadAverage: {},
-  };
+  const results = newResults(flags.quick, embedder.modelId);
   const timed = async (part: string, body: () => Promise<void>) => {
-    if (!parts.has(part)) return;
+    if (!flags.parts.has(part)) return;
     const started = performance.now();
     await body();
     results.seconds[part] = (performance.now() - started) / 1000;
@@ -177,25 +159,53 @@ async function main(): Promise<void> {
       `${part} done in ${results.seconds[part]!.toFixed(0)} s (load average ${results.loadAverage[part]!.toFixed(1)})`,
     );
   };
-
+  const argocd = sets.find((s) => s.name === 'argocd')!;
+  const argocdIndex = indexOnce(argocd.corpusDir, join(work, 'argocd-index'), embedder);
+  const argocdQueries = argocd.queries.map((q) => q.query);
+  const context = { flags, root, work, log, embedder, sets, argocd, argocdQueries, argocdIndex, results, timed };
   await timed('quality', async () => {
     for (const set of sets) {
       log(`quality: ${set.name} (${set.queries.length} queries)`);
       results.quality.push(await qualityOf(set, work, embedder));
     }
   });
-  const argocd = sets.find((s) => s.name === 'argocd')!;
-  const argocdQueries = argocd.queries.map((q) => q.query);
-  const argocdIndex = indexOnce(argocd.corpusDir, join(work, 'argocd-index'), embedder);
-  await timed('latency', async () => {
+  await speedParts(context);
+  await scaleAndLaterParts(context);
+  await embedder.dispose();
+  results.seconds.total = (performance.now() - runStarted) / 1000;
+  writeResults(flags, results, log);
+}
+
+function newResults(quick: boolean, model: string): BenchResults {
+  return {
+    mode: quick ? 'quick' : 'full',
+    startedAt: new Date().toISOString(),
+    machine: {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpus: cpus().length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+    },
+    model,
+    quality: [],
+    seconds: {},
+    loadAverage: {},
+  };
+}
+
+/** Latency by stage, indexing speed, HTTP end to end and cold start, all on the Argo CD index. */
+async function speedParts(c: RunContext): Promise<void> {
+  const { flags, results, log, embedder, argocdQueries, argocdIndex, root } = c;
+  const { quick } = flags;
+  await c.timed('latency', async () => {
     log('latency by stage');
     results.latency = await measureLatency(await argocdIndex(), embedder, argocdQueries, quick ? 2 : 10);
   });
-  await timed('indexing', async () => {
+  await c.timed('indexing', async () => {
     log('indexing speed');
-    results.indexing = await measureIndexing(argocd.corpusDir, join(work, 'indexing'), embedder);
+    results.indexing = await measureIndexing(c.argocd.corpusDir, join(c.work, 'indexing'), embedder);
   });
-  await timed('http', async () => {
+  await c.timed('http', async () => {
     log('end to end over HTTP');
     const plan = quick
       ? [
@@ -208,56 +218,64 @@ async function main(): Promise<void> {
           { sessions: 8, callsPerSession: 50 },
           { sessions: 32, callsPerSession: 25 },
         ];
-    results.http = await measureHttp(
-      await argocdIndex(),
-      embedder,
-      argocdQueries,
-      join(root, 'bench', 'queries', 'argocd.json'),
-      plan,
-      log,
-      serverOptions,
-    );
+    const queriesFile = join(root, 'bench', 'queries', 'argocd.json');
+    const index = await argocdIndex();
+    results.http = await measureHttp(index, embedder, argocdQueries, queriesFile, plan, log, flags.serverOptions);
   });
-  await timed('coldstart', async () => {
+  await c.timed('coldstart', async () => {
     log('cold start');
     results.coldstart = await measureColdStart(await argocdIndex(), argocdQueries[0]!, quick ? 2 : 5, log);
   });
-  await timed('scale', async () => {
-    log(`scale: ${scaleSizes.join(', ')} sections`);
+}
+
+/** The scale part, the search page's screenshots, and the abuse and soak run. */
+async function scaleAndLaterParts(c: RunContext): Promise<void> {
+  const { flags, results, log, embedder, root, work } = c;
+  const { quick, scaleSizes, copySizes } = flags;
+  const suffix = quick ? '-quick' : '';
+  await c.timed('scale', async () => {
+    log(`scale: distinct ${['as is', ...scaleSizes].join(', ')}; near-copies ${copySizes.join(', ') || 'none'}`);
     results.scale = await measureScale({
-      corpusRoot: argocd.corpusDir,
-      baseIndexDir: await argocdIndex(),
+      corpusRoot: c.argocd.corpusDir,
+      baseIndexDir: await c.argocdIndex(),
       queriesFile: join(root, 'bench', 'queries', 'argocd.json'),
+      corporaRoot: dirname(c.argocd.corpusDir),
+      distinctQueriesFiles: c.sets
+        .filter((s) => s.name !== 'svc')
+        .map((s) => join(root, 'bench', 'queries', `${s.name}.json`)),
       work,
-      sizes: scaleSizes,
-      rounds: quick ? 1 : 3,
-      skipped: quick || scaleSizes.includes(MILLION) ? [] : [MILLION],
+      distinctSizes: scaleSizes,
+      sizes: copySizes,
+      rounds: quick ? 1 : 2,
       embedder,
       log,
+      skipped: quick || copySizes.length === 0 || copySizes.includes(MILLION) ? [] : [MILLION],
     });
   });
-  await timed('page', async () => {
-    const written = await writePageScreenshots(outDir, suffix, embedder);
+  await c.timed('page', async () => {
+    const written = await writePageScreenshots(flags.outDir, suffix, embedder);
     log(written === undefined ? 'page: skipped, Chromium is not installed' : `page: wrote ${written.files.join(', ')}`);
   });
-  await timed('abuse', async () => {
+  await c.timed('abuse', async () => {
     log('abuse and soak');
-    const abuse = await measureAbuse({ argocdCorpus: argocd.corpusDir, work, embedder, quick, log });
-    writeFileSync(join(outDir, `abuse${suffix}.json`), JSON.stringify(abuse, null, 2) + '\n');
-    writeFileSync(join(outDir, `abuse${suffix}.md`), renderAbuseSummary(abuse));
+    const abuse = await measureAbuse({ argocdCorpus: c.argocd.corpusDir, work, embedder, quick, log });
+    writeFileSync(join(flags.outDir, `abuse${suffix}.json`), JSON.stringify(abuse, null, 2) + '\n');
+    writeFileSync(join(flags.outDir, `abuse${suffix}.md`), renderAbuseSummary(abuse));
   });
-  await embedder.dispose();
-  results.seconds.total = (performance.now() - runStarted) / 1000;
+}
 
-  // A scale-only run keeps its own results beside the full run's (its chart replaces scale.svg).
-  const [resultsFile, summaryFile] = scaleOnly
+/** results.json, summary.md and scale.svg; a scale-only run keeps its own beside the full run's (its chart replaces scale.svg). */
+function writeResults(flags: RunFlags, results: BenchResults, log: (line: string) => void): void {
+  const { outDir } = flags;
+  const suffix = flags.quick ? '-quick' : '';
+  const [resultsFile, summaryFile] = flags.scaleOnly
     ? ['scale-results.json', 'scale-summary.md']
     : [`results${suffix}.json`, `summary${suffix}.md`];
   writeFileSync(join(outDir, resultsFile), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(join(outDir, summaryFile), renderSummary(results));
   if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
   log(
-    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total.toFixed(0)} s`,
+    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total!.toFixed(0)} s`,
   );
 }
 

@@ -4,7 +4,8 @@ import { buildIndex } from '../indexer/build.js';
 import type { BuildProgress } from '../indexer/embed.js';
 import { embeddingText } from '../indexer/section-text.js';
 import { loadEmbedder } from '../src/embedding/embedder.js';
-import { readIndex } from '../src/index/read-index.js';
+import type { Embedder } from '../src/embedding/types.js';
+import { readIndex } from '../src/index/open-index.js';
 import { memoryOf } from './child-process.js';
 import { ReplicaEmbedder } from './scale-corpus.js';
 import { runIfEntry } from './probe-entry.js';
@@ -12,10 +13,11 @@ import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Child process of the scale benchmark: one full build (buildIndex, as `svc-docs index` runs it)
- * of a grown corpus, in a heap of its own so its peak memory is its own. Copies of the base
- * corpus's sections reuse the base index's vectors (ReplicaEmbedder); the rest is the real build.
+ * of a grown corpus, in a heap of its own so its peak memory is its own. With `--base-index`
+ * (the near-duplicate stress corpus), copies of the base corpus's sections reuse the base index's
+ * vectors (ReplicaEmbedder); without it (the distinct corpus) every section is embedded for real.
  *
- * node bench/scale-build.js --corpus DIR… --out DIR --base-index DIR --vector-cache DIR
+ * node bench/scale-build.js --corpus DIR… --out DIR [--base-index DIR] --vector-cache DIR
  */
 
 export const scaleBuildReportSchema = z.object({
@@ -27,6 +29,8 @@ export const scaleBuildReportSchema = z.object({
   exact: z.number(),
   reused: z.number(),
   peakRssMB: z.number(),
+  /** The index was already this build (nothing written): its figures are the build's that wrote it. */
+  unchanged: z.boolean().default(false),
 });
 export type ScaleBuildReport = z.infer<typeof scaleBuildReportSchema>;
 
@@ -55,18 +59,12 @@ async function main(): Promise<void> {
     },
   });
   const inner = await loadEmbedder({ cacheDir: cacheDirOf(process.env) });
-  const embedder = new ReplicaEmbedder(inner);
-  const base = await readIndex(values['base-index']!);
-  base.sections.forEach((s, i) =>
-    embedder.remember(
-      embeddingText(base.documents[s.doc]!.title, s),
-      base.vectors.data.subarray(i * base.vectors.dims, (i + 1) * base.vectors.dims),
-    ),
-  );
+  const baseIndex = values['base-index'];
+  const embedder = baseIndex === undefined ? undefined : await replicaOf(inner, baseIndex);
   const summary = await buildIndex({
     corpusDirs: values.corpus!,
     outDir: values.out!,
-    embedder,
+    embedder: embedder ?? inner,
     vectorCacheDir: values['vector-cache']!,
     log: (line) => console.error(line),
     onProgress: progressLog(),
@@ -75,11 +73,33 @@ async function main(): Promise<void> {
     seconds: summary.seconds,
     documents: summary.documents,
     sections: summary.sections,
-    ...embedder.stats,
+    ...(embedder?.stats ?? {
+      embedded: summary.sectionsEmbedded,
+      words: summary.vocabularyEmbedded,
+      exact: 0,
+      reused: 0,
+    }),
     peakRssMB: memoryOf('self').peakMB,
+    unchanged: summary.unchanged,
   };
-  await embedder.dispose();
+  await (embedder ?? inner).dispose();
   console.log(JSON.stringify(report));
+}
+
+/** The real embedder, giving copies of the base index's sections their original's vector (with noise). */
+async function replicaOf(inner: Embedder, baseIndex: string): Promise<ReplicaEmbedder> {
+  const embedder = new ReplicaEmbedder(inner);
+  const base = await readIndex(baseIndex);
+  base.sections
+    .slice()
+    .forEach((s, i) =>
+      embedder.remember(
+        embeddingText(base.documents[s.doc]!.title, s),
+        base.vectors.data.subarray(i * base.vectors.dims, (i + 1) * base.vectors.dims),
+      ),
+    );
+  base.sections.close();
+  return embedder;
 }
 
 runIfEntry('scale-build.js', main);

@@ -45,6 +45,29 @@ export function niceScale(max: number): { max: number; step: number } {
   return { max: Math.ceil(max / step) * step, step };
 }
 
+/** One series: its line, its points labelled with their values, and its legend entry (the i-th). */
+function seriesSvg(s: Series, i: number, sx: (x: number) => number, sy: (y: number) => number, left: number): string[] {
+  const out: string[] = [];
+  const pts = [...s.points].sort((a, b) => a.x - b.x);
+  out.push(
+    `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${pts.map((p) => `${round(sx(p.x))},${round(sy(p.y))}`).join(' ')}"/>`,
+  );
+  for (const p of pts) {
+    out.push(`<circle cx="${round(sx(p.x))}" cy="${round(sy(p.y))}" r="3.5" fill="${s.color}"/>`);
+    // Alternate series label above and below their points, so close lines stay readable.
+    const dy = i % 2 === 0 ? -6 : 14;
+    out.push(
+      `<text x="${round(sx(p.x)) + 5}" y="${round(sy(p.y)) + dy}" font-size="10" fill="${s.color}">${compactValue(p.y)}</text>`,
+    );
+  }
+  const ly = MARGIN.top + 14 + i * 16;
+  out.push(
+    `<line x1="${left + 10}" x2="${left + 30}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"/>`,
+  );
+  out.push(`<text x="${left + 36}" y="${ly}" font-size="11">${escape(s.name)}</text>`);
+  return out;
+}
+
 function panelSvg(
   panel: Panel,
   offsetX: number,
@@ -94,25 +117,7 @@ function panelSvg(
   out.push(
     `<text x="${offsetX + 16}" y="${yMid}" text-anchor="middle" font-size="12" transform="rotate(-90 ${offsetX + 16} ${yMid})">${escape(panel.yLabel)}</text>`,
   );
-  panel.series.forEach((s, i) => {
-    const pts = [...s.points].sort((a, b) => a.x - b.x);
-    out.push(
-      `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${pts.map((p) => `${round(sx(p.x))},${round(sy(p.y))}`).join(' ')}"/>`,
-    );
-    for (const p of pts) {
-      out.push(`<circle cx="${round(sx(p.x))}" cy="${round(sy(p.y))}" r="3.5" fill="${s.color}"/>`);
-      // Alternate series label above and below their points, so close lines stay readable.
-      const dy = i % 2 === 0 ? -6 : 14;
-      out.push(
-        `<text x="${round(sx(p.x)) + 5}" y="${round(sy(p.y)) + dy}" font-size="10" fill="${s.color}">${compactValue(p.y)}</text>`,
-      );
-    }
-    const ly = MARGIN.top + 14 + i * 16;
-    out.push(
-      `<line x1="${left + 10}" x2="${left + 30}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"/>`,
-    );
-    out.push(`<text x="${left + 36}" y="${ly}" font-size="11">${escape(s.name)}</text>`);
-  });
+  panel.series.forEach((s, i) => out.push(...seriesSvg(s, i, sx, sy, left)));
   return out;
 }
 

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadEmbedder } from '../src/embedding/embedder.js';
-import { currentBuildDir, readManifest } from '../src/index/read-index.js';
+import { currentBuildDir, readBuildGraph, readManifest } from '../src/index/read-index.js';
 import type { VectorMatrix } from '../src/index/vector-index.js';
-import { openEngine } from '../src/search/engine.js';
+import { openEngine, type LoadedEngine } from '../src/search/engine.js';
 import { memoryOf } from './child-process.js';
 import { mean, percentile } from './metrics.js';
 import { loadQuerySet } from './queries.js';
@@ -12,10 +12,12 @@ import { cacheDirOf } from '../src/settings/commands.js';
 
 /**
  * Child process of the scale benchmark: what a server holding this index costs and how fast it
- * answers. Loads the index as the server does (openEngine), runs the labelled queries, compares
- * HNSW with exact search, and reports its own memory.
+ * answers. Loads the index as the server does (openEngine: the graph is not read, the postings and
+ * section text stay on disk), runs the labelled queries, times the lexical stage pruned and
+ * exhaustive, compares HNSW with exact search, and reports its own memory (taken before the
+ * comparisons, which read the graph and a second engine).
  *
- * node --expose-gc bench/scale-probe.js --index DIR --queries FILE --rounds N
+ * node --expose-gc bench/scale-probe.js --index DIR --queries FILE… --rounds N
  */
 
 const pct = z.object({ p50: z.number(), p95: z.number(), p99: z.number() });
@@ -23,6 +25,11 @@ export const scaleProbeReportSchema = z.object({
   loadMs: z.number(),
   queries: z.number(),
   total: pct,
+  /**
+   * CPU time of the process per search (user + system, ms): what the search costs whatever else
+   * the machine runs, where wall times on a loaded machine include waiting for a core.
+   */
+  cpu: pct,
   /** Medians of the engine's stages. */
   stagesP50: z.object({
     embedMs: z.number(),
@@ -30,6 +37,16 @@ export const scaleProbeReportSchema = z.object({
     vectorMs: z.number(),
     fuseMs: z.number(),
     windowMs: z.number(),
+  }),
+  /**
+   * The lexical stage alone, as shipped (MaxScore pruning for long posting lists), pruning every
+   * query it can ('always') and scoring every match, timed interleaved in this process after the
+   * memory figures were taken: p50 and p95, ms.
+   */
+  lexical: z.object({
+    pruned: z.object({ p50: z.number(), p95: z.number() }),
+    always: z.object({ p50: z.number(), p95: z.number() }),
+    exhaustive: z.object({ p50: z.number(), p95: z.number() }),
   }),
   /** Ties with the exact k-th neighbour count as found (see recall); recall10ById does not. */
   recall10: z.number(),
@@ -110,89 +127,92 @@ function recall(matrix: VectorMatrix, query: Float32Array, approx: number[], exa
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const MB = 2 ** 20;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { index: { type: 'string' }, queries: { type: 'string' }, rounds: { type: 'string' } },
-  });
-  const indexDir = values.index!;
-  const queries = loadQuerySet(values.queries!).queries.map((q) => q.query);
-  const rounds = Number(values.rounds ?? '1');
-  gc();
-  const baselineMB = memoryOf('self').rssMB;
-  const manifest = await readManifest((await currentBuildDir(indexDir))!);
-  const embedder = await loadEmbedder({ model: manifest.model.id, cacheDir: cacheDirOf(process.env) });
-  gc();
-  const modelMB = memoryOf('self').rssMB;
-  const started = performance.now();
-  const engine = await openEngine(indexDir, { embedder });
-  const loadMs = performance.now() - started;
-  const loadedMB = memoryOf('self').rssMB;
+type Stages = Record<keyof ScaleProbeReport['stagesP50'], number[]>;
 
+/** The shipped search over `queries`, `rounds` times: each search's total time and its stages' times. */
+async function serve(
+  engine: LoadedEngine,
+  queries: string[],
+  rounds: number,
+): Promise<{ totals: number[]; cpu: number[]; stages: Stages }> {
   for (const q of queries.slice(0, 5)) await engine.search(q);
   const totals: number[] = [];
-  const stages = {
-    embedMs: [] as number[],
-    lexicalMs: [] as number[],
-    vectorMs: [] as number[],
-    fuseMs: [] as number[],
-    windowMs: [] as number[],
-  };
+  const cpu: number[] = [];
+  const stages: Stages = { embedMs: [], lexicalMs: [], vectorMs: [], fuseMs: [], windowMs: [] };
   for (let r = 0; r < rounds; r++) {
     for (const q of queries) {
       const t = performance.now();
+      const before = process.cpuUsage();
       const { timings } = await engine.searchDetailed(q);
+      const used = process.cpuUsage(before);
       totals.push(performance.now() - t);
-      for (const k of Object.keys(stages) as (keyof typeof stages)[]) stages[k].push(timings[k]);
+      cpu.push((used.user + used.system) / 1000);
+      for (const k of Object.keys(stages) as (keyof Stages)[]) stages[k].push(timings[k]);
     }
   }
-  const servingMB = memoryOf('self').rssMB;
+  return { totals, cpu, stages };
+}
 
+/**
+ * The lexical stage as shipped (MaxScore pruning for queries with long posting lists), with
+ * pruning for every query it can serve, and scoring every match, interleaved query by query in
+ * this one process: the median and 95th percentile of each, ms of wall time.
+ */
+async function lexicalPruning(
+  engine: LoadedEngine,
+  indexDir: string,
+  queries: string[],
+): Promise<ScaleProbeReport['lexical']> {
+  const other = (lexicalPruning: false | 'always') =>
+    openEngine(indexDir, { embedder: engine.embedder }, { lexicalPruning });
+  const engines = [engine, await other('always'), await other(false)];
+  // A pass over every query first, as the shipped engine had: each engine folds a term's postings on its first query.
+  for (const e of engines.slice(1)) for (const q of queries) await e.search(q);
+  const times: number[][] = engines.map(() => []);
+  for (const q of queries)
+    for (const [i, e] of engines.entries()) times[i]!.push((await e.searchDetailed(q)).timings.lexicalMs);
+  for (const e of engines.slice(1)) await e.releaseIndex();
+  const [pruned, always, exhaustive] = times.map((xs) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95) }));
+  return { pruned: pruned!, always: always!, exhaustive: exhaustive! };
+}
+
+/** HNSW against exact search on the queries' vectors, at the manifest's efSearch and others. */
+async function vectorSearch(engine: LoadedEngine, queries: string[]) {
+  const { manifest, vectors: matrix, buildDir } = engine.index;
+  // The graph a static model's hybrid search never reads: read now, for its recall.
+  const graph = await readBuildGraph(buildDir, manifest);
   const k = manifest.fusion.vectorCandidates;
+  const vectors = await engine.embedder.embed(queries);
+  const exactMs: number[] = [];
+  const exactTop: number[][] = [];
   const recall10: number[] = [];
   const recallK: number[] = [];
   const recall10ById: number[] = [];
-  const vectors = await embedder.embed(queries);
-  const exactMs: number[] = [];
-  const exactTop: number[][] = [];
   for (const v of vectors) {
     const t = performance.now();
-    const exact = exactTopK(engine.index.vectors, v, k);
+    const exact = exactTopK(matrix, v, k);
     exactMs.push(performance.now() - t);
     exactTop.push(exact);
-    const approx = engine.index.hnsw.search(v, k).ids;
-    recall10.push(recall(engine.index.vectors, v, approx.slice(0, 10), exact.slice(0, 10)));
+    const approx = graph.search(v, k).ids;
+    recall10.push(recall(matrix, v, approx.slice(0, 10), exact.slice(0, 10)));
     recall10ById.push(recallById(approx.slice(0, 10), exact.slice(0, 10)));
-    recallK.push(recall(engine.index.vectors, v, approx, exact));
+    recallK.push(recall(matrix, v, approx, exact));
   }
   const { hnsw } = manifest;
   const sweep = [...new Set([64, 128, 256, hnsw.efSearch, 512, 800])]
     .sort((a, b) => a - b)
     .map((efSearch) => {
-      engine.index.hnsw.setEfSearch(efSearch);
+      graph.setEfSearch(efSearch);
       const times: number[] = [];
       const found = vectors.map((v, i) => {
         const t = performance.now();
-        const ids = engine.index.hnsw.search(v, 10).ids;
+        const ids = graph.search(v, 10).ids;
         times.push(performance.now() - t);
-        return recall(engine.index.vectors, v, ids, exactTop[i]!.slice(0, 10));
+        return recall(matrix, v, ids, exactTop[i]!.slice(0, 10));
       });
       return { efSearch, recall10: mean(found), ms: percentile(times, 50) };
     });
-  engine.index.hnsw.setEfSearch(hnsw.efSearch);
-  const { peakMB } = memoryOf('self');
-  gc();
-  const afterGcMB = memoryOf('self').rssMB;
-  const report: ScaleProbeReport = {
-    loadMs,
-    queries: totals.length,
-    total: { p50: percentile(totals, 50), p95: percentile(totals, 95), p99: percentile(totals, 99) },
-    stagesP50: {
-      embedMs: percentile(stages.embedMs, 50),
-      lexicalMs: percentile(stages.lexicalMs, 50),
-      vectorMs: percentile(stages.vectorMs, 50),
-      fuseMs: percentile(stages.fuseMs, 50),
-      windowMs: percentile(stages.windowMs, 50),
-    },
+  return {
     recall10: mean(recall10),
     recallCandidates: { k, recall: mean(recallK) },
     recall10ById: mean(recall10ById),
@@ -203,15 +223,56 @@ async function main(): Promise<void> {
       exactMs: percentile(exactMs, 50),
       sweep,
     },
-    memory: {
-      baselineMB,
-      modelMB,
-      loadedMB,
-      servingMB,
-      afterGcMB,
-      peakMB,
-      heapUsedMB: process.memoryUsage().heapUsed / MB,
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      index: { type: 'string' },
+      queries: { type: 'string', multiple: true },
+      rounds: { type: 'string' },
     },
+  });
+  const indexDir = values.index!;
+  const queries = (values.queries ?? []).flatMap((file) => loadQuerySet(file).queries.map((q) => q.query));
+  gc();
+  const baselineMB = memoryOf('self').rssMB;
+  const manifest = await readManifest((await currentBuildDir(indexDir))!);
+  // As the server loads it: the table's rows are read from the model file (pool-engine.ts).
+  const embedder = await loadEmbedder({
+    model: manifest.model.id,
+    tableRows: 'file',
+    cacheDir: cacheDirOf(process.env),
+  });
+  gc();
+  const modelMB = memoryOf('self').rssMB;
+  const started = performance.now();
+  const engine = await openEngine(indexDir, { embedder });
+  const loadMs = performance.now() - started;
+  const loadedMB = memoryOf('self').rssMB;
+  const { totals, cpu, stages } = await serve(engine, queries, Number(values.rounds ?? '1'));
+  const servingMB = memoryOf('self').rssMB;
+  const { peakMB } = memoryOf('self');
+  gc();
+  const afterGcMB = memoryOf('self').rssMB;
+  const heapUsedMB = process.memoryUsage().heapUsed / MB;
+  const lexical = await lexicalPruning(engine, indexDir, queries);
+  const report: ScaleProbeReport = {
+    loadMs,
+    queries: totals.length,
+    total: { p50: percentile(totals, 50), p95: percentile(totals, 95), p99: percentile(totals, 99) },
+    cpu: { p50: percentile(cpu, 50), p95: percentile(cpu, 95), p99: percentile(cpu, 99) },
+    stagesP50: {
+      embedMs: percentile(stages.embedMs, 50),
+      lexicalMs: percentile(stages.lexicalMs, 50),
+      vectorMs: percentile(stages.vectorMs, 50),
+      fuseMs: percentile(stages.fuseMs, 50),
+      windowMs: percentile(stages.windowMs, 50),
+    },
+    lexical,
+    ...(await vectorSearch(engine, queries)),
+    memory: { baselineMB, modelMB, loadedMB, servingMB, afterGcMB, peakMB, heapUsedMB },
   };
   await engine.close();
   await embedder.dispose();

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { defaultSearchThreads } from '../src/settings/defaults.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
+import type { Embedder } from '../src/embedding/types.js';
 import { startHttpServer } from '../src/mcp/http/http.js';
-import { currentBuildDir, readIndex, readManifest } from '../src/index/read-index.js';
+import { currentBuildDir, readManifest } from '../src/index/read-index.js';
+import { readIndex } from '../src/index/open-index.js';
 import { openEngine } from '../src/search/engine.js';
 import { openPooledEngine } from '../src/serve/pool-engine.js';
 import { SearchPool } from '../src/serve/pool.js';
@@ -42,6 +44,32 @@ export const startupReportSchema = z.object({
 });
 export type StartupReport = z.infer<typeof startupReportSchema>;
 
+/** Steps timed apart, after the server is ready: hashing the model, reading the index, the CLI's imports, a search pool. */
+async function stepsApart(modelId: string, indexDir: string, embedder: Embedder) {
+  let modelChecksumMs: number | undefined;
+  if (modelId === DEFAULT_MODEL_ID) {
+    const dir = await ensureDefaultModel({ cacheDir: cacheDirOf(process.env) });
+    const t = performance.now();
+    folderChecksum(dir);
+    modelChecksumMs = performance.now() - t;
+  }
+  let t = performance.now();
+  const index = await readIndex(indexDir);
+  const indexReadMs = performance.now() - t;
+  index.sections.close();
+  t = performance.now();
+  await import('../src/cli/program.js');
+  const cliImportsMs = performance.now() - t;
+  const poolThreads = defaultSearchThreads();
+  t = performance.now();
+  const pool = new SearchPool(poolThreads);
+  const pooled = await openPooledEngine(pool, indexDir, { embedder });
+  const poolMs = performance.now() - t;
+  await pooled.releaseIndex();
+  await pool.close();
+  return { modelChecksumMs, indexReadMs, cliImportsMs, poolMs, poolThreads };
+}
+
 async function main(): Promise<void> {
   const importsMs = performance.now();
   const { values } = parseArgs({ options: { index: { type: 'string' }, query: { type: 'string' } } });
@@ -67,26 +95,7 @@ async function main(): Promise<void> {
   const firstQueryMs = performance.now() - t;
   await http.close();
 
-  let modelChecksumMs: number | undefined;
-  if (manifest.model.id === DEFAULT_MODEL_ID) {
-    const dir = await ensureDefaultModel({ cacheDir: cacheDirOf(process.env) });
-    t = performance.now();
-    folderChecksum(dir);
-    modelChecksumMs = performance.now() - t;
-  }
-  t = performance.now();
-  await readIndex(indexDir);
-  const indexReadMs = performance.now() - t;
-  t = performance.now();
-  await import('../src/cli/program.js');
-  const cliImportsMs = performance.now() - t;
-  const poolThreads = defaultSearchThreads();
-  t = performance.now();
-  const pool = new SearchPool(poolThreads);
-  const pooled = await openPooledEngine(pool, indexDir, { embedder });
-  const poolMs = performance.now() - t;
-  await pooled.releaseIndex();
-  await pool.close();
+  const steps = await stepsApart(manifest.model.id, indexDir, embedder);
   await engine.close();
   await embedder.dispose();
   const report: StartupReport = {
@@ -96,11 +105,7 @@ async function main(): Promise<void> {
     listenMs,
     readyMs,
     firstQueryMs,
-    modelChecksumMs,
-    indexReadMs,
-    cliImportsMs,
-    poolMs,
-    poolThreads,
+    ...steps,
   };
   console.log(JSON.stringify(report));
 }
