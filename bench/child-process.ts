@@ -272,11 +272,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** CPU time (user + system) a process has used so far, in seconds (Linux /proc; 0 elsewhere). */
-export function cpuSecondsOf(pid: number): number {
+/** CPU time (user + system) a process, or one of its threads, has used so far, in seconds (Linux /proc; 0 elsewhere). */
+export function cpuSecondsOf(pid: number, thread?: number): number {
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = readFileSync(`/proc/${pid}${thread === undefined ? '' : `/task/${thread}`}/stat`, 'utf8')
       .replace(/^.*\) /s, '')
       .split(' ');
     const CLOCK_TICKS = 100;

@@ -27,6 +27,11 @@ export interface HttpLevel {
   clientCpuMsPerCall: number;
   /** The server's CPU time over the level's wall time: how many cores it kept busy (2 at most on 2 cores). */
   serverCores: number;
+  /**
+   * CPU time per call of the server's main thread alone (its thread id is the process id): the
+   * thread every call's protocol work runs on, so the one that bounds calls/s.
+   */
+  mainThreadCpuMsPerCall: number;
 }
 
 /** A session as clients open one: initialize, then list the tools (which gives the client the output schema). */
@@ -77,11 +82,13 @@ export async function level(
     clients.map((c, i) => c.callTool({ name: 'SearchDocs', arguments: { searchTerm: queries[i % queries.length]! } })),
   );
   const serverCpu = cpuSecondsOf(pid);
+  const mainThreadCpu = cpuSecondsOf(pid, pid);
   const clientCpu = process.cpuUsage();
   const started = performance.now();
   const { latencies, errors } = await callAll(clients, queries, callsPerSession);
   const seconds = (performance.now() - started) / 1000;
   const serverCpuMs = (cpuSecondsOf(pid) - serverCpu) * 1000;
+  const mainThreadCpuMs = (cpuSecondsOf(pid, pid) - mainThreadCpu) * 1000;
   const { user, system } = process.cpuUsage(clientCpu);
   await Promise.all(clients.map((c) => c.close()));
   const calls = sessions * callsPerSession;
@@ -98,5 +105,6 @@ export async function level(
     serverCpuMsPerCall: serverCpuMs / calls,
     clientCpuMsPerCall: (user + system) / 1000 / calls,
     serverCores: serverCpuMs / 1000 / seconds,
+    mainThreadCpuMsPerCall: mainThreadCpuMs / calls,
   };
 }

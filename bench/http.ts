@@ -96,7 +96,7 @@ async function serverLevels(
     for (const { sessions, callsPerSession: calls } of plan) {
       const result = await level(server.url, queries, sessions, calls, server.pid);
       log(
-        `http: ${sessions} session(s) × ${calls} calls: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.throughput.toFixed(0)} calls/s, server CPU ${result.serverCpuMsPerCall.toFixed(2)} ms per call (${result.serverCores.toFixed(2)} cores busy), ${result.errors} errors`,
+        `http: ${sessions} session(s) × ${calls} calls: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.throughput.toFixed(0)} calls/s, server CPU ${result.serverCpuMsPerCall.toFixed(2)} ms per call (main thread ${result.mainThreadCpuMsPerCall.toFixed(2)}; ${result.serverCores.toFixed(2)} cores busy), ${result.errors} errors`,
       );
       if (result.errors === result.calls)
         throw new Error(`every SearchDocs call failed at ${sessions} sessions: the server or the benchmark is broken`);
