@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 
 /**
- * The source stays in pieces a reader can hold: no file over 300 lines and no function over 60
+ * The source (the server, the indexer, the benchmarks, the platform package) stays in pieces a
+ * reader can hold: no file over 300 lines and no function over 60
  * (STYLE.md). A function is measured by the TypeScript syntax tree, from the line it starts on
  * (after its doc comment) to the line it ends on, inclusive; every function-like node with a body
  * counts, arrow functions and methods included.
@@ -13,7 +14,7 @@ import { projectRoot } from '../../src/project-root.js';
 
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 60;
-const ROOTS = ['src', 'indexer', join('packages', 'platform', 'src')];
+const ROOTS = ['src', 'indexer', 'bench', join('packages', 'platform', 'src')];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
