@@ -21,19 +21,21 @@ import { vectorCacheDirOf } from './vector-cache.js';
  */
 export const CORPUS_DIGESTS_FILE = 'corpus-digests.json';
 
-const FORMAT = 1;
+/** 2: each entry also holds the file's traits (page-traits.ts), so an unchanged page need not be read. */
+const FORMAT = 2;
 export const RACY_MARGIN_MS = 2000;
 
-/** Stat signature, sha256, and when the file was hashed (ms since the epoch). */
-type Entry = [signature: string, hash: string, hashedAtMs: number];
+/** Stat signature, sha256, when the file was hashed (ms since the epoch), and its traits. */
+type Entry = [signature: string, hash: string, hashedAtMs: number, traits: string];
 
 function isEntry(value: unknown): value is Entry {
   return (
     Array.isArray(value) &&
-    value.length === 3 &&
+    value.length === 4 &&
     typeof value[0] === 'string' &&
     typeof value[1] === 'string' &&
-    typeof value[2] === 'number'
+    typeof value[2] === 'number' &&
+    typeof value[3] === 'string'
   );
 }
 
@@ -55,19 +57,22 @@ export class CorpusDigests {
     return new CorpusDigests(file, readKeyedCache(file, FORMAT, 'files', isEntry));
   }
 
-  /** The file's hash as recorded, while its stat signature holds and it was hashed well after its last change. */
-  lookup(path: string, stat: BigIntStats): string | undefined {
+  /**
+   * The file's hash and traits as recorded, while its stat signature holds and it was hashed well
+   * after its last change.
+   */
+  lookup(path: string, stat: BigIntStats): { hash: string; traits: string } | undefined {
     const entry = this.entries.get(path);
     if (entry === undefined || entry[0] !== statSignature(stat)) return undefined;
     const changedAtMs = Number(stat.ctimeNs / 1_000_000n);
-    return changedAtMs + RACY_MARGIN_MS < entry[2] ? entry[1] : undefined;
+    return changedAtMs + RACY_MARGIN_MS < entry[2] ? { hash: entry[1], traits: entry[3] } : undefined;
   }
 
-  /** Remembers `hash` for the file as `stat` describes it, read at `hashedAtMs` or after. */
-  record(path: string, stat: BigIntStats, hash: string, hashedAtMs: number): void {
+  /** Remembers `hash` (and `traits`) for the file as `stat` describes it, read at `hashedAtMs` or after. */
+  record(path: string, stat: BigIntStats, hash: string, hashedAtMs: number, traits = ''): void {
     const entry = this.entries.get(path);
-    const next: Entry = [statSignature(stat), hash, hashedAtMs];
-    if (entry && entry[0] === next[0] && entry[1] === hash && entry[2] === hashedAtMs) return;
+    const next: Entry = [statSignature(stat), hash, hashedAtMs, traits];
+    if (entry?.every((value, i) => value === next[i])) return;
     this.entries.set(path, next);
     this.changed = true;
   }

@@ -3,6 +3,7 @@ import { kbNameSchema, readKbConfig } from './kb-config.js';
 import { homePageName } from './page-title.js';
 import { folderUrl, type PublishedSite } from './page-url.js';
 import { ancestors, findSite } from './site-config.js';
+import type { SiteGenerator } from './site-readers.js';
 
 /**
  * A knowledge base's name (Source in results) and where its pages are published. The name is,
@@ -29,6 +30,15 @@ export interface KnowledgeBase {
   name: string;
   /** How its pages' public URLs are made; undefined when nothing declares where it is published. */
   site: PublishedSite | undefined;
+  /** What its site generator's configuration says of where pages and included files are. */
+  layout: SiteLayout;
+}
+
+export interface SiteLayout {
+  /** The folder that content paths start from: the site's content folder when it holds the knowledge base, else its folder. */
+  contentRoot: string;
+  generator?: SiteGenerator;
+  snippetBases?: string[];
 }
 
 const SITE_LEVELS_ABOVE = 2;
@@ -50,8 +60,14 @@ export function knowledgeBase(kbDir: string, root: CorpusRoot): KnowledgeBase {
     (isRoot ? (usableName(homePageName(kbDir)) ?? usableName(root.name)) : undefined) ??
     basename(kbDir);
   const base = config.baseUrl ?? site?.base;
+  const layout: SiteLayout = {
+    contentRoot: site?.contentRoot ?? kbDir,
+    ...(site?.generator !== undefined && { generator: site.generator }),
+    ...(site?.snippetBases !== undefined && { snippetBases: site.snippetBases }),
+  };
   return {
     name,
+    layout,
     site:
       base === undefined
         ? undefined

@@ -7,6 +7,9 @@ import { CorpusError } from './corpus-error.js';
 import { escapeName, knowledgeBaseFolders } from './corpus-walk.js';
 import { SUPPORTED_EXTENSIONS } from './formats/supported.js';
 import { type CorpusRoot, type KnowledgeBase, knowledgeBase } from './knowledge-base.js';
+import { IncludeFiles } from './include-files.js';
+import { pageTraits, traitsOf, traitsText } from './page-traits.js';
+import { type IncludeContext, pagesAsSeen, type ReadPage } from './pages-as-seen.js';
 import { pageUrl } from './page-url.js';
 import { readRegularFile, SpecialFileError } from './regular-file.js';
 import { SkipLog } from './skipped-files.js';
@@ -70,10 +73,17 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
   const seen = new Map<string, string>();
   const roots = corpusDirs.map((d) => (typeof d === 'string' ? { dir: resolve(d) } : { ...d, dir: resolve(d.dir) }));
   const files = new Set<string>();
+  const told = new Set<string>();
   for (const root of roots) {
     const { dir } = root;
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
+    const includes: IncludeContext = {
+      files: new IncludeFiles(dir, limits.maxFileBytes),
+      maxChars: limits.maxFileBytes,
+      skips: limits.skips,
+      told,
+    };
     for (const { dir: kbDir, files: kbFiles } of knowledgeBaseFolders(dir, limits.skips)) {
       const kb = knowledgeBase(kbDir, root);
       const name = kb.name;
@@ -84,11 +94,13 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
         );
       }
       seen.set(name, kbDir);
+      const pages: ReadPage<CorpusDocument>[] = [];
       for (const file of kbFiles) {
         files.add(file);
-        const document = readDocument(kb, kbDir, file, limits);
-        if (document) documents.push(document);
+        const page = readDocument(kb, kbDir, file, limits);
+        if (page) pages.push(page);
       }
+      documents.push(...pagesAsSeen(pages, kb, includes));
     }
   }
   limits.skips.reportUnsupported();
@@ -103,7 +115,12 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
   return documents;
 }
 
-function readDocument(kbOf: KnowledgeBase, kbDir: string, file: string, limits: Limits): CorpusDocument | undefined {
+function readDocument(
+  kbOf: KnowledgeBase,
+  kbDir: string,
+  file: string,
+  limits: Limits,
+): ReadPage<CorpusDocument> | undefined {
   const kb = kbOf.name;
   const path = relative(kbDir, file).split(sep).join('/');
   const url = kbOf.site && pageUrl(kbOf.site, file);
@@ -120,15 +137,22 @@ function readDocument(kbOf: KnowledgeBase, kbDir: string, file: string, limits: 
       return undefined;
     }
     const known = limits.digests?.lookup(file, stat);
-    if (known !== undefined) return unreadDocument({ kb, path, hash: known, ...(url && { url }) }, file);
+    if (known !== undefined)
+      return {
+        doc: unreadDocument({ kb, path, hash: known.hash, ...(url && { url }) }, file),
+        file,
+        traits: traitsOf(known.traits),
+      };
     bytes = readRegularFile(file);
   } catch (error) {
     throw readError(file, error);
   }
   const hash = createHash('sha256').update(bytes).digest('hex');
-  limits.digests?.record(file, stat, hash, limits.startedMs);
   // Invalid UTF-8 becomes U+FFFD rather than failing the build: index what can be read.
-  return { kb, path, source: bytes.toString('utf8'), hash, ...(url && { url }) };
+  const source = bytes.toString('utf8');
+  const traits = pageTraits(source);
+  limits.digests?.record(file, stat, hash, limits.startedMs, traitsText(traits));
+  return { doc: { kb, path, source, hash, ...(url && { url }) }, file, traits };
 }
 
 /**

@@ -19,7 +19,12 @@ export interface SiteInfo {
   style: UrlStyle;
   /** The folder the site's pages are read from. */
   contentRoot: string;
+  generator: SiteGenerator;
+  /** Where PyMdown snippets are looked for (MkDocs' `pymdownx.snippets` `base_path`), absolute. */
+  snippetBases?: string[];
 }
+
+export type SiteGenerator = 'mkdocs' | 'docusaurus' | 'hugo' | 'vitepress';
 
 export type SiteReader = (dir: string, text: string, file: string) => SiteInfo | undefined;
 
@@ -55,8 +60,25 @@ export const readMkdocs: SiteReader = (dir, source, file) => {
     base: publicBase(text(data.site_url)),
     style: data.use_directory_urls === false ? 'html' : 'directory',
     contentRoot: resolve(dir, text(data.docs_dir) ?? 'docs'),
+    generator: 'mkdocs',
+    // Snippets resolve against the folder MkDocs runs in (the config's) unless base_path says.
+    snippetBases: snippetBasePaths(data).map((base) => resolve(dir, base)),
   };
 };
+
+/** `markdown_extensions: [{ 'pymdownx.snippets': { base_path: … } }]`, a string or a list; default ['.']. */
+function snippetBasePaths(data: Data): string[] {
+  const extensions = Array.isArray(data.markdown_extensions)
+    ? data.markdown_extensions
+    : [record(data.markdown_extensions)];
+  for (const entry of extensions) {
+    const options = record(record(entry)?.['pymdownx.snippets']);
+    const base = options?.base_path;
+    if (typeof base === 'string') return [base];
+    if (Array.isArray(base)) return base.filter((b): b is string => typeof b === 'string');
+  }
+  return ['.'];
+}
 
 /**
  * Hugo's hugo.toml/yaml/json (or config.*, taken only when it sets baseURL): title, baseURL,
@@ -75,6 +97,7 @@ export const readHugo: SiteReader = (dir, source, file) => {
     base: publicBase(baseURL),
     style: data.uglyURLs === true ? 'html' : 'directory',
     contentRoot: resolve(dir, languageDir ?? text(data.contentDir) ?? 'content'),
+    generator: 'hugo',
   };
 };
 
@@ -110,6 +133,7 @@ export const readDocusaurus: SiteReader = (dir, source) => {
     base,
     style: /^\s*trailingSlash\s*:\s*true\b/m.test(source) ? 'directory' : 'plain',
     contentRoot: resolve(dir, 'docs'),
+    generator: 'docusaurus',
   };
 };
 
@@ -125,5 +149,6 @@ export const readVitepress: SiteReader = (dir, source) => {
     base,
     style: /^\s*cleanUrls\s*:\s*true\b/m.test(source) ? 'plain' : 'html',
     contentRoot: resolve(dir, jsLiteral(source, 'srcDir') ?? '.'),
+    generator: 'vitepress',
   };
 };

@@ -15,7 +15,8 @@ export type SkipReason =
   | 'too-large'
   | 'parse-timeout'
   | 'parse-remembered'
-  | 'parse-failure';
+  | 'parse-failure'
+  | 'never-rendered';
 
 export interface SkippedFile {
   /** As the line names it: the path, escaped to one line. */
@@ -50,6 +51,11 @@ export class SkipLog {
   skip(file: string, reason: SkipReason, why: string, note?: string): void {
     const line = `skipped ${file}${note === undefined ? '' : ` (${note})`}: ${why}`;
     this.files.push({ file, reason, line });
+    this.warn(line);
+  }
+
+  /** A line for the build's log that leaves no file out (an include that leads nowhere). */
+  tell(line: string): void {
     this.warn(line);
   }
 
@@ -93,6 +99,7 @@ const REASONS: Readonly<Record<SkipReason, string>> = {
   'parse-timeout': 'over the parse time limit',
   'parse-remembered': 'over the parse time limit in an earlier build',
   'parse-failure': 'that could not be read',
+  'never-rendered': 'that their site never renders as pages (read where pages include them)',
 };
 
 /** The build report's line: how many files were left out and why, told by name in the log above it. */
