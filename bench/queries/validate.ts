@@ -3,15 +3,18 @@
  * every `doc` names an existing file, every labelled heading is a heading the chunker records
  * for that file (exact text, as `indexer/chunk-file.ts` produces it: cleaned of its dialect's
  * markup), ids are unique, every query has a grade-2 page, and no page is listed twice in one
- * query. Doc keys are found as label-pages.ts says.
+ * query. Doc keys are found as label-pages.ts says; a labelled file must be a page as the
+ * indexer reads the corpus (not a fragment its site never renders), and its headings are those
+ * of the page with what it includes.
  *
  *   npx tsx bench/queries/validate.ts [bench/queries/vitest.json ...]   (default: every *.json here)
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
 import { chunkFile } from '../../indexer/chunk-file.js';
+import { loadCorpus } from '../../indexer/load-corpus.js';
 import { docPath } from './label-pages.js';
 
 interface Relevant {
@@ -35,6 +38,13 @@ function validate(file: string): string[] {
   const corpusDir = resolve(repoRoot, set.corpus);
   const problems: string[] = [];
   const headingsOf = new Map<string, Set<string>>();
+  // By the page's path in the corpus folder (a knowledge base at its top) and by `kb/path`.
+  const pages = new Map(
+    loadCorpus([corpusDir]).flatMap((d) => [
+      [d.path, d.source],
+      [`${d.kb}/${d.path}`, d.source],
+    ]),
+  );
   const ids = new Set<string>();
   for (const q of set.queries) {
     if (ids.has(q.id)) problems.push(`${q.id}: duplicate id`);
@@ -49,9 +59,14 @@ function validate(file: string): string[] {
         problems.push(`${q.id}: no such doc ${r.doc}`);
         continue;
       }
+      const source = pages.get(relative(corpusDir, path).split(sep).join('/')) ?? pages.get(r.doc);
+      if (source === undefined) {
+        problems.push(`${q.id}: ${r.doc} is not a page as the corpus is read (label the pages that include it)`);
+        continue;
+      }
       let known = headingsOf.get(path);
       if (known === undefined) {
-        const page = chunkFile({ path: r.doc, source: readFileSync(path, 'utf8') }, DEFAULT_CHUNK_OPTIONS);
+        const page = chunkFile({ path: r.doc, source }, DEFAULT_CHUNK_OPTIONS);
         known = new Set(page.sections.flatMap((s) => s.headings));
         headingsOf.set(path, known);
       }
