@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defaultExclude, defineConfig } from 'vitest/config';
 import full from './vitest.config.js';
 
 /**
@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     ...full.test,
     include: ['test/**/*.unit.test.ts', 'packages/platform/test/**/*.unit.test.ts'],
+    exclude: defaultExclude,
     globalSetup: [],
   },
 });

@@ -100,7 +100,7 @@ describe.skipIf(oldNode === undefined)(`on an old Node (${oldNode})`, () => {
     const { scripts } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    for (const name of ['start', 'svc-docs', 'test', 'test:fast', 'bench', 'test:load'])
+    for (const name of ['start', 'svc-docs', 'test', 'test:fast', 'test:full', 'bench', 'test:load'])
       expect(scripts[name], name).toMatch(/^node scripts\/check-node\.cjs && /);
   });
 });

@@ -3,7 +3,7 @@ import { parseMarkdown } from '../../indexer/chunk.js';
 
 /**
  * Site-generator markup a reader never sees, found in chunked text: what the dialect scan
- * (corpus-markup.test.ts) and its before/after count look for. Code (fenced or inline) is
+ * (corpus-markup.full.test.ts) and its before/after count look for. Code (fenced or inline) is
  * skipped: an example may show any of this as written.
  */
 
