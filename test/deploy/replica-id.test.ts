@@ -4,9 +4,8 @@ import { ServerOptionsError } from '../../src/mcp/server-options.js';
 import { serverOptionsFromEnv } from '../helpers/server-settings.js';
 import { newSessionId } from '../../src/mcp/http/sessions.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
+import { sampleIndex } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
 /**
  * SVC_DOCS_REPLICA_ID: the prefix that lets nginx send a 2025-era session's requests back to the
@@ -38,7 +37,7 @@ describe('a server with a replica id', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
+    engine = await openEngine(sampleIndex());
     server = await startHttpServer({ port: 0, replicaId: 'r7', engine: () => engine, log: () => undefined });
   });
   afterAll(async () => {

@@ -10,19 +10,33 @@ export function bundledIndex(): string {
   return inject('bundledIndexDir');
 }
 
+/**
+ * The sample corpus's index (SAMPLE_CORPUS), built once per run by test/global-setup.ts, for tests
+ * that open it with openEngine. Read-only: a test that changes it, or serves it through
+ * `svc-docs serve` (which records searches in the index folder), builds its own with fixtureIndex.
+ */
+export function sampleIndex(): string {
+  return inject('sampleIndexDir');
+}
+
 /** A fresh temporary folder under the run's temp root (removed after the run). */
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(inject('testTempRoot'), `${prefix}-`));
 }
 
-/** Writes `files` ({ 'kb/doc.md': '# Title …' }) into a new corpus folder and returns it. */
-export function writeCorpus(files: Record<string, string>): string {
-  const corpus = tempDir('corpus');
+/** Writes `files` ({ 'kb/doc.md': '# Title …' }) into `dir`, making the folders they need. */
+export function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
-    const full = join(corpus, path);
+    const full = join(dir, path);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
   }
+}
+
+/** Writes `files` ({ 'kb/doc.md': '# Title …' }) into a new corpus folder and returns it. */
+export function writeCorpus(files: Record<string, string>): string {
+  const corpus = tempDir('corpus');
+  writeFiles(corpus, files);
   return corpus;
 }
 

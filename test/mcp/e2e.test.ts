@@ -4,8 +4,7 @@ import { startHttpServer, type RunningServer } from '../../src/mcp/http/http.js'
 import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
 import { openEngine } from '../../src/search/engine.js';
 import { RELEVANCE_LABELS, type SearchEngine } from '../../src/search/types.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+import { fixtureIndex, sampleIndex } from '../helpers/index-fixture.js';
 import { connectClient, raw, sessionHeaders, textOf } from '../helpers/mcp-client.js';
 
 /** The real SDK client against the real server over a real index, on an ephemeral port. */
@@ -25,7 +24,7 @@ let engineDown = false;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
+  engine = await openEngine(sampleIndex());
   // These tests read the structured copy; tool-output.test.ts covers the text-only default.
   server = await startHttpServer({
     port: 0,

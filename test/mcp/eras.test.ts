@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { pageUri } from '../../src/mcp/tools/page-uri.js';
 import { openEngine } from '../../src/search/engine.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
+import { sampleIndex } from '../helpers/index-fixture.js';
 import {
   connectClient,
   connectV2,
@@ -23,7 +23,7 @@ import { useSharedServer } from '../helpers/served-engine.js';
  * same server over raw HTTP for the modern headers and error codes.
  */
 
-const server = useSharedServer(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
+const server = useSharedServer(() => openEngine(sampleIndex()));
 
 function rpcError(text: string): { code: number; message: string; data?: Record<string, unknown> } {
   const [message] = messagesOf(text) as { error: { code: number; message: string; data?: Record<string, unknown> } }[];

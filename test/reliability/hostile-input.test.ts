@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../src/mcp/http/http.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
+import { sampleIndex } from '../helpers/index-fixture.js';
 import { initializeBody, MCP_HEADERS, messagesOf, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { rawExchange, send, statusLine, type HttpAnswer } from './helpers.js';
 
 /**
@@ -50,7 +49,7 @@ let guarded: RunningServer & { lines: string[] };
 const leftOpen = { open: 0, guarded: 0 };
 
 beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
+  engine = await openEngine(sampleIndex());
   const start = async (extra: { authToken?: string }) => {
     const lines: string[] = [];
     // Structured output on: the checks below read the query back from the structured copy.

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeLoad, runLoad } from '../../bench/load.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+import { sampleIndex } from '../helpers/index-fixture.js';
 
 /**
  * The quick form of the load run (bench/load.ts; the long one is `npm run test:load`): hundreds
@@ -19,13 +18,13 @@ const CAP = { maxSessions: 40, over: 20 };
 /**
  * Heap growth allowed once everything is closed. The run settles about 4-5 MB above its start
  * (caches that fill once and stay); an open session holds about 30 KB, so leaking every one of
- * the run's 292 sessions would add some 9 MB and cross this line. Finer leaks: session-memory.test.ts.
+ * the run's 292 sessions would add some 9 MB and cross this line. Finer leaks: test/mcp/http/session-memory.full.test.ts (npm run test:full).
  */
 const ALLOWED_HEAP_GROWTH_BYTES = 10 * 1024 * 1024;
 
 let engine: SearchEngine & { close(): Promise<void> };
 beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
+  engine = await openEngine(sampleIndex());
 });
 afterAll(async () => {
   await engine?.close();

@@ -5,8 +5,7 @@ import { renderSearch, searchDocsOutputSchema } from '../../src/mcp/render/rende
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { FILLER_WEIGHT, parseQuery } from '../../src/search/query.js';
 import { tokenize } from '../../src/index/tokenize.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
+import { sampleIndex } from '../helpers/index-fixture.js';
 
 /**
  * Property tests for the search input path, the one piece of the hostile-input surface the
@@ -18,7 +17,7 @@ import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
 let engine: LoadedEngine;
 beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
+  engine = await openEngine(sampleIndex());
 });
 afterAll(async () => {
   await engine?.close();

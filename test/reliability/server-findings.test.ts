@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverOptionsFromEnv } from '../helpers/server-settings.js';
 import { openEngine } from '../../src/search/engine.js';
-import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
+import { sampleIndex, tempDir } from '../helpers/index-fixture.js';
 import { MCP_HEADERS, messagesOf, modernRequest, openRawSession, raw, sessionHeaders } from '../helpers/mcp-client.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { rawExchange, statusLine, waitFor } from './helpers.js';
 import { heldEngine } from '../helpers/held-engine.js';
 import { useServedEngine } from '../helpers/served-engine.js';
@@ -17,7 +16,7 @@ import { useServedEngine } from '../helpers/served-engine.js';
 
 const TOKEN = 'findings-token-' + 'q'.repeat(32);
 
-const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
+const { serve, engine: served } = useServedEngine(() => openEngine(sampleIndex()));
 
 const search = (id: number, term = 'skip duplicate event id') =>
   ({

@@ -2,9 +2,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SLOW_CLIENT_TIMEOUTS } from '../../src/mcp/http/http.js';
 import { openEngine } from '../../src/search/engine.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
+import { sampleIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, raw } from '../helpers/mcp-client.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { rawConnection, statusLine, waitFor, type RawConnection } from './helpers.js';
 import { useServedEngine } from '../helpers/served-engine.js';
 
@@ -14,7 +13,7 @@ import { useServedEngine } from '../helpers/served-engine.js';
  * served as usual.
  */
 
-const { serve } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
+const { serve } = useServedEngine(() => openEngine(sampleIndex()));
 const connections: RawConnection[] = [];
 afterEach(() => {
   for (const c of connections.splice(0)) c.socket.destroy();

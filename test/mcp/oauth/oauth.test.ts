@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { type AppOptions, createApp } from '../../../src/mcp/http/app.js';
 import { parseServerOptions, type ServerOptionsInput } from '../../../src/mcp/server-options.js';
 import { openEngine, type LoadedEngine } from '../../../src/search/engine.js';
-import { fixtureIndex } from '../../helpers/index-fixture.js';
+import { sampleIndex } from '../../helpers/index-fixture.js';
 import {
   connectClient,
   connectV2,
@@ -23,7 +23,6 @@ import {
   sessionHeaders,
   textOf,
 } from '../../helpers/mcp-client.js';
-import { SAMPLE_CORPUS } from '../../helpers/sample-corpus.js';
 import { type FakeIssuer, startFakeIssuer } from './issuer.js';
 
 /**
@@ -82,7 +81,7 @@ function serveDocs(
 }
 
 beforeAll(async () => {
-  engine = await openEngine(await fixtureIndex(SAMPLE_CORPUS));
+  engine = await openEngine(sampleIndex());
   const { server, base } = await listening();
   issuer = await startFakeIssuer({ audience: `${base}/docs` });
   docs = serveDocs(server, base, { oauthIssuer: issuer.issuer, oauthJwksUrl: issuer.jwksUrl });

@@ -4,14 +4,13 @@ import { pageUri } from '../../../src/mcp/tools/page-uri.js';
 import { searchDocsOutputSchema } from '../../../src/mcp/render/render.js';
 import { serverOptionsFromEnv } from '../../helpers/server-settings.js';
 import { openEngine } from '../../../src/search/engine.js';
-import { fixtureIndex } from '../../helpers/index-fixture.js';
+import { fixtureIndex, sampleIndex } from '../../helpers/index-fixture.js';
 import { connectClient, connectV2, MODERN_VERSION } from '../../helpers/mcp-client.js';
-import { SAMPLE_CORPUS } from '../../helpers/sample-corpus.js';
 import { useServedEngine } from '../../helpers/served-engine.js';
 
 /** What SearchDocs sends (text only unless asked), and the optional ReadPage tool, with real clients. */
 
-const { serve } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
+const { serve } = useServedEngine(() => openEngine(sampleIndex()));
 
 const SEARCH = { name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } };
 
