@@ -1,6 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tokenizers from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModelDir, ensureDefaultModel } from '../../src/embedding/default-model.js';
@@ -9,26 +7,19 @@ import { loadLookupEmbedder } from '../../src/embedding/lookup-embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { UnigramTokenizer } from '../../src/embedding/unigram-tokenizer.js';
 import { projectRoot } from '../../src/project-root.js';
+import { paragraphs, referenceTokenizer, tokenizerFiles } from './lookup-reference.js';
 import { buildTinyBert } from './tiny-bert.js';
 import { scratchDir } from './tiny-model.js';
 
 /**
  * The static default model is embedded without Transformers.js (src/embedding/lookup-embedder.ts).
  * Its vectors must be the pipeline's, bit for bit: the index may be built by one and searched by
- * the other. Checked on real documentation (the bundled corpus, and the Argo CD and Vitest docs
- * beside the checkout when present) and on random text full of the tokenizer's edge cases.
+ * the other. Checked on real documentation (the bundled corpus; every shared corpus beside the
+ * checkout in lookup-embedder-corpora.full.test.ts, `npm run test:full`) and on random text full
+ * of the tokenizer's edge cases.
  */
 
-const SHARED = join(projectRoot(), '..', 'shared', 'corpora');
-
-/** Paragraphs of every Markdown file under `dir`: the kinds of text the indexer embeds. */
-function paragraphs(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.md'))
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\n{2,}/))
-    .filter((p) => p.trim() !== '');
-}
+const BUNDLED = join(projectRoot(), 'corpus');
 
 /** Text the tokenizer treats specially: special-token strings, unknown characters, accents, CJK, controls. */
 const EDGE_CASES = [
@@ -80,17 +71,12 @@ describe('the static model without Transformers.js', () => {
   });
 
   it('gives the token ids of @huggingface/tokenizers on real docs and random text', () => {
-    const json = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')) as object;
-    const config = JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as object;
-    const reference = new (tokenizers as unknown as { Tokenizer: new (j: object, c: object) => Reference }).Tokenizer(
-      json,
-      config,
-    );
-    const ours = UnigramTokenizer.fromJson(json, config, 2048)!;
+    const reference = referenceTokenizer(dir);
+    const ours = UnigramTokenizer.fromJson(...tokenizerFiles(dir), 2048)!;
     const same = (text: string): void => {
       expect(ours.encode(text), text.slice(0, 80)).toEqual(reference.encode(text).ids.slice(0, 2048));
     };
-    for (const text of [...EDGE_CASES, ...paragraphs(SHARED), ...paragraphs(join(projectRoot(), 'corpus'))]) same(text);
+    for (const text of [...EDGE_CASES, ...paragraphs(BUNDLED)]) same(text);
     fc.assert(
       fc.property(mixedText, (parts) => same(parts.join(''))),
       { numRuns: 2000, seed: 20261123 },
@@ -98,8 +84,7 @@ describe('the static model without Transformers.js', () => {
   }, 300_000);
 
   it('gives a text the same ids however many words came before it (the split cache)', () => {
-    const json = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')) as object;
-    const config = JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as object;
+    const [json, config] = tokenizerFiles(dir);
     const text = 'Rollbacks of an ApplicationSet: sync waves, hooks and prune=false';
     const fresh = () => UnigramTokenizer.fromJson(json, config, 2048)!;
     const expected = fresh().encode(text);
@@ -112,7 +97,7 @@ describe('the static model without Transformers.js', () => {
   });
 
   it('gives the pipeline vectors bit for bit', async () => {
-    const texts = [...EDGE_CASES, ...paragraphs(join(projectRoot(), 'corpus')), ...paragraphs(join(SHARED, 'vitest'))];
+    const texts = [...EDGE_CASES, ...paragraphs(BUNDLED)];
     const ours = await lookup.embed(texts);
     const theirs = await pipeline.embed(texts);
     const differing = texts.filter((_, i) => !ours[i]!.every((x, k) => Object.is(x, theirs[i]![k])));
@@ -139,7 +124,3 @@ describe('the static model without Transformers.js', () => {
     }
   });
 });
-
-interface Reference {
-  encode(text: string): { ids: number[] };
-}

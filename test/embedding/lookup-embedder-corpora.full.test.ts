@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDefaultModel } from '../../src/embedding/default-model.js';
+import { loadEmbedder } from '../../src/embedding/embedder.js';
+import type { Embedder } from '../../src/embedding/types.js';
+import { UnigramTokenizer } from '../../src/embedding/unigram-tokenizer.js';
+import { projectRoot } from '../../src/project-root.js';
+import { paragraphs, referenceTokenizer, tokenizerFiles } from './lookup-reference.js';
+
+/**
+ * lookup-embedder.test.ts's checks on every shared corpus beside the checkout (some 1,900 pages,
+ * read in place; a minute or more of tokenizing, hence the full tier): the lookup embedder's
+ * token ids are @huggingface/tokenizers' on all of them, and its vectors the pipeline's, bit for
+ * bit, on the Vitest docs. A checkout without ../shared skips these; CI has it.
+ */
+
+const SHARED = join(projectRoot(), '..', 'shared', 'corpora');
+const CORPORA = ['argocd', 'vitest', 'mkdocs-material', 'trpc', 'hugo'];
+if (process.env.CI === 'true' && !existsSync(SHARED))
+  throw new Error(`${SHARED} is missing: CI clones ../shared beside the checkout, and these tests need it`);
+
+describe.skipIf(!existsSync(SHARED))('the static model without Transformers.js, on every shared corpus', () => {
+  let dir: string;
+  let lookup: Embedder;
+  let pipeline: Embedder;
+
+  beforeAll(async () => {
+    dir = await ensureDefaultModel();
+    lookup = await loadEmbedder();
+    pipeline = await loadEmbedder({ runtime: 'transformers' });
+  }, 300_000);
+
+  afterAll(async () => {
+    await lookup?.dispose();
+    await pipeline?.dispose();
+  });
+
+  it.each(CORPORA)('gives the token ids of @huggingface/tokenizers on %s', { timeout: 300_000 }, (corpus) => {
+    const reference = referenceTokenizer(dir);
+    const ours = UnigramTokenizer.fromJson(...tokenizerFiles(dir), 2048)!;
+    const texts = paragraphs(join(SHARED, corpus));
+    expect(texts.length).toBeGreaterThan(100);
+    for (const text of texts)
+      expect(ours.encode(text), text.slice(0, 80)).toEqual(reference.encode(text).ids.slice(0, 2048));
+  });
+
+  it('gives the pipeline vectors bit for bit on the Vitest docs', { timeout: 300_000 }, async () => {
+    const texts = paragraphs(join(SHARED, 'vitest'));
+    const ours = await lookup.embed(texts);
+    const theirs = await pipeline.embed(texts);
+    const differing = texts.filter((_, i) => !ours[i]!.every((x, k) => Object.is(x, theirs[i]![k])));
+    expect(differing).toEqual([]);
+  });
+});
