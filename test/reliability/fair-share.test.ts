@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/search/engine.js';
-import { fixtureIndex } from '../helpers/index-fixture.js';
+import { sampleIndex } from '../helpers/index-fixture.js';
 import { initializeBody, MCP_HEADERS, messagesOf, modernRequest, raw, sessionHeaders } from '../helpers/mcp-client.js';
-import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { heldEngine } from '../helpers/held-engine.js';
 import { useServedEngine } from '../helpers/served-engine.js';
 import { waitFor } from './helpers.js';
@@ -15,7 +14,7 @@ import { waitFor } from './helpers.js';
  * on loopback, so they are told apart by X-Forwarded-For through a trusted proxy (loopback).
  */
 
-const { serve, engine: served } = useServedEngine(async () => openEngine(await fixtureIndex(SAMPLE_CORPUS)));
+const { serve, engine: served } = useServedEngine(() => openEngine(sampleIndex()));
 
 const ALICE = { 'x-forwarded-for': '203.0.113.5' };
 const BOB = { 'x-forwarded-for': '198.51.100.7' };
