@@ -1,12 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDefaultModel } from '../../src/embedding/default-model.js';
-import { loadEmbedder } from '../../src/embedding/embedder.js';
-import type { Embedder } from '../../src/embedding/types.js';
+import { describe, expect, it } from 'vitest';
 import { UnigramTokenizer } from '../../src/embedding/unigram-tokenizer.js';
 import { projectRoot } from '../../src/project-root.js';
-import { paragraphs, referenceTokenizer, tokenizerFiles } from './lookup-reference.js';
+import { paragraphs, referenceTokenizer, tokenizerFiles, useBothEmbedders } from './lookup-reference.js';
 
 /**
  * lookup-embedder.test.ts's checks on every shared corpus beside the checkout (some 1,900 pages,
@@ -21,24 +18,11 @@ if (process.env.CI === 'true' && !existsSync(SHARED))
   throw new Error(`${SHARED} is missing: CI clones ../shared beside the checkout, and these tests need it`);
 
 describe.skipIf(!existsSync(SHARED))('the static model without Transformers.js, on every shared corpus', () => {
-  let dir: string;
-  let lookup: Embedder;
-  let pipeline: Embedder;
-
-  beforeAll(async () => {
-    dir = await ensureDefaultModel();
-    lookup = await loadEmbedder();
-    pipeline = await loadEmbedder({ runtime: 'transformers' });
-  }, 300_000);
-
-  afterAll(async () => {
-    await lookup?.dispose();
-    await pipeline?.dispose();
-  });
+  const both = useBothEmbedders();
 
   it.each(CORPORA)('gives the token ids of @huggingface/tokenizers on %s', { timeout: 300_000 }, (corpus) => {
-    const reference = referenceTokenizer(dir);
-    const ours = UnigramTokenizer.fromJson(...tokenizerFiles(dir), 2048)!;
+    const reference = referenceTokenizer(both.dir);
+    const ours = UnigramTokenizer.fromJson(...tokenizerFiles(both.dir), 2048)!;
     const texts = paragraphs(join(SHARED, corpus));
     expect(texts.length).toBeGreaterThan(100);
     for (const text of texts)
@@ -47,8 +31,8 @@ describe.skipIf(!existsSync(SHARED))('the static model without Transformers.js, 
 
   it('gives the pipeline vectors bit for bit on the Vitest docs', { timeout: 300_000 }, async () => {
     const texts = paragraphs(join(SHARED, 'vitest'));
-    const ours = await lookup.embed(texts);
-    const theirs = await pipeline.embed(texts);
+    const ours = await both.lookup.embed(texts);
+    const theirs = await both.pipeline.embed(texts);
     const differing = texts.filter((_, i) => !ours[i]!.every((x, k) => Object.is(x, theirs[i]![k])));
     expect(differing).toEqual([]);
   });

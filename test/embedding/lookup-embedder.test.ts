@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultModelDir, ensureDefaultModel } from '../../src/embedding/default-model.js';
+import { describe, expect, it } from 'vitest';
+import { defaultModelDir } from '../../src/embedding/default-model.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import { loadLookupEmbedder } from '../../src/embedding/lookup-embedder.js';
-import type { Embedder } from '../../src/embedding/types.js';
 import { UnigramTokenizer } from '../../src/embedding/unigram-tokenizer.js';
 import { projectRoot } from '../../src/project-root.js';
-import { paragraphs, referenceTokenizer, tokenizerFiles } from './lookup-reference.js';
+import { paragraphs, referenceTokenizer, tokenizerFiles, useBothEmbedders } from './lookup-reference.js';
 import { buildTinyBert } from './tiny-bert.js';
 import { scratchDir } from './tiny-model.js';
 
@@ -46,33 +45,20 @@ const pieces = fc.constantFrom(
 const mixedText = fc.array(fc.oneof(pieces, fc.string({ maxLength: 6 }), anyText), { maxLength: 12 });
 
 describe('the static model without Transformers.js', () => {
-  let dir: string;
-  let lookup: Embedder;
-  let pipeline: Embedder;
-
-  beforeAll(async () => {
-    dir = await ensureDefaultModel();
-    lookup = await loadEmbedder();
-    pipeline = await loadEmbedder({ runtime: 'transformers' });
-  }, 300_000);
-
-  afterAll(async () => {
-    await lookup?.dispose();
-    await pipeline?.dispose();
-  });
+  const both = useBothEmbedders();
 
   it('is what loadEmbedder gives for the default model, with the same id and checksum', () => {
-    expect(dir).toBe(defaultModelDir());
-    expect(lookup.constructor.name).toBe('LookupEmbedder');
-    expect(pipeline.constructor.name).toBe('PipelineEmbedder');
-    expect(lookup.modelId).toBe(pipeline.modelId);
-    expect(lookup.checksum).toBe(pipeline.checksum);
-    expect(lookup.dimensions).toBe(pipeline.dimensions);
+    expect(both.dir).toBe(defaultModelDir());
+    expect(both.lookup.constructor.name).toBe('LookupEmbedder');
+    expect(both.pipeline.constructor.name).toBe('PipelineEmbedder');
+    expect(both.lookup.modelId).toBe(both.pipeline.modelId);
+    expect(both.lookup.checksum).toBe(both.pipeline.checksum);
+    expect(both.lookup.dimensions).toBe(both.pipeline.dimensions);
   });
 
   it('gives the token ids of @huggingface/tokenizers on real docs and random text', () => {
-    const reference = referenceTokenizer(dir);
-    const ours = UnigramTokenizer.fromJson(...tokenizerFiles(dir), 2048)!;
+    const reference = referenceTokenizer(both.dir);
+    const ours = UnigramTokenizer.fromJson(...tokenizerFiles(both.dir), 2048)!;
     const same = (text: string): void => {
       expect(ours.encode(text), text.slice(0, 80)).toEqual(reference.encode(text).ids.slice(0, 2048));
     };
@@ -84,7 +70,7 @@ describe('the static model without Transformers.js', () => {
   }, 300_000);
 
   it('gives a text the same ids however many words came before it (the split cache)', () => {
-    const [json, config] = tokenizerFiles(dir);
+    const [json, config] = tokenizerFiles(both.dir);
     const text = 'Rollbacks of an ApplicationSet: sync waves, hooks and prune=false';
     const fresh = () => UnigramTokenizer.fromJson(json, config, 2048)!;
     const expected = fresh().encode(text);
@@ -98,18 +84,18 @@ describe('the static model without Transformers.js', () => {
 
   it('gives the pipeline vectors bit for bit', async () => {
     const texts = [...EDGE_CASES, ...paragraphs(BUNDLED)];
-    const ours = await lookup.embed(texts);
-    const theirs = await pipeline.embed(texts);
+    const ours = await both.lookup.embed(texts);
+    const theirs = await both.pipeline.embed(texts);
     const differing = texts.filter((_, i) => !ours[i]!.every((x, k) => Object.is(x, theirs[i]![k])));
     expect(differing).toEqual([]);
   }, 300_000);
 
   it('cuts long texts where the pipeline does (model_max_length tokens)', async () => {
     const long = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? 'sync' : 'wave')).join(' ');
-    const [a] = await lookup.embed([`${long} webhook`]);
-    const [b] = await pipeline.embed([`${long} webhook`]);
+    const [a] = await both.lookup.embed([`${long} webhook`]);
+    const [b] = await both.pipeline.embed([`${long} webhook`]);
     expect([...a!]).toEqual([...b!]);
-    const [shorter] = await lookup.embed([long]);
+    const [shorter] = await both.lookup.embed([long]);
     expect([...a!]).toEqual([...shorter!]);
   });
 
