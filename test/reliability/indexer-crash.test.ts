@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
@@ -71,6 +71,8 @@ interface Kill {
   }) => () => void;
   /** True if the kill may land after CURRENT switched (then the new index must be whole instead). */
   mayBeLate?: boolean;
+  /** Readies the folders before the run is started. */
+  prepare?: (ctx: { cacheDir: string }) => void;
 }
 
 function onEntry(dir: string, match: (name: string) => boolean, kill: () => void): () => void {
@@ -96,6 +98,11 @@ const KILLS: Kill[] = [
   },
   {
     name: 'while saving the vector cache',
+    // Emptied first, the cache always has vectors to save: on a loaded machine an earlier point's
+    // kill can land after that run saved them all, and this run then had nothing to save.
+    prepare: ({ cacheDir }) => {
+      for (const entry of readdirSync(cacheDir)) rmSync(join(cacheDir, entry), { recursive: true, force: true });
+    },
     arm: ({ cacheDir, kill }) => onEntry(cacheDir, (n) => n.endsWith('.tmp'), kill),
   },
   {
@@ -167,6 +174,7 @@ describe('the indexer killed with SIGKILL mid-build', () => {
     const corpus = writeCorpus(V2);
     const outcomes: string[] = [];
     for (const point of KILLS) {
+      point.prepare?.({ cacheDir });
       const run = await indexAndKill(corpus, outDir, cacheDir, point);
       expect(run.signal, `the indexer was not killed ${point.name}: ${run.stderr}`).toBe('SIGKILL');
       if (current(outDir) === before) {
