@@ -26,8 +26,7 @@ import {
   readManifest,
   refuseBadReferences,
 } from './read-index.js';
-import type { PiecedFile } from './pieces.js';
-import { readError, SectionStore } from './section-store.js';
+import { SectionStore } from './section-store.js';
 import { openSectionsFile } from './sections-file.js';
 import type { HnswVectorIndex, VectorMatrix } from './vector-index.js';
 
@@ -97,30 +96,12 @@ async function firstFailure<T extends readonly unknown[]>(promises: { [K in keyo
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
-/**
- * A data file up to this size is read whole at load (every piece verified then) and searches read
- * it from memory: a typical docs set's index is a few megabytes, and reading each result's text by
- * range, a system call and a piece's checksum per read, cost the Argo CD window stage 0.26 ms at
- * p50 and 8.6 ms at p99 against 0.02 and 0.04 from memory (npm run bench, latency). Larger files
- * (a million sections' text) stay on disk, read by range when a search needs them.
- */
-const HELD_FILE_BYTES = 64 * 1024 * 1024;
-
-async function heldIfSmall(file: PiecedFile): Promise<PiecedFile> {
-  if (file.size > HELD_FILE_BYTES) return file;
-  try {
-    return file.holding(await file.readAll());
-  } catch (error) {
-    throw readError(file.parts.path, error);
-  }
-}
-
 async function openSections(
   buildDir: string,
   manifest: Manifest,
 ): Promise<Pick<IndexWithoutGraph, 'documents' | 'sections' | 'parents'>> {
   const path = join(buildDir, INDEX_FILES.sections);
-  const file = await heldIfSmall(await openPiecedFile(buildDir, manifest, INDEX_FILES.sections));
+  const file = await openPiecedFile(buildDir, manifest, INDEX_FILES.sections);
   const columns = await layoutChecked(path, () => openSectionsFile(file));
   checkSectionCount(path, columns.doc.length, manifest);
   refuseBadReferences(path, checkDocumentRanges(columns.documents, columns.doc));
@@ -132,7 +113,7 @@ async function openSections(
 
 async function openPostings(buildDir: string, manifest: Manifest): Promise<PostingsFileParts> {
   const path = join(buildDir, INDEX_FILES.lexical);
-  const file = await heldIfSmall(await openPiecedFile(buildDir, manifest, INDEX_FILES.lexical));
+  const file = await openPiecedFile(buildDir, manifest, INDEX_FILES.lexical);
   const parts = await layoutChecked(path, () => openPostingsFile(file));
   refuseBadReferences(path, checkPostingTables(parts, manifest.sections));
   return parts;

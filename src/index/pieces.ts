@@ -81,8 +81,6 @@ export interface PiecedFileParts {
   size: number;
   /** The piece list, already checked against the manifest. */
   digests: Uint8Array;
-  /** The whole file, read and verified once (PiecedFile.holding): reads then come from memory. */
-  held?: SharedArrayBuffer;
 }
 
 /**
@@ -105,15 +103,9 @@ export class PiecedFile {
     return this.parts.size;
   }
 
-  /** This file with `bytes`, its whole content as readAll() returned it, held: no read touches the file again. */
-  holding(bytes: SharedArrayBuffer): PiecedFile {
-    return new PiecedFile({ ...this.parts, held: bytes });
-  }
-
   /** Bytes `start` … `end - 1`, verified (throws PieceMismatchError, or the read's own error). */
   readSync(start: number, end: number): Buffer {
     if (start === end) return Buffer.alloc(0);
-    if (this.parts.held !== undefined) return this.fromHeld(this.parts.held, start, end);
     const [from, to] = this.pieceRange(start, end);
     const bytes = Buffer.allocUnsafe(to - from);
     this.fd ??= this.openChecked();
@@ -129,7 +121,6 @@ export class PiecedFile {
   /** readSync without blocking the thread: for loading, while a server may still answer from another index. */
   async read(start: number, end: number): Promise<Buffer> {
     if (start === end) return Buffer.alloc(0);
-    if (this.parts.held !== undefined) return this.fromHeld(this.parts.held, start, end);
     const [from, to] = this.pieceRange(start, end);
     const bytes = Buffer.allocUnsafe(to - from);
     const handle = await open(this.parts.path, 'r');
@@ -148,7 +139,6 @@ export class PiecedFile {
 
   /** The whole file in one SharedArrayBuffer, read a few megabytes at a time, every piece verified. */
   async readAll(): Promise<SharedArrayBuffer> {
-    if (this.parts.held !== undefined) return this.parts.held;
     const buffer = new SharedArrayBuffer(this.parts.size);
     const bytes = new Uint8Array(buffer);
     const handle = await open(this.parts.path, 'r');
@@ -183,12 +173,6 @@ export class PiecedFile {
       throw new PieceMismatchError(`it is no longer ${this.parts.size} bytes long`);
     }
     return fd;
-  }
-
-  /** Bytes `start` … `end - 1` of the held file (verified when it was read whole), without a copy. */
-  private fromHeld(held: SharedArrayBuffer, start: number, end: number): Buffer {
-    this.pieceRange(start, end);
-    return Buffer.from(held, start, end - start);
   }
 
   /** The whole pieces covering `start` … `end`. */

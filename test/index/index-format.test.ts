@@ -229,33 +229,3 @@ describe('reading a table larger than one read', () => {
     expect(longest).toBeLessThanOrEqual(Math.max(sectionChars, readFileSync(path).length));
   });
 });
-
-describe('a small index as a server opens it', () => {
-  it('holds its text from load on: a piece damaged on disk afterwards changes no search', async () => {
-    const dir = await fixtureIndex({ 'kb/a.md': '# A\nalpha text\n\n## B\nbeta text\n' });
-    const index = await readIndex(dir);
-    const before = index.sections.slice();
-    // Overwritten in place after load: a server reading by range would now find a bad piece.
-    const path = join(index.buildDir, 'sections.bin');
-    writeFileSync(path, Buffer.alloc(readFileSync(path).length, 0x20));
-    expect(index.sections.slice()).toEqual(before);
-    expect(before.map((s) => s.text).join(' ')).toContain('beta text');
-    index.sections.close();
-  });
-
-  it('refuses a damaged piece at load, in the one-line rebuild message', async () => {
-    // Text over many pieces (4 KiB each), its last section's far from the tables read at load.
-    const body = Array.from({ length: 24 }, (_, i) => `## Part ${i}\n\n${'words of filler text '.repeat(60)}\n`);
-    const page = `# A\n\n${body.join('\n')}\n## Last\n\nomega text\n`;
-    const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': page })))!;
-    const data = readFileSync(join(b, 'sections.bin'));
-    // A byte of that section's text, which a server reading by range would not read until a search showed it.
-    const at = data.indexOf('omega text');
-    expect(at).toBeGreaterThan(0);
-    data[at]! ^= 0x01;
-    writeFileSync(join(b, 'sections.bin'), data);
-    await expect(readIndex(join(b, '..'))).rejects.toThrow(
-      /sections\.bin is corrupt \(bytes \d+–\d+ do not match their checksum\)/,
-    );
-  });
-});
