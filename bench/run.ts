@@ -53,6 +53,8 @@ export interface QualityReport {
 
 export interface BenchResults {
   mode: 'quick' | 'full';
+  /** The command as run, flags included (older results files lack it). */
+  command?: string;
   startedAt: string;
   machine: { node: string; platform: string; cpus: number; memoryGiB: number };
   model: string;
@@ -179,6 +181,7 @@ async function main(): Promise<void> {
 function newResults(quick: boolean, model: string): BenchResults {
   return {
     mode: quick ? 'quick' : 'full',
+    command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
     startedAt: new Date().toISOString(),
     machine: {
       node: process.version,

@@ -13,7 +13,7 @@ export function renderSummary(r: BenchResults): string {
   lines.push(
     `Run ${r.startedAt} on ${r.machine.platform}, ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; model \`${r.model}\`.`,
   );
-  lines.push(`Command: \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`.`, '');
+  lines.push(`Command: \`${r.command ?? `npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}`}\`.`, '');
   lines.push(...qualityLines(r.quality));
   if (r.latency) lines.push(...latencyLines(r.latency));
   if (r.indexing) lines.push(...indexingLines(r.indexing));
