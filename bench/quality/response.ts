@@ -1,5 +1,5 @@
 import { renderSearch } from '../../src/mcp/render/render.js';
-import { parseServerOptions } from '../../src/mcp/server-options.js';
+import { parseServerOptions } from '../../src/settings/server-options.js';
 import type { SearchResult } from '../../src/search/types.js';
 import type { ShownResult } from './shown.js';
 

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildIndex } from '../../indexer/build.js';
 import type { Embedder } from '../../src/embedding/types.js';
-import { parseServerOptions } from '../../src/mcp/server-options.js';
+import { parseServerOptions } from '../../src/settings/server-options.js';
 import { defaultCorpusDir } from '../../src/settings/defaults.js';
 import { serve } from '../../src/serve/serve.js';
 import { findChromium, launchChromium } from '../lib/chromium.js';

@@ -1,4 +1,4 @@
-import { type RunningServer, startHttpServer } from '../../src/mcp/http/http.js';
+import { type RunningServer, startHttpServer } from '../../src/serve/http-server.js';
 import type { SearchEngine } from '../../src/search/types.js';
 
 /**

@@ -4,7 +4,7 @@ import { defaultSearchThreads } from '../../src/settings/defaults.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
-import { startHttpServer } from '../../src/mcp/http/http.js';
+import { startHttpServer } from '../../src/serve/http-server.js';
 import { currentBuildDir, readManifest } from '../../src/index/read-index.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { openEngine } from '../../src/search/engine.js';

@@ -1,31 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { type LogLine, logLine } from '../../observe/log.js';
+import { RpcCode, refuse } from '../http/refuse.js';
+import { type LogLine, logLine } from '../observe/log.js';
 
-/**
- * Refusals as HTTP status plus a JSON-RPC error body (the shape the SDK also uses for
- * transport-level refusals), and the error handler that turns body-reading failures into them.
- */
-
-/** JSON-RPC codes this layer answers with; the SDK answers the protocol's own. */
-export const RpcCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  /** Transport-level refusal (the SDK's convention for HTTP errors). */
-  ServerError: -32000,
-  SessionNotFound: -32001,
-} as const;
-
-export function refuse(
-  res: Response,
-  status: number,
-  message: string,
-  code: number = RpcCode.ServerError,
-  headers: Record<string, string> = {},
-): void {
-  res.status(status).set(headers).json({ jsonrpc: '2.0', error: { code, message }, id: null });
-}
+/** The app's last handler: failures reading a body become refusals (http/refuse.ts) with a clear line. */
 
 interface HttpError {
   type?: string;

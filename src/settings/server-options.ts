@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { SvcDocsError } from '../errors.js';
-import { SETTINGS, type SettingName } from '../settings/catalogue.js';
-import { proxyTrust } from './http/client-identity.js';
-import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth/settings.js';
+import { SETTINGS, type SettingName } from './catalogue.js';
+import { proxyTrust } from '../http/client-identity.js';
+import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth-config.js';
 
 /**
  * The HTTP server's options, validated once at its boundary: what `serve` hands it (read from flags
@@ -130,7 +130,7 @@ const serverOptionsShape = z
       .trim()
       .regex(/^[A-Za-z0-9_-]{1,32}$/, 'expected 1 to 32 letters, digits, - or _ (e.g. r1)')
       .optional(),
-    /** OAuth resource-server mode (oauth-settings.ts): the issuer whose JWT access tokens are accepted. */
+    /** OAuth resource-server mode (oauth-config.ts): the issuer whose JWT access tokens are accepted. */
     oauthIssuer: oauthUrl.optional(),
     /** Where the issuer publishes its signing keys (a JWKS); or oauthJwksFile, a local copy. */
     oauthJwksUrl: oauthUrl.optional(),

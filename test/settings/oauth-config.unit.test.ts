@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { metadataDocument, metadataPaths } from '../../../src/mcp/oauth/metadata.js';
-import { metadataUrlOf, oauthConfigOf } from '../../../src/mcp/oauth/settings.js';
-import { JwksFileError, readJwksFile } from '../../../src/mcp/oauth/jwks.js';
-import { ACCEPTED_ALGORITHMS, scopesOf } from '../../../src/mcp/oauth/verify.js';
-import { parseServerOptions, ServerOptionsError } from '../../../src/mcp/server-options.js';
-import { serverOptionsFromEnv } from '../../helpers/server-settings.js';
+import { metadataDocument, metadataPaths } from '../../src/mcp/oauth/metadata.js';
+import { metadataUrlOf, oauthConfigOf } from '../../src/settings/oauth-config.js';
+import { JwksFileError, readJwksFile } from '../../src/mcp/oauth/jwks.js';
+import { ACCEPTED_ALGORITHMS, scopesOf } from '../../src/mcp/oauth/verify.js';
+import { parseServerOptions, ServerOptionsError } from '../../src/settings/server-options.js';
+import { serverOptionsFromEnv } from '../helpers/server-settings.js';
 
 /** The OAuth settings: what goes together, what is refused, and what follows from them. */
 

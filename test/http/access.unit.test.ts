@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, hostAllowed, hostNameOf, originAllowed, tokenDigest } from '../../../src/mcp/http/access.js';
+import { bearerMatches, hostAllowed, hostNameOf, originAllowed, tokenDigest } from '../../src/http/access.js';
 
 const LOCAL = ['localhost', '127.0.0.1', '[::1]'];
 

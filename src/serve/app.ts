@@ -1,49 +1,40 @@
-import { toWebRequest } from '@modelcontextprotocol/node';
-import { isLegacyRequest } from '@modelcontextprotocol/server';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
-import type { SearchEngine } from '../../search/types.js';
-import { jsonBody } from './body.js';
-import { createDocsServer } from '../tools/docs-server.js';
-import { errorHandler, refuse } from './errors.js';
-import { corsHeaders, preflight } from './cors.js';
-import { authGuard, hostGuard, type OAuthAccess, originGuard, requestShapeGuard } from './guards.js';
-import { LegacySessions } from './legacy-sessions.js';
-import { metadataDocument, metadataPaths } from '../oauth/metadata.js';
-import { oauthConfigOf } from '../oauth/settings.js';
-import type { KeyTimings } from '../oauth/jwks.js';
-import { createTokenVerifier } from '../oauth/verify.js';
-import type { PageIndex } from '../tools/pages.js';
-import { requestLog, type SessionOfResponse, writeLine } from './request-log.js';
-import { boundedLines } from './redact.js';
-import { proxyTrust } from './client-identity.js';
-import { clientTag, requestShare } from './fair-share.js';
-import type { ServerOptions } from '../server-options.js';
-import { statelessExchanges, type Stateless } from './stateless.js';
-import { jsonLog, type Log, type LogLine } from '../../observe/log.js';
-import { describeMcpBody } from '../../observe/mcp-request.js';
-import { ServerMetrics } from '../../observe/metrics.js';
-import { METRICS_PATH, metricsAuth, metricsRoute } from '../../observe/metrics-route.js';
-import type { QueryStore } from '../../observe/query-store.js';
-import { secretFree } from '../../observe/redacted-log.js';
-import { type RequestObserver, requestObserver } from '../../observe/request-observer.js';
-import { isLoopback } from './access.js';
-import { pageAuth } from '../../web/page-access.js';
-import { searchPageRoutes } from '../../web/page-routes.js';
-import { writeTimeout } from './write-timeout.js';
+import type { SearchEngine } from '../search/types.js';
+import { createDocsServer } from '../mcp/tools/docs-server.js';
+import { errorHandler } from './error-handler.js';
+import { corsHeaders } from '../http/cors.js';
+import { authGuard, hostGuard, type OAuthAccess, originGuard, requestShapeGuard } from '../mcp/http/guards.js';
+import { LegacySessions } from '../mcp/http/legacy-sessions.js';
+import { metadataDocument, metadataPaths } from '../mcp/oauth/metadata.js';
+import { oauthConfigOf } from '../settings/oauth-config.js';
+import type { KeyTimings } from '../mcp/oauth/jwks.js';
+import { createTokenVerifier } from '../mcp/oauth/verify.js';
+import type { PageIndex } from '../mcp/tools/pages.js';
+import { requestLog, type SessionOfResponse, writeLine } from '../mcp/http/request-log.js';
+import { boundedLines } from '../http/redact.js';
+import type { ServerOptions } from '../settings/server-options.js';
+import { statelessExchanges, type Stateless } from '../mcp/http/stateless.js';
+import { jsonLog, type Log, type LogLine } from '../observe/log.js';
+import { ServerMetrics } from '../observe/metrics.js';
+import { METRICS_PATH, metricsAuth, metricsRoute } from '../observe/metrics-route.js';
+import type { QueryStore } from '../observe/query-store.js';
+import { secretFree } from '../observe/redacted-log.js';
+import { requestObserver } from '../observe/request-observer.js';
+import { isLoopback } from '../http/access.js';
+import { pageAuth } from '../web/page-access.js';
+import { searchPageRoutes } from '../web/page-routes.js';
+import { writeTimeout } from '../mcp/http/write-timeout.js';
+import { MCP_ALIAS, MCP_PATH, MCP_PATHS, mcpRoutes } from '../mcp/http/routes.js';
 
 /**
- * The Express app: /docs (and its alias /mcp) serving both protocol eras, plus /healthz and
- * /readyz. Each POST is told apart with the SDK's own isLegacyRequest: 2026-07-28 requests go to
- * the stateless modern handler, 2025-era ones to their session (or a one-shot exchange when they
- * name none and are not an initialize). Access checks, the body limit and the caps sit in front of
- * both eras. With OAuth configured, /.well-known/oauth-protected-resource[/docs|/mcp] tell clients
- * where to get a token.
+ * The Express app, assembled here because serving is what puts the parts together: the MCP
+ * routes (/docs and its alias /mcp, both protocol eras: mcp/http/routes.ts), /healthz and
+ * /readyz, /metrics and the search page when enabled, and the guards in front of them all. With
+ * OAuth configured, /.well-known/oauth-protected-resource[/docs|/mcp] tell clients where to get a
+ * token.
  */
 
-export const MCP_PATH = '/docs';
-/** MCP Inspector up to 0.15 rewrites every URL to /mcp. */
-const MCP_ALIAS = '/mcp';
-const MCP_PATHS = [MCP_PATH, MCP_ALIAS];
+export { MCP_PATH };
 
 export interface AppOptions extends ServerOptions {
   engine: () => SearchEngine;
@@ -81,45 +72,6 @@ function liveView(options: AppOptions): { engine: SearchEngine; pages: () => Pag
       return hasIndex(current) ? current.index : { documents: [], sections: [] };
     });
   return { engine, pages };
-}
-
-/** What the routes share: the access check, both eras' handlers, and the observer of each request. */
-interface Parts {
-  auth: RequestHandler;
-  legacy: LegacySessions;
-  stateless: Stateless;
-  observer: RequestObserver;
-  event: Log;
-}
-
-function mcpRoutes(app: Express, options: AppOptions, { auth, legacy, stateless, observer, event }: Parts): void {
-  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
-  app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth, ...shares);
-  app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
-    const body: unknown = req.body;
-    const modern = !(await isLegacyRequest(await toWebRequest(req, body), body));
-    const session = req.header('mcp-session-id');
-    const sessionClient = session === undefined ? undefined : legacy.clientOf(session);
-    const request = describeMcpBody(body, modern ? '2026-07-28' : '2025', sessionClient);
-    return observer.run(res, request, () => {
-      if (modern) return stateless.modern(req, res, body);
-      if (session !== undefined || legacy.opensSession(req, body)) return legacy.post(req, res, body);
-      return stateless.legacyOneShot(req, res, body);
-    });
-  });
-  const other = (req: Request, res: Response) => {
-    const session = req.header('mcp-session-id');
-    const client = session === undefined ? undefined : legacy.clientOf(session);
-    const request = { era: '2025' as const, method: req.method, ...(client === undefined ? {} : { client }) };
-    return observer.run(res, request, () => legacy.other(req, res));
-  };
-  app.get(MCP_PATHS, other);
-  app.delete(MCP_PATHS, other);
-  app.all(MCP_PATHS, (req: Request, res: Response) => {
-    refuse(res, 405, `Method Not Allowed: use POST, GET or DELETE on ${req.path}`, -32000, {
-      Allow: 'GET, POST, DELETE',
-    });
-  });
 }
 
 function healthRoutes(app: Express, options: AppOptions, auth: RequestHandler, legacy: LegacySessions): void {

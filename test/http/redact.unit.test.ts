@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundLine, MAX_LINE_CHARS, redactSecrets } from '../../../src/mcp/http/redact.js';
+import { boundLine, MAX_LINE_CHARS, redactSecrets } from '../../src/http/redact.js';
 
 /** Hiding secrets in log lines: a pure function, checked on literal lines and against the regex it replaces. */
 

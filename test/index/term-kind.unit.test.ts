@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { termKind } from '../../src/search/term-kind.js';
+import { termKind } from '../../src/index/term-kind.js';
 
 /** The kinds of names the docs use, read off their shape: what the tool description's examples prefer. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileCorpus, type ProfileInput } from '../../src/search/corpus-profile.js';
+import { profileCorpus, type ProfileInput } from '../../src/index/corpus-profile.js';
 
 /** A knowledge base of one-section pages, each page's text as given (headings that name no identifier). */
 function kb(pages: Record<string, string>): ProfileInput {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SETTINGS } from '../../settings/catalogue.js';
+import { SETTINGS } from './catalogue.js';
 
 /**
  * The OAuth resource-server settings (MCP authorization, RFC 9728): how they are checked, and

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addressKey, clientKey, proxyTrust } from '../../../src/mcp/http/client-identity.js';
+import { addressKey, clientKey, proxyTrust } from '../../src/http/client-identity.js';
 
 /** Who a request comes from: pure functions of its peer address, its X-Forwarded-For and the trusted proxies. */
 

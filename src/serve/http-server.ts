@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SearchEngine } from '../../search/types.js';
+import type { SearchEngine } from '../search/types.js';
 import { type App, type AppOptions, createApp, MCP_PATH } from './app.js';
-import { isLoopback } from './access.js';
-import { type LogEntry, type LogLine, logLine } from '../../observe/log.js';
-import type { PageIndex } from '../tools/pages.js';
-import { writeLine } from './request-log.js';
-import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from '../server-options.js';
-import { SvcDocsError } from '../../errors.js';
+import { isLoopback } from '../http/access.js';
+import { type LogEntry, type LogLine, logLine } from '../observe/log.js';
+import type { PageIndex } from '../mcp/tools/pages.js';
+import { writeLine } from '../mcp/http/request-log.js';
+import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from '../settings/server-options.js';
+import { SvcDocsError } from '../errors.js';
 
 /**
  * The listening server: binds, enforces the slow-client timeouts, reports where it listens, and
