@@ -7,7 +7,10 @@
 
 const MARKER = /\bANCHOR(?:_END)?:\s*[\w-]+/;
 
-export function mdbookPart(text: string, selector: { region?: string; lines?: { from?: number; to?: number } }): string {
+export function mdbookPart(
+  text: string,
+  selector: { region?: string; lines?: { from?: number; to?: number } },
+): string {
   const lines = text.split(/(?<=\n)/);
   let part = lines;
   if (selector.region !== undefined) part = anchored(lines, selector.region);

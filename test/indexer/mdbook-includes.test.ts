@@ -69,7 +69,9 @@ describe('mdBook', () => {
     const docs = loadCorpus([writeCorpus(BOOK)], { warn: () => {} });
     expect(docs.map((d) => `${d.kb}/${d.path}`)).toEqual(['The Quokka Book/ch02.md']);
     const page = docs[0]!.source;
-    const shown = chunkMarkdown(page, DEFAULT_CHUNK_OPTIONS).sections.map((s) => s.text).join('\n');
+    const shown = chunkMarkdown(page, DEFAULT_CHUNK_OPTIONS)
+      .sections.map((s) => s.text)
+      .join('\n');
     expect(shown).toContain('Code that reads a quokka guess');
     expect(page).toContain('```rust\nfn main() {\n    println!("Guess the quokka!");\n}\n```');
     expect(page).toContain('```console\n   Compiling guessing v0.1.0\nGuess the quokka!\n```');
