@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { knowledgeBase } from '../indexer/knowledge-base.js';
+import { knowledgeBase } from '../indexer/load/knowledge-base.js';
 
 /** The labelled query sets in bench/queries (format in bench/queries/README.md). */
 
