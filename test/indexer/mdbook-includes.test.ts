@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findIncludes } from '../../indexer/dialects/include-directives.js';
-import { mdbookPart } from '../../indexer/dialects/mdbook-include.js';
-import { chunkMarkdown, DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
-import { loadCorpus } from '../../indexer/load-corpus.js';
+import { findIncludes } from '../../indexer/chunk/dialects/include-directives.js';
+import { mdbookPart } from '../../indexer/chunk/dialects/mdbook-include.js';
+import { chunkMarkdown, DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
+import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { writeCorpus } from '../helpers/index-fixture.js';
 
 /**
