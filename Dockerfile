@@ -41,8 +41,8 @@ COPY corpus ./corpus
 RUN node dist/src/cli.js index --corpus /app/corpus --out /data/index --vector-cache /data/vectors
 
 # Runtime dependencies without the optional Transformers.js (the default model needs no inference
-# runtime) and without what nothing loads: protobufjs's command-line tools (19 MB, onnx-proto only
-# decodes) and type declarations.
+# runtime) and without what nothing loads: protobufjs's command-line tools (19 MB, where an
+# optional package brings protobufjs: only decoding runs) and type declarations.
 FROM build AS server-modules
 RUN npm prune --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/protobufjs/cli node_modules/@types
