@@ -69,12 +69,6 @@ export class LexicalIndex {
     return t < 0 ? 0 : this.source.frequency(t);
   }
 
-  /** The sections containing the term, ascending (none when the index lacks it). */
-  sectionsWith(term: string): Int32Array {
-    const t = findTerm(this.source, term);
-    return t < 0 ? new Int32Array(0) : this.folded.get(t).sections;
-  }
-
   idf(term: string): number {
     return this.idfOf(this.documentFrequency(term));
   }

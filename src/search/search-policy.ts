@@ -1,8 +1,6 @@
 import type { LexicalParams } from '../index/lexical-data.js';
 import type { FusionSettings } from '../index/manifest.js';
 import type { ExcerptTie } from './excerpts.js';
-import type { CooccurrenceSettings } from './cooccurrence.js';
-import type { FeedbackSettings } from './feedback.js';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 
@@ -30,10 +28,6 @@ export interface SearchPolicy {
   parentCredit?: number;
   /** Which queries parent credit applies to: questions of six terms or more (shipped), or all. */
   parentCreditQueries?: 'questions' | 'all';
-  /** Query expansion from the best-matching sections' own words (src/search/feedback.ts); `sections: 0` is off. */
-  feedback?: Partial<FeedbackSettings>;
-  /** Query expansion with each rare query word's company in the corpus (src/search/cooccurrence.ts); `terms: 0` is off. */
-  cooccurrence?: Partial<CooccurrenceSettings>;
   /** Lexical candidates kept (by score) for cosines and fusion: MAX_LEXICAL_CANDIDATES unless tuning says otherwise. */
   lexicalCandidates?: number;
   /**

@@ -6,13 +6,6 @@ import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js'
 import { CandidateFiller, MAX_LEXICAL_CANDIDATES, NO_HITS, NO_NEIGHBOURS } from './candidate-slots.js';
 import { Candidates, fuseReciprocalRank, fuseSections } from './fuse.js';
 import { DocumentRanker, type DocumentHit } from './document-ranker.js';
-import {
-  cooccurrenceApplies,
-  type CooccurrenceSettings,
-  DEFAULT_COOCCURRENCE,
-  withCooccurrence,
-} from './cooccurrence.js';
-import { DEFAULT_FEEDBACK, feedbackApplies, type FeedbackSettings, withFeedback } from './feedback.js';
 import { parseQuery } from './query.js';
 import { type PreparedQuery, QueryExpander } from './query-expander.js';
 import { creditParents, type ParentCredit, parentCreditFor } from './parent-credit.js';
@@ -59,8 +52,6 @@ export class Searcher {
   private readonly typoTolerance: boolean;
   private readonly excerpts: ExcerptSettings;
   private readonly parentCredit: ParentCredit;
-  private readonly feedback: FeedbackSettings;
-  private readonly cooccurrence: CooccurrenceSettings;
   private readonly typos: TypoCorrector;
   private readonly candidates = new Candidates(MAX_LEXICAL_CANDIDATES + 128);
   private readonly filler = new CandidateFiller();
@@ -96,8 +87,6 @@ export class Searcher {
       tie: policy.excerptTie ?? 'first',
     };
     this.parentCredit = parentCreditFor(policy, parts.parents);
-    this.feedback = { ...DEFAULT_FEEDBACK, ...policy.feedback };
-    this.cooccurrence = { ...DEFAULT_COOCCURRENCE, ...policy.cooccurrence };
     this.typos = new TypoCorrector(() => this.lexical.vocabulary());
     this.sections = new SectionStore(parts.sections);
     this.sectionDoc = parts.sections.doc;
@@ -162,20 +151,7 @@ export class Searcher {
       }
     }
     const topK = this.pruning ? this.lexicalCandidates : undefined;
-    const maxIdf = this.lexical.idf('\u0000absent');
-    const source = {
-      docOf: (s: number) => this.sectionDoc[s]!,
-      sectionsWith: (t: string) => this.lexical.sectionsWith(t),
-      textOf: (s: number) => this.sections.slice(s, s + 1)[0]?.text ?? '',
-      headingsOf: (s: number) => this.sections.headingsOf(s, s + 1)[0]?.join(' ') ?? '',
-      rarity: (t: string) => this.lexical.idf(t) / maxIdf,
-    };
-    if (cooccurrenceApplies(this.cooccurrence, query.parsed.question))
-      terms = withCooccurrence(terms, source, this.cooccurrence);
-    const hits = this.lexical.search(terms, variants, topK);
-    if (!feedbackApplies(this.feedback, query.parsed.question)) return { hits, corrections };
-    const expanded = withFeedback(hits, terms, source, this.feedback);
-    return { hits: this.lexical.search(expanded, variants, topK), corrections };
+    return { hits: this.lexical.search(terms, variants, topK), corrections };
   }
 
   /** Candidates → cosines → fusion → documents → windows, in one synchronous stretch; the scratch is clear again after. */
