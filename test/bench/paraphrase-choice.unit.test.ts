@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseFor, judge, LeakedCorpusError, merit, type Outcome } from '../../bench/paraphrase-choice.js';
+import { chooseFor, judge, LeakedCorpusError, merit, type Outcome } from '../../bench/quality/paraphrase-choice.js';
 
 /** The leave-one-corpus-out choice of bench/paraphrase-loco.ts: only other corpora steer it. */
 

@@ -2,23 +2,23 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { buildIndex } from '../indexer/build.js';
-import { loadEmbedder } from '../src/embedding/embedder.js';
-import type { Embedder } from '../src/embedding/types.js';
-import { projectRoot } from '../src/project-root.js';
-import type { SearchPolicy } from '../src/search/search-policy.js';
-import { cacheDirOf } from '../src/settings/commands.js';
+import { buildIndex } from '../../indexer/build.js';
+import { loadEmbedder } from '../../src/embedding/embedder.js';
+import type { Embedder } from '../../src/embedding/types.js';
+import { projectRoot } from '../../src/project-root.js';
+import type { SearchPolicy } from '../../src/search/search-policy.js';
+import { cacheDirOf } from '../../src/settings/commands.js';
 import { engineSystem } from './answers.js';
 import { type QueryOutcome, reportLoco, TRAINED } from './paraphrase-report.js';
-import { halfOf, loadQuerySet, type QuerySet } from './queries.js';
+import { halfOf, loadQuerySet, type QuerySet } from '../queries.js';
 import { fullWindows, respond, RESULT_COUNT } from './response.js';
 import { answerAt } from './shown.js';
 
 /**
  * Leave-one-corpus-out choice of query-side settings for paraphrased questions (issue 39):
- * `npx tsx bench/paraphrase-loco.ts '<json list of SearchPolicy variants>' [--tag=<code version>]`.
+ * `npx tsx bench/quality/paraphrase-loco.ts '<json list of SearchPolicy variants>' [--tag=<code version>]`.
  * Variant 0 is the baseline. Every variant runs on every labelled set; for each of the six tuned
- * corpora, the variant chosen on the other corpora's tuning halves (bench/paraphrase-choice.ts)
+ * corpora, the variant chosen on the other corpora's tuning halves (bench/quality/paraphrase-choice.ts)
  * is judged on that corpus's held-out half. Sets beyond the six (rust-book, babel) only judge: never
  * trained on, judged on all their queries. Outcomes are cached per variant, set and `--tag`
  * (name the code version: a change to the engine must not reuse another's outcomes).

@@ -1,9 +1,9 @@
-import { mean } from './metrics.js';
+import { mean } from '../lib/metrics.js';
 
 /**
  * Leave-one-corpus-out choice of a query-side setting (issue 39): for each corpus, the variant
  * chosen on the *other* corpora's tuning halves is the one it is judged with. Pure: the runner
- * (bench/paraphrase-loco.ts) hands in per-query outcomes, and `chooseFor` is given only what the
+ * (bench/quality/paraphrase-loco.ts) hands in per-query outcomes, and `chooseFor` is given only what the
  * choice may see, so a left-out corpus's queries cannot steer its own setting.
  */
 

@@ -1,7 +1,7 @@
 import { chooseFor, judge, type Judged, type Outcome } from './paraphrase-choice.js';
 
 /**
- * The leave-one-corpus-out table of bench/paraphrase-loco.ts (and of any probe that produces
+ * The leave-one-corpus-out table of bench/quality/paraphrase-loco.ts (and of any probe that produces
  * outcomes the same way): for each corpus, the variant chosen on the other trained corpora's
  * tuning halves, judged on its held-out half (a set beyond the six: on all its queries).
  */
