@@ -40,7 +40,6 @@ import { VectorCache, vectorCacheDirOf } from './vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write-index.js';
 
 /** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical + HNSW ▸ index-data, atomically. */
-
 export interface BuildOptions extends EmbedOptions {
   /** Folders, or git repositories `git+<url>[#<branch>][:<subfolder>]` (src/corpus-spec.ts). */
   corpusDirs: string[];
@@ -56,6 +55,8 @@ export interface BuildOptions extends EmbedOptions {
   /** Where cached vectors (and the corpus files' remembered digests) live; default `<cacheDir>/vectors`. */
   vectorCacheDir?: string;
   chunk?: ChunkOptions;
+  /** Worker threads a large change set is parsed on; default one per core (indexer/chunker-pool.ts). */
+  parseWorkers?: number;
   /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
   limits?: Partial<FileLimits>;
   lexical?: LexicalParams;
@@ -114,7 +115,8 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   const previousData = kept
     ? Promise.resolve(chunkedAlike(kept.previous, chunkOptions) ? kept.data : undefined)
     : readPreviousData(previous, chunkOptions).catch(() => undefined);
-  const chunked = await chunkCorpus(corpus, previous, chunkOptions, { timeoutMs, failures, remembered }, skips, log);
+  const limit = { timeoutMs, failures, remembered, workers: options.parseWorkers };
+  const chunked = await chunkCorpus(corpus, previous, chunkOptions, limit, skips, log);
   failures.save();
   const ownsEmbedder = options.embedder === undefined;
   const embedder =
