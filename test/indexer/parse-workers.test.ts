@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeIdleChunker, keptChunker } from '../../indexer/bounded-chunk.js';
+import { closeIdleChunker, keptChunker } from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex } from '../../indexer/build.js';
-import { INLINE_PARSE_LIMITS, parsesInline } from '../../indexer/chunk-corpus.js';
+import { INLINE_PARSE_LIMITS, parsesInline } from '../../indexer/parse/chunk-corpus.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /**
