@@ -1,4 +1,4 @@
-import { parseServerOptions, type ServerOptions } from '../mcp/server-options.js';
+import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { SETTINGS } from './catalogue.js';
 import {
   defaultCacheDir,
@@ -7,7 +7,7 @@ import {
   defaultSearchThreads,
   defaultVectorCacheDir,
 } from './defaults.js';
-import { LOG_FORMATS, type LogFormat } from '../observe/pretty-log.js';
+import { LOG_FORMATS, type LogFormat } from './observability.js';
 import { readVariable, SettingsError } from './read-value.js';
 import { readFlags, readValues, readVariables, overlay, type Env, type Flags, type Values } from './values.js';
 import { serverOptionsOf } from './server.js';
