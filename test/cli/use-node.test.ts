@@ -31,8 +31,10 @@ function fakes(scripts: Record<string, string>): string {
   return bin;
 }
 
-/** A Node 20 as Debian's: `node -p …` prints its major, `node --version` its version. */
-const OLD_NODE = 'case "$1" in --version) echo v20.19.2 ;; *) echo 20 ;; esac';
+/** A Node too old: all use-node.sh asks it is its version. */
+const OLD_NODE = 'echo v20.19.2';
+/** Old for the same reason in a minor: 22.5 to 22.12 have node:sqlite only behind a flag. */
+const OLD_MINOR_NODE = 'echo v22.12.0';
 
 /** Sources the copy under set -euo pipefail, then prints what the shell has; PATH starts with `bin`. */
 function sourced(root: string, bin: string, env: Record<string, string> = {}) {
@@ -64,6 +66,16 @@ describe('scripts/use-node.sh sourced under set -euo pipefail', () => {
     mkdirSync(kept, { recursive: true });
     symlinkSync(process.execPath, join(kept, 'node'));
     const run = sourced(root, fakes({ node: OLD_NODE }));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`survived ${join(kept, 'node')} ${process.version}`);
+  });
+
+  it('counts a 22 before 22.13 as old', () => {
+    const root = checkout();
+    const kept = join(root, '.cache', 'node-24', 'bin');
+    mkdirSync(kept, { recursive: true });
+    symlinkSync(process.execPath, join(kept, 'node'));
+    const run = sourced(root, fakes({ node: OLD_MINOR_NODE }));
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(`survived ${join(kept, 'node')} ${process.version}`);
   });
