@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
@@ -24,12 +24,12 @@ interface Finished {
   stderr: string;
 }
 
-/** The environment without the user's SVC_DOCS_* settings, plus `extra`. */
+/** The environment without the user's SVC_DOCS_* settings, in the tests' own cache folder, plus `extra`. */
 function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') && k !== 'NODE_OPTIONS'),
   );
-  return { ...env, ...extra };
+  return { ...env, SVC_DOCS_CACHE_DIR: inject('testCacheDir'), ...extra };
 }
 
 const children: ChildProcess[] = [];
@@ -430,11 +430,11 @@ describe('svc-docs serve', () => {
 
 describe('svc-docs: each corpus gets its own index folder', () => {
   it('a server of the default corpus keeps serving its docs while serve --corpus <other> builds and serves another', async () => {
-    // The project's own cache folder (where the default model is), as npm start uses it.
+    // The tests' cache folder, laid out as npm start's (never the checkout's: the user's records are there).
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('own-index-vectors') });
-    const ownIndex = defaultIndexDir([defaultCorpusDir()]);
+    const ownIndex = defaultIndexDir([defaultCorpusDir()], inject('testCacheDir'));
     const other = writeCorpus({ 'zoo/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
-    const otherIndex = defaultIndexDir([other]);
+    const otherIndex = defaultIndexDir([other], inject('testCacheDir'));
     const first = await startServe(['serve', '--port', '0'], env);
     try {
       const served = readFileSync(join(ownIndex, 'CURRENT'), 'utf8');
