@@ -103,15 +103,18 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
       documents.push(...pagesAsSeen(pages, kb, includes));
     }
   }
+  // A corpus with nothing to read ends in one line, which names the files it has instead.
+  if (documents.length === 0) {
+    const others = limits.skips.unsupportedTypes.map((t) => `${t.extension} (${t.count})`).join(', ');
+    throw new CorpusError(
+      `no documents found in ${roots.map((r) => r.dir).join(', ')}${others === '' ? '' : ` (only files of other types: ${others})`}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
+    );
+  }
   limits.skips.reportUnsupported();
   options.digests?.save(
     roots.map((r) => r.scope ?? r.dir),
     files,
   );
-  if (documents.length === 0)
-    throw new CorpusError(
-      `no documents found in ${roots.map((r) => r.dir).join(', ')}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
-    );
   return documents;
 }
 
