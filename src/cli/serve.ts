@@ -4,8 +4,10 @@ import { chooseLogFormat, logWriter } from '../observe/pretty-log.js';
 import { secretFree } from '../observe/redacted-log.js';
 import { type IndexSettings, type ServeSettings, serveSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
+import { rememberCorpus } from '../settings/last-corpus.js';
 import type { Env } from '../settings/values.js';
 import { KeptReindexer } from '../serve/reindex-process.js';
+import { checkCanListen } from '../mcp/http/listen-error.js';
 import type { RunningDocsServer, ServeOptions } from '../serve/serve.js';
 import { parseCorpusSpec } from '../corpus-spec.js';
 import { readyEntry, startEntry } from './serve-events.js';
@@ -51,6 +53,8 @@ async function runServe(flags: ServeFlags, env: Env): Promise<void> {
     // Build only for a corpus the user pointed at, or into the corpus's own index folder, so
     // serving someone's --index never overwrites it with the bundled corpus.
     const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexIsDefault);
+    // A port in use is said before a build that can take minutes, not after it.
+    await checkCanListen(settings.server.host, settings.server.port);
     if (mayBuild) await buildIfStale(settings, log);
     running = await startServing({ settings, reindexer, mayBuild, out, log });
   } catch (error) {
@@ -59,6 +63,8 @@ async function runServe(flags: ServeFlags, env: Env): Promise<void> {
     throw error;
   }
   log(readyEntry(running.http.url, settings.server, running.live.current.summary()));
+  // search, report and status read these docs from now on, unless told otherwise.
+  rememberCorpus(settings, 'serve');
   const signal = await untilSignalled();
   const stopping = performance.now();
   log({ event: 'stopping', signal });

@@ -26,6 +26,7 @@ const COMMAND_FLAGS: Record<CommandName, string[]> = {
   search: ['--limit', '--json'],
   config: ['--url', '--auth'],
   report: ['--since', '--limit', '--json'],
+  status: ['--json'],
 };
 
 describe('the settings catalogue', () => {
