@@ -9,7 +9,7 @@ import type { SearchEngine } from '../search/types.js';
 import { type Html, html } from './html.js';
 import { markdownToHtml } from './markdown-html.js';
 import { PAGE_HEADERS } from './page-style.js';
-import { gapReportView, knowledgeBasesView, layout, searchForm } from './page-view.js';
+import { gapReportView, knowledgeBasesView, layout, placeholderOf, searchForm } from './page-view.js';
 import { answerView } from './results-view.js';
 
 /**
@@ -59,21 +59,22 @@ export function searchPageRoutes(app: Express, options: SearchPageOptions): void
 
   app.get(PAGE_PATH, ...options.guards, async (req: Request, res: Response) => {
     const asked = typeof req.query.q === 'string' ? req.query.q : undefined;
+    const summary = options.engine.summary();
+    const form = (term: string, problem?: string) => searchForm(term, placeholderOf(summary), problem);
     if (asked === undefined || asked.trim() === '') {
-      const home = html`${searchForm('')}${knowledgeBasesView(options.engine.summary(), options.pages())}${gapReportView(await report())}`;
+      const home = html`${form('')}${knowledgeBasesView(summary, options.pages())}${gapReportView(await report())}`;
       return send(res, 200, 'svc-docs', home);
     }
     const input = searchDocsInputSchema.safeParse({ searchTerm: asked });
-    if (!input.success)
-      return send(res, 400, 'svc-docs', searchForm(asked.slice(0, 1000), input.error.issues[0]?.message));
+    if (!input.success) return send(res, 400, 'svc-docs', form(asked.slice(0, 1000), input.error.issues[0]?.message));
     const term = input.data.searchTerm;
     try {
       const [answer, render] = await Promise.all([searchDocs(options.engine, term, options.search), markdownToHtml()]);
-      const body = html`${searchForm(term)}${answerView(answer, options.pages(), render)}`;
+      const body = html`${form(term)}${answerView(answer, options.pages(), render)}`;
       return send(res, 200, `${term} · svc-docs`, body);
     } catch (error) {
       const problem = `The search failed: ${errorText(error)}. Try again; if it keeps failing, check the server log.`;
-      return send(res, 503, 'svc-docs', searchForm(term, problem));
+      return send(res, 503, 'svc-docs', form(term, problem));
     }
   });
 }

@@ -21,13 +21,22 @@ export function layout(title: string, body: Html): string {
 `.text;
 }
 
-export function searchForm(term: string, problem?: string): Html {
+/**
+ * The search box's example: a main topic of the docs served (their profile's first), never a
+ * fixed one: the bundled docs' "webhook signature verification" showed over every corpus.
+ */
+export function placeholderOf(summary: Pick<IndexSummary, 'profiles'>): string {
+  const topic = summary.profiles.find((p) => p.topics.length > 0)?.topics[0];
+  return topic === undefined ? 'Search the docs' : `e.g. ${topic}`;
+}
+
+export function searchForm(term: string, placeholder: string, problem?: string): Html {
   return html`<header>
 <h1><a href="/">svc-docs</a></h1>
 <p>Search the documentation the AI assistants search, and see exactly what they get back.</p>
 </header>
 <form class="search" method="get" action="/" role="search">
-<input type="search" name="q" value="${term}" maxlength="1000" placeholder="e.g. webhook signature verification" aria-label="Search the docs" autofocus>
+<input type="search" name="q" value="${term}" maxlength="1000" placeholder="${placeholder}" aria-label="Search the docs" autofocus>
 <button type="submit">Search</button>
 </form>
 ${problem === undefined ? '' : html`<p class="not-covered" role="alert">${problem}</p>`}`;
