@@ -74,6 +74,8 @@ export async function buildQuietly(settings: IndexSettings, log: Log): Promise<v
   const summary = await buildIndex({
     ...buildOptions(settings),
     log: (line) => log({ event: 'index-build-output', message: line }),
+    // Files left out are the user's to act on: at warn level, as the log's other warnings.
+    warn: (line) => log({ level: 'warn', event: 'index-build-output', message: line }),
   });
   log({
     event: 'index-built',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { defaultIndexDir } from '../../src/settings/defaults.js';
-import { cliEnv, type Finished, freshCache, linesOf, runCli } from '../helpers/cli-run.js';
+import { cliEnv, type Finished, freshCache, linesOf, runCli, serveUntilReady } from '../helpers/cli-run.js';
 import { tempDir } from '../helpers/index-fixture.js';
 
 /**
@@ -77,6 +77,25 @@ describe('the first hour: each bad input ends in one line', () => {
       expect(run.stdout).not.toContain('"event":"index-build"');
       expect(existsSync(defaultIndexDir([corpus], cache))).toBe(false);
     });
+  });
+
+  it("serve's build logs the files it leaves out at warn level", async () => {
+    const corpus = tempDir('first-hour-mixed');
+    mkdirSync(join(corpus, 'guide'));
+    writeFileSync(join(corpus, 'guide', 'start.md'), '# Start\n\nHow to start.\n');
+    writeFileSync(join(corpus, 'guide', 'diagram.png'), 'not text');
+    const run = await serveUntilReady(['--corpus', corpus], cliEnv({}, freshCache()));
+    expect(run.code, run.stderr).toBe(0);
+    const skipped = linesOf(run.stdout)
+      .map((line) => JSON.parse(line) as { level: string; event: string; message?: string })
+      .filter((entry) => entry.message?.startsWith('skipped '));
+    expect(skipped).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        event: 'index-build-output',
+        message: 'skipped 1 file of unsupported types: .png (1)',
+      }),
+    ]);
   });
 
   it('a Node older than 22.13', () => {
