@@ -7,7 +7,7 @@ import { addSettingFlags } from '../settings/flags.js';
 import { rememberCorpus } from '../settings/last-corpus.js';
 import type { Env } from '../settings/values.js';
 import { KeptReindexer } from '../serve/reindex-process.js';
-import { checkCanListen } from '../mcp/http/listen-error.js';
+import { checkCanListen } from '../serve/listen-error.js';
 import type { RunningDocsServer, ServeOptions } from '../serve/serve.js';
 import { parseCorpusSpec } from '../corpus-spec.js';
 import { readyEntry, startEntry } from './serve-events.js';
@@ -84,7 +84,7 @@ async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   const { corpusDirs, indexDir, model, fileLimits, vectorCacheDir } = settings;
   // Only the check: the parser and the rest of the indexer load if a build is needed.
   const [{ indexStatus }, { corpusRoots }] = await Promise.all([
-    import('../../indexer/index-status.js'),
+    import('../../indexer/reindex/index-status.js'),
     import('../../indexer/sources/corpus-roots.js'),
   ]);
   // A git corpus is fetched here, as `svc-docs index` would, before the check.
