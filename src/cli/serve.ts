@@ -62,10 +62,12 @@ async function runServe(flags: ServeFlags, env: Env): Promise<void> {
     await reindexer?.close();
     throw error;
   }
+  // Listened for before `ready` is said: a supervisor may stop the server as soon as it reads it.
+  const signalled = untilSignalled();
   log(readyEntry(running.http.url, settings.server, running.live.current.summary()));
   // search, report and status read these docs from now on, unless told otherwise.
   rememberCorpus(settings, 'serve');
-  const signal = await untilSignalled();
+  const signal = await signalled;
   const stopping = performance.now();
   log({ event: 'stopping', signal });
   // Side by side: the server waits for a reindex under way, which the reindexer, let go, ends
