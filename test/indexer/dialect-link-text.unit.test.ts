@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from '../../indexer/chunk.js';
-import { cleanDialects } from '../../indexer/dialects/clean.js';
+import { parseMarkdown } from '../../indexer/chunk/chunk.js';
+import { cleanDialects } from '../../indexer/chunk/dialects/clean.js';
 
 /** Links a reader sees as text, and entities as characters (indexer/dialects/link-text.ts). */
 
