@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { defaultIndexDir } from '../../src/settings/defaults.js';
-import { cliEnv, type Finished, freshCache, linesOf, runCli, serveUntilReady } from '../helpers/cli-run.js';
+import {
+  cliEnv,
+  type Finished,
+  freshCache,
+  killChildren,
+  linesOf,
+  runCli,
+  serveUntilReady,
+} from '../helpers/cli-run.js';
+
+afterAll(killChildren);
 import { tempDir } from '../helpers/index-fixture.js';
 
 /**
@@ -107,7 +117,7 @@ describe('the first hour: each bad input ends in one line', () => {
     const run = spawnSync(process.execPath, ['-e', asNode20], { cwd: projectRoot(), encoding: 'utf8' });
     if (run.error !== undefined) throw run.error;
     expectOneLine(
-      { code: run.status, stdout: run.stdout, stderr: run.stderr },
+      { code: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr },
       /^svc-docs: needs Node\.js 22\.13 or newer, but .+ is v20\.19\.2: in the svc-docs folder run '\. scripts\/use-node\.sh'/,
     );
   });

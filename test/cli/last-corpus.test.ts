@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { defaultCorpusDir, defaultIndexDir } from '../../src/settings/defaults.js';
-import { cliEnv, freshCache, linesOf, runCli, serveUntilReady } from '../helpers/cli-run.js';
+import { cliEnv, freshCache, killChildren, linesOf, runCli, serveUntilReady } from '../helpers/cli-run.js';
+
+afterAll(killChildren);
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /**
