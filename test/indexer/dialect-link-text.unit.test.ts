@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMarkdown } from '../../indexer/chunk/chunk.js';
 import { cleanDialects } from '../../indexer/chunk/dialects/clean.js';
 
-/** Links a reader sees as text, and entities as characters (indexer/dialects/link-text.ts). */
+/** Links a reader sees as text, and entities as characters (indexer/chunk/dialects/link-text.ts). */
 
 const clean = (source: string) => cleanDialects(source, parseMarkdown).text;
 
