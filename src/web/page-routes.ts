@@ -1,6 +1,5 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { errorText } from '../observe/log.js';
-import { type GapReport, gapReport } from '../observe/gap-report.js';
 import type { QueryStore } from '../observe/query-store.js';
 import { searchDocsInputSchema } from '../mcp/tools/docs-server.js';
 import type { PageIndex } from '../mcp/tools/pages.js';
@@ -10,6 +9,7 @@ import { type Html, html } from './html.js';
 import { markdownToHtml } from './markdown-html.js';
 import { PAGE_HEADERS } from './page-style.js';
 import { gapReportView, knowledgeBasesView, layout, searchForm } from './page-view.js';
+import { reportSource } from './report-source.js';
 import { answerView } from './results-view.js';
 
 /**
@@ -28,28 +28,6 @@ export interface SearchPageOptions {
   pages: () => PageIndex;
   store?: QueryStore;
   search: SearchDocsSettings;
-}
-
-const REPORT_DAYS = 7;
-const REPORT_LIMIT = 10;
-/** A report is recomputed when searches were recorded or the index changed, and at least this often. */
-const REPORT_MAX_AGE_MS = 60_000;
-
-/** The last week's docs-gap report, recomputed only when something it depends on changed. */
-function reportSource(options: SearchPageOptions): () => Promise<GapReport | undefined> {
-  let cached: { key: string; at: number; report: GapReport } | undefined;
-  return async () => {
-    const { store } = options;
-    if (store === undefined) return undefined;
-    const key = `${store.recorded}:${options.engine.summary().builtAt}`;
-    if (cached?.key === key && Date.now() - cached.at < REPORT_MAX_AGE_MS) return cached.report;
-    const now = new Date();
-    const since = new Date(now.getTime() - REPORT_DAYS * 86_400_000);
-    const pages = options.pages().documents.map((d) => `${d.kb}/${d.path}`);
-    const report = gapReport(await store.read(since), { pages, limit: REPORT_LIMIT, since, now });
-    cached = { key, at: Date.now(), report };
-    return report;
-  };
 }
 
 export function searchPageRoutes(app: Express, options: SearchPageOptions): void {
