@@ -44,7 +44,8 @@ export function gapReportText(report: GapReport): string {
     ...section(
       'Weakest answers (best result below "Very relevant", lowest first):',
       report.weakest.map(
-        (w) => `  ${confidence(w.bestConfidence)}  ${quoted(w.term)}  → ${terminalText(w.pages[0] ?? '(no page shown)')}`,
+        (w) =>
+          `  ${confidence(w.bestConfidence)}  ${quoted(w.term)}  → ${terminalText(w.pages[0] ?? '(no page shown)')}`,
       ),
       'none',
     ),

@@ -40,7 +40,9 @@ export function prettyLine(line: string, colour = false): string {
     paint(terminalText(String(event ?? '')), '1', colour),
     ...(typeof message === 'string' ? [terminalText(message)] : []),
   ];
-  const rest = Object.entries(fields).map(([key, value]) => `${paint(terminalText(key), '90', colour)}=${shown(value)}`);
+  const rest = Object.entries(fields).map(
+    ([key, value]) => `${paint(terminalText(key), '90', colour)}=${shown(value)}`,
+  );
   return [...head, ...rest].filter((part) => part !== '').join(' ');
 }
 

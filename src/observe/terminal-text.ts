@@ -6,7 +6,6 @@
  * one could clear the screen, recolour it or hide a line (issue 40).
  */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes.
 const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function terminalText(text: string): string {
