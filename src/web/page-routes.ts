@@ -6,7 +6,8 @@ import type { PageIndex } from '../mcp/tools/pages.js';
 import { searchDocs, type SearchDocsSettings } from '../mcp/tools/search-docs.js';
 import type { SearchEngine } from '../search/types.js';
 import { type Html, html } from './html.js';
-import { markdownToHtml } from './markdown-html.js';
+import { clientKeyOf } from '../mcp/http/fair-share.js';
+import { RenderThread } from './render-thread.js';
 import { PAGE_HEADERS } from './page-style.js';
 import { gapReportView, knowledgeBasesView, layout, searchForm } from './page-view.js';
 import { reportSource } from './report-source.js';
@@ -22,7 +23,7 @@ import { answerView } from './results-view.js';
 export const PAGE_PATH = '/';
 
 export interface SearchPageOptions {
-  /** The access checks /docs has (Host, token); the Origin check is the app's. */
+  /** The access checks /docs has (Host, token) and its per-client shares; the Origin check is the app's. */
   guards: RequestHandler[];
   engine: SearchEngine;
   pages: () => PageIndex;
@@ -32,6 +33,7 @@ export interface SearchPageOptions {
 
 export function searchPageRoutes(app: Express, options: SearchPageOptions): void {
   const report = reportSource(options);
+  const renderer = new RenderThread();
   const send = (res: Response, status: number, title: string, body: Html) =>
     res.status(status).set(PAGE_HEADERS).send(layout(title, body));
 
@@ -46,8 +48,12 @@ export function searchPageRoutes(app: Express, options: SearchPageOptions): void
       return send(res, 400, 'svc-docs', searchForm(asked.slice(0, 1000), input.error.issues[0]?.message));
     const term = input.data.searchTerm;
     try {
-      const [answer, render] = await Promise.all([searchDocs(options.engine, term, options.search), markdownToHtml()]);
-      const body = html`${searchForm(term)}${answerView(answer, options.pages(), render)}`;
+      const client = clientKeyOf(res);
+      const answer = await searchDocs(options.engine, term, options.search, client);
+      const texts = answer.structured.results.flatMap((r) => r.sections.map((s) => s.text));
+      const rendered = await renderer.render(texts, client);
+      const byText = new Map(texts.map((text, i) => [text, rendered[i]!]));
+      const body = html`${searchForm(term)}${answerView(answer, options.pages(), (text) => byText.get(text)!)}`;
       return send(res, 200, `${term} · svc-docs`, body);
     } catch (error) {
       const problem = `The search failed: ${errorText(error)}. Try again; if it keeps failing, check the server log.`;

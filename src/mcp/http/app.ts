@@ -86,14 +86,19 @@ function liveView(options: AppOptions): { engine: SearchEngine; pages: () => Pag
 /** What the routes share: the access check, both eras' handlers, and the observer of each request. */
 interface Parts {
   auth: RequestHandler;
+  /** The client tag and its share (fair-share.ts), one count for /docs and the search page. */
+  shares: RequestHandler[];
   legacy: LegacySessions;
   stateless: Stateless;
   observer: RequestObserver;
   event: Log;
 }
 
-function mcpRoutes(app: Express, options: AppOptions, { auth, legacy, stateless, observer, event }: Parts): void {
-  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
+function mcpRoutes(
+  app: Express,
+  options: AppOptions,
+  { auth, shares, legacy, stateless, observer }: Parts,
+): void {
   app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth, ...shares);
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;
@@ -176,14 +181,19 @@ function observeRoutes(
   app: Express,
   options: AppOptions,
   view: ReturnType<typeof liveView>,
-  access: { auth: RequestHandler; hasCredentials: boolean; metrics: ServerMetrics | undefined },
+  access: {
+    auth: RequestHandler;
+    shares: RequestHandler[];
+    hasCredentials: boolean;
+    metrics: ServerMetrics | undefined;
+  },
 ): void {
   const host = hostGuard(options.allowedHosts);
   if (access.metrics !== undefined)
     metricsRoute(app, [host, metricsAuth(options.metricsToken, access.auth, access.hasCredentials)], access.metrics);
   if (options.webPage)
     searchPageRoutes(app, {
-      guards: [host, pageAuth(options.authToken, access.auth)],
+      guards: [host, pageAuth(options.authToken, access.auth), ...access.shares],
       ...view,
       store: options.store,
       search: { maxResults: options.maxResults, responseBudgetChars: options.responseBudgetChars },
@@ -226,7 +236,6 @@ export function createApp(options: AppOptions): App {
     newServer,
     event,
   });
-
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -239,9 +248,10 @@ export function createApp(options: AppOptions): App {
   const auth = authGuard(options.authToken, oauth, event);
   if (oauth !== undefined) metadataRoutes(app, options, oauth);
   healthRoutes(app, options, auth, sessions);
-  mcpRoutes(app, options, { auth, legacy: sessions, stateless, observer, event });
+  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
+  mcpRoutes(app, options, { auth, shares, legacy: sessions, stateless, observer, event });
   const hasCredentials = options.authToken !== undefined || oauth !== undefined;
-  observeRoutes(app, options, view, { auth, hasCredentials, metrics });
+  observeRoutes(app, options, view, { auth, shares, hasCredentials, metrics });
   app.use((req: Request, res: Response) => {
     res.status(404).json({
       error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz${metrics ? `; metrics: ${METRICS_PATH}` : ''}.`,
