@@ -90,7 +90,9 @@ describe('included files', () => {
     expect(docs).toHaveLength(60);
     const warnings = lines.filter((l) => l.startsWith('warning:'));
     expect(warnings).toHaveLength(10);
-    expect(warnings[0]).toMatch(/includes "..\/partials\/_f.mdx": what the corpus's pages include in all is over 32 times/);
+    expect(warnings[0]).toMatch(
+      /includes "..\/partials\/_f.mdx": what the corpus's pages include in all is over 32 times/,
+    );
     expect(lines).toContain('… and 15 more warnings like the above (includes: corpus-full)');
   });
 

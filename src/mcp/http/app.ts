@@ -94,11 +94,7 @@ interface Parts {
   event: Log;
 }
 
-function mcpRoutes(
-  app: Express,
-  options: AppOptions,
-  { auth, shares, legacy, stateless, observer }: Parts,
-): void {
+function mcpRoutes(app: Express, options: AppOptions, { auth, shares, legacy, stateless, observer }: Parts): void {
   app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth, ...shares);
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;
