@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { BuildProgress } from '../../indexer/embed.js';
+import type { BuildProgress } from '../../indexer/write/embed.js';
 import { terminalLines } from '../observe/terminal-text.js';
 
 /**
