@@ -26,6 +26,22 @@ function plain(text: string): Html {
   return html`<pre class="plain">${text}</pre>`;
 }
 
+/** The worker's answer to one request, or undefined when it stopped or ran past `limitMs`; its listeners removed either way. */
+function answerOf(thread: Worker, request: RenderRequest, limitMs: number): Promise<{ html?: string[] } | undefined> {
+  return new Promise((resolve) => {
+    const done = (value: { html?: string[] } | undefined) => {
+      clearTimeout(timer);
+      thread.off('message', onMessage).off('error', stopped).off('exit', stopped);
+      resolve(value);
+    };
+    const stopped = () => done(undefined);
+    const timer = setTimeout(stopped, limitMs);
+    const onMessage = (reply: { id: number; html?: string[] }) => reply.id === request.id && done(reply);
+    thread.on('message', onMessage).on('error', stopped).on('exit', stopped);
+    thread.postMessage(request);
+  });
+}
+
 export class RenderThread {
   private worker: { thread: Worker; ready: Promise<void> } | undefined;
   private readonly waiting = new FairQueue<Job>();
@@ -68,19 +84,7 @@ export class RenderThread {
     worker.thread.ref();
     try {
       await worker.ready;
-      const answer = await new Promise<{ html?: string[] } | undefined>((resolve) => {
-        const timer = setTimeout(() => resolve(undefined), this.limitMs);
-        const done = (value: { html?: string[] } | undefined) => {
-          clearTimeout(timer);
-          worker.thread.off('message', onMessage);
-          resolve(value);
-        };
-        const onMessage = (reply: { id: number; html?: string[] }) => reply.id === id && done(reply);
-        worker.thread.on('message', onMessage);
-        worker.thread.once('error', () => done(undefined));
-        worker.thread.once('exit', () => done(undefined));
-        worker.thread.postMessage({ id, texts: job.texts } satisfies RenderRequest);
-      });
+      const answer = await answerOf(worker.thread, { id, texts: job.texts }, this.limitMs);
       if (answer?.html !== undefined) return answer.html.map(trustedHtml);
     } catch {
       // The worker could not load: plain text, and a new worker for the next view.
