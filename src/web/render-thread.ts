@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { FairQueue } from '../serve/fair-queue.js';
+import { FairQueue } from '../http/fair-queue.js';
 import { workerEntry } from '../worker-entry.js';
 import { type Html, html, trustedHtml } from './html.js';
 import type { RenderRequest } from './render-worker.js';
@@ -9,7 +9,7 @@ import type { RenderRequest } from './render-worker.js';
  * section. Markdown parsing is super-linear on hostile input (24 KB of mixed emphasis: 12 s;
  * 1,000 nested list items: 3.7 s), so each page view's rendering has RENDER_LIMIT_MS: past it the
  * worker is ended (and replaced for the next view) and that view shows its sections as plain
- * text. Views wait in turn by client (serve/fair-queue.ts), so one client's hostile pages delay
+ * text. Views wait in turn by client (src/http/fair-queue.ts), so one client's hostile pages delay
  * another's by at most one render.
  */
 
