@@ -22,6 +22,7 @@ function get(
       res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
     });
     req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
+    req.end();
   });
 }
 
