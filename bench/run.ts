@@ -7,19 +7,20 @@ import type { Embedder } from '../src/embedding/types.js';
 import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { MILLION, type RunFlags, runFlags } from './run-flags.js';
-import { measureAbuse } from './abuse.js';
-import { renderAbuseSummary } from './abuse-summary.js';
-import { measureColdStart, type ColdStartReport } from './coldstart.js';
-import { measureHttp, type HttpReport } from './http.js';
-import { measureIndexing, type IndexingReport } from './indexing.js';
-import { measureLatency, type LatencyReport } from './latency.js';
-import { heldOutComparison, type HeldOutReport } from './heldout.js';
-import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality.js';
+import { measureAbuse } from './abuse/abuse.js';
+import { renderAbuseSummary } from './report/abuse-summary.js';
+import { measureColdStart } from './speed/coldstart.js';
+import { measureHttp } from './speed/http.js';
+import { measureIndexing } from './speed/indexing.js';
+import { measureLatency } from './speed/latency.js';
+import { heldOutComparison } from './quality/heldout.js';
+import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality/quality.js';
 import { labelledSets, splitHalf, type QuerySet } from './queries.js';
-import { measureScale, scaleChart, type ScaleReport } from './scale.js';
-import { misspelt } from './typos.js';
-import { renderSummary } from './summary.js';
-import { writePageScreenshots } from './search-page-screenshot.js';
+import { measureScale, scaleChart } from './scale/scale.js';
+import { misspelt } from './quality/typos.js';
+import type { BenchResults, QualityReport } from './report/results.js';
+import { renderSummary } from './report/summary.js';
+import { writePageScreenshots } from './report/search-page-screenshot.js';
 
 /**
  * `npm run bench` (full) and `npm run bench -- --quick` (CI): quality of every system on the
@@ -28,47 +29,12 @@ import { writePageScreenshots } from './search-page-screenshot.js';
  * start, and behaviour at scale, all measured in this one run on this machine, screenshots of
  * the search page for the README, and the abuse and soak run. Select parts with
  * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; abuse:
- * bench/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
+ * bench/abuse/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
-
-export interface QualityReport {
-  set: string;
-  corpus: string;
-  /** Held-out queries: every figure below is on the held-out half. */
-  queries: number;
-  documents: number;
-  sections: number;
-  /** The shipped engine against plain BM25 ±15 sections, as the assistant receives their answers. */
-  answers: HeldOutReport;
-  systems: SystemReport[];
-  /** The same queries with one typo each (bench/typos.ts): what typo tolerance is worth. */
-  typos: SystemReport[];
-  /** A few of those queries, to show what the typos look like. */
-  typoExamples: string[];
-}
-
-export interface BenchResults {
-  mode: 'quick' | 'full';
-  /** The command as run, flags included (older results files lack it). */
-  command?: string;
-  startedAt: string;
-  machine: { node: string; platform: string; cpus: number; memoryGiB: number };
-  model: string;
-  quality: QualityReport[];
-  latency?: LatencyReport;
-  indexing?: IndexingReport;
-  http?: HttpReport;
-  coldstart?: ColdStartReport;
-  scale?: ScaleReport;
-  /** Wall-clock seconds of each part, and of the whole run. */
-  seconds: Record<string, number>;
-  /** The machine's 1-minute load average at the end of each part: other work on it slows every number. */
-  loadAverage: Record<string, number>;
-}
 
 async function qualityOf(
   set: QuerySet,

@@ -24,7 +24,7 @@ const storedDocumentSchema = z.object({
 export type StoredDocument = z.infer<typeof storedDocumentSchema>;
 
 /**
- * What a section is for (indexer/section-role.ts): `content` says something; `navigation` only
+ * What a section is for (indexer/chunk/section-role.ts): `content` says something; `navigation` only
  * points elsewhere (see-also lists, tables of contents); `empty` is a heading with nothing under
  * it. Only content sections are answers; the others are context.
  */
@@ -41,7 +41,7 @@ export type StoredSection = z.infer<typeof storedSectionSchema>;
 
 export const termsFileSchema = z.object({ terms: z.array(z.string()) });
 
-/** profile.json: what each knowledge base covers (src/search/corpus-profile.ts), made at build time. */
+/** profile.json: what each knowledge base covers (src/index/corpus-profile.ts), made at build time. */
 export const profileFileSchema = z.object({
   profiles: z.array(
     z.object({

@@ -1,5 +1,5 @@
 import { DEFAULT_WEB_LIMITS, type WebLimits } from './web.js';
-import { parseServerOptions, type ServerOptions } from '../mcp/server-options.js';
+import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { SETTINGS } from './catalogue.js';
 import {
   defaultCacheDir,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/split-section.js';
-import { DEFAULT_CHUNK_OPTIONS, parseMarkdown } from '../../indexer/chunk.js';
+import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/chunk/split-section.js';
+import { DEFAULT_CHUNK_OPTIONS, parseMarkdown } from '../../indexer/chunk/chunk.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/open-index.js';
@@ -15,7 +15,7 @@ import { linesOf, runCli } from './helpers.js';
  * quotes), to make one giant section (an unclosed code fence) or simply to be huge. Each is
  * generated here. The indexer stops a parse at its time limit and skips an over-size file, with
  * one line naming the file; everything else is indexed and searchable, and no section is
- * unbounded. (How long these take is measured by bench/hostile-markdown.ts, not asserted here.)
+ * unbounded. (How long these take is measured by bench/abuse/hostile-markdown.ts, not asserted here.)
  */
 
 /** Each line indented one level deeper than the one before. */

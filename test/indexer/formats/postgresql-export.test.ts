@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { htmlPage } from '../../../indexer/formats/html-page.js';
-import { knowledgeBase } from '../../../indexer/knowledge-base.js';
+import { knowledgeBase } from '../../../indexer/load/knowledge-base.js';
 import {
   POSTGRESQL_DOCS_SKIPPED,
   requirePostgresqlDocs,
