@@ -10,8 +10,6 @@ import { type FetchBounds, fetchBounded } from './web-fetch.js';
 
 export interface SitemapResult {
   urls: URL[];
-  /** Whether a sitemap was found at all (else the crawl follows links). */
-  found: boolean;
   /** One line per problem (a child sitemap unreadable, the entry bound reached). */
   lines: string[];
 }
@@ -54,11 +52,10 @@ export async function readSitemaps(
   max: number,
   origin: string,
 ): Promise<SitemapResult> {
-  const result: SitemapResult = { urls: [], found: false, lines: [] };
+  const result: SitemapResult = { urls: [], lines: [] };
   for (const sitemap of candidates) {
     const top = await readLocs(sitemap, bounds, max);
     if (top.fetched.kind !== 'body') continue;
-    result.found = true;
     const pages = top.index ? [] : top.locs;
     if (top.index) {
       for (const child of top.locs.slice(0, MAX_CHILD_SITEMAPS)) {

@@ -8,7 +8,7 @@ import { ALLOW_ALL, parseRobots, type Robots } from './robots.js';
 import { readSitemaps } from './sitemap.js';
 import { acquireSourceLock } from './source-lock.js';
 import { type FetchBounds, fetchBounded } from './web-fetch.js';
-import { type PageState, readState, removePage, startFolder, writePage, writeState } from './web-mirror.js';
+import { type PageState, readState, removePage, startFolder, underStart, writePage, writeState } from './web-mirror.js';
 
 /**
  * A website corpus (`--corpus https://docs.example.com/guide/`), crawled into
@@ -66,7 +66,9 @@ export async function syncWebSource(spec: WebSpec, options: WebSourceOptions): P
       },
     );
     for (const line of sitemap?.lines ?? []) options.log(line);
-    const seeds = sitemap?.found ? [start, ...sitemap.urls] : undefined;
+    // A sitemap with no page below the start folder (the whole site's, another section's) says nothing of it: links are followed.
+    const listed = sitemap?.urls.filter((u) => underStart(u, folder)) ?? [];
+    const seeds = listed.length > 0 ? [start, ...listed] : undefined;
     const result = await crawl({
       start,
       folder,
