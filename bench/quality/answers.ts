@@ -1,6 +1,7 @@
 import type { Embedder } from '../../src/embedding/types.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchPolicy } from '../../src/search/search-policy.js';
+import type { PassageOptions } from '../../src/search/passage-options.js';
 import type { SearchResult } from '../../src/search/types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { mean, ndcg, percentile } from '../lib/metrics.js';
@@ -69,6 +70,8 @@ export interface AnswerReport {
 export interface AnswerSettings {
   budgetChars: number;
   resultCount: number;
+  /** The response's fitted numbers, when not the shipped ones (src/search/passage-options.ts). */
+  passages?: Partial<PassageOptions>;
 }
 
 const DEFAULTS: AnswerSettings = { budgetChars: RESPONSE_BUDGET_CHARS, resultCount: RESULT_COUNT };
@@ -79,7 +82,7 @@ export async function answerOutcome(
   settings: AnswerSettings = DEFAULTS,
 ): Promise<QueryOutcome> {
   const results = await system.search(query.query, settings.resultCount);
-  const response = respond(query.query, results, settings.budgetChars);
+  const response = respond(query.query, results, settings.budgetChars, settings.passages);
   const ranking = settings.resultCount >= 10 ? results : await system.search(query.query, 10);
   const rank = firstAnswerRank(query, response.shown);
   const full = fullWindows(results);
@@ -90,7 +93,9 @@ export async function answerOutcome(
     hit5: answerAt(query, response.shown, 5),
     hit1Full: answerAt(query, full, 1),
     hit5Full: answerAt(query, full, 5),
-    hit5At: BUDGET_CURVE.map((budget) => answerAt(query, respond(query.query, results, budget).shown, 5)),
+    hit5At: BUDGET_CURVE.map((budget) =>
+      answerAt(query, respond(query.query, results, budget, settings.passages).shown, 5),
+    ),
     rr: rank === 0 ? 0 : 1 / rank,
     ndcg10: ndcg(
       ranking.map((r) => `${r.source}/${r.path}`),

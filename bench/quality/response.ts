@@ -1,4 +1,5 @@
 import { renderSearch } from '../../src/mcp/render/render.js';
+import type { PassageOptions } from '../../src/search/passage-options.js';
 import { parseServerOptions } from '../../src/settings/server-options.js';
 import type { SearchResult } from '../../src/search/types.js';
 import type { ShownResult } from './shown.js';
@@ -31,8 +32,10 @@ export function respond(
   term: string,
   results: readonly SearchResult[],
   budgetChars: number = RESPONSE_BUDGET_CHARS,
+  /** Fitted numbers other than the shipped ones (tuning passes them; the defaults never change). */
+  passages?: Partial<PassageOptions>,
 ): Response {
-  const rendered = renderSearch(term, results, { budgetChars });
+  const rendered = renderSearch(term, results, { ...passages, budgetChars });
   return {
     text: rendered.text,
     chars: rendered.text.length,

@@ -21,7 +21,7 @@ export interface QualityReport {
   /** The shipped engine against plain BM25 ±15 sections, as the assistant receives their answers. */
   answers: HeldOutReport;
   systems: SystemReport[];
-  /** The same queries with one typo each (bench/typos.ts): what typo tolerance is worth. */
+  /** The same queries with one typo each (bench/quality/typos.ts): what typo tolerance is worth. */
   typos: SystemReport[];
   /** A few of those queries, to show what the typos look like. */
   typoExamples: string[];

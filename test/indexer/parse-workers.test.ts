@@ -7,7 +7,7 @@ import { INLINE_PARSE_LIMITS, parsesInline } from '../../indexer/parse/chunk-cor
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /**
- * A build parses a large change set on several workers at once (indexer/chunker-pool.ts); the
+ * A build parses a large change set on several workers at once (indexer/parse/chunker-pool.ts); the
  * index must not show it. The first page is many times larger than the rest, so with several
  * workers the small pages finish parsing long before it: an index that took the sections in the
  * order parses finish would put the first page's sections last.
