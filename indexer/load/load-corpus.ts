@@ -123,7 +123,7 @@ function readDocument(
 ): ReadPage<CorpusDocument> | undefined {
   const kb = kbOf.name;
   const path = relative(kbDir, file).split(sep).join('/');
-  const url = kbOf.site && pageUrl(kbOf.site, file);
+  const url = kbOf.pageUrls?.get(file) ?? (kbOf.site && pageUrl(kbOf.site, file));
   let bytes: Buffer;
   let stat: BigIntStats;
   try {

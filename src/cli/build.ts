@@ -49,7 +49,7 @@ function buildOptions(settings: IndexSettings): BuildOptions {
     cacheDir: settings.cacheDir,
     vectorCacheDir: settings.vectorCacheDir,
     limits: settings.fileLimits,
-    sources: { gitTimeoutMs: settings.gitTimeoutMs },
+    sources: { gitTimeoutMs: settings.gitTimeoutMs, webLimits: settings.webLimits },
   };
 }
 

@@ -76,7 +76,7 @@ async function printClientConfigs(flags: { url: string; auth?: boolean }, env: E
   }
 }
 
-type SearchFlags = { limit?: number; json?: boolean };
+type SearchFlags = { limit?: number; json?: boolean; kb?: string };
 
 function addSearchCommand(program: Command, env: Env): void {
   const command = program
@@ -89,6 +89,7 @@ function addSearchCommand(program: Command, env: Env): void {
       `maximum number of results (default: ${SETTINGS.maxResults.variable}, else its default)`,
       positiveInt,
     )
+    .option('--kb <name>', 'search this knowledge base only (default: all of them)')
     .option('--json', 'print results as JSON')
     .action((words: string[], flags: SearchFlags) => printSearch(words, flags, env));
 }
@@ -107,7 +108,7 @@ async function printSearch(words: string[], flags: SearchFlags, env: Env): Promi
     cacheDir: settings.cacheDir,
   });
   try {
-    const results = await engine.search(term, { limit: flags.limit ?? settings.maxResults });
+    const results = await engine.search(term, { limit: flags.limit ?? settings.maxResults, knowledgeBase: flags.kb });
     if (flags.json) console.log(JSON.stringify(results, null, 2));
     else console.log(renderSearch(term, results, { budgetChars: settings.responseBudgetChars }).text);
   } finally {

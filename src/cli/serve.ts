@@ -85,6 +85,7 @@ async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   const roots = await corpusRoots(corpusDirs, {
     cacheDir: settings.cacheDir,
     gitTimeoutMs: settings.gitTimeoutMs,
+    webLimits: settings.webLimits,
     log: (l) => console.error(l),
   });
   const status = await indexStatus(roots, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
@@ -133,14 +134,28 @@ async function startServing({ settings, reindexer, mayBuild, out, log }: Serving
   }
 }
 
-/** Folders are watched; git corpora are polled, through the reindexer: while serving, only it runs git. */
+/**
+ * Folders are watched; git corpora and websites are polled (the shorter interval of those served),
+ * through the reindexer: while serving, only it runs git or crawls.
+ */
 function watchSpec(settings: ServeSettings, reindexer: KeptReindexer): ServeOptions['watch'] {
   const specs = settings.corpusDirs.map(parseCorpusSpec);
   return {
     dirs: specs.flatMap((s) => (s.kind === 'folder' ? [s.path] : [])),
-    pollMs: specs.some((s) => s.kind === 'git') ? settings.gitPollMs : undefined,
+    pollMs: pollInterval(
+      specs.map((s) => s.kind),
+      settings,
+    ),
     rebuild: () => reindexer.rebuild(),
   };
+}
+
+function pollInterval(kinds: readonly string[], settings: ServeSettings): number | undefined {
+  const intervals = [
+    ...(kinds.includes('git') ? [settings.gitPollMs] : []),
+    ...(kinds.includes('web') ? [settings.webPollMs] : []),
+  ];
+  return intervals.length === 0 ? undefined : Math.min(...intervals);
 }
 
 function untilSignalled(): Promise<NodeJS.Signals> {

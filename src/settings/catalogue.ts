@@ -17,6 +17,7 @@
 import { OBSERVABILITY_SETTINGS } from './observability.js';
 import { SERVER_LIMITS } from './limits.js';
 import { OAUTH_SETTINGS } from './oauth.js';
+import { WEB_SETTINGS } from './web.js';
 
 /** The commands that read settings. */
 export type CommandName = 'index' | 'serve' | 'search' | 'config' | 'report';
@@ -55,7 +56,7 @@ export const SETTINGS = {
     kind: 'list',
     shown: '`./corpus` (in the svc-docs folder)',
     meaning:
-      'Corpus folders or git repositories `git+<url>[#<branch>][:<subfolder>]` (docs/sources.md), one knowledge base each (comma-separated; the flag repeats)',
+      'Corpus folders, git repositories `git+<url>[#<branch>][:<subfolder>]` or websites `https://…/start/` (docs/sources.md), one knowledge base each (comma-separated; the flag repeats)',
     commands: LOCATING,
   },
   index: {
@@ -203,6 +204,7 @@ export const SETTINGS = {
     commands: ['serve'],
   },
   ...SERVER_LIMITS,
+  ...WEB_SETTINGS,
   maxBodyBytes: {
     variable: 'SVC_DOCS_MAX_BODY_BYTES',
     kind: 'whole',

@@ -1,3 +1,4 @@
+import { DEFAULT_WEB_LIMITS, type WebLimits } from './web.js';
 import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { SETTINGS } from './catalogue.js';
 import {
@@ -36,6 +37,8 @@ export interface IndexSettings {
   fileLimits: { maxFileBytes: number; parseTimeoutMs: number };
   /** Each git command's time limit, for git corpora. */
   gitTimeoutMs: number;
+  /** A website corpus's crawl bounds. */
+  webLimits: WebLimits;
 }
 
 /** What `svc-docs serve` reads: the index's settings, the search pool's and the HTTP server's. */
@@ -44,6 +47,8 @@ export interface ServeSettings extends IndexSettings {
   searchThreads: number;
   /** How often serve --watch asks a git corpus's remote for a new commit. */
   gitPollMs: number;
+  /** How often serve --watch crawls a website corpus again. */
+  webPollMs: number;
   /** The log's format asked for; undefined lets the output decide (pretty on a terminal). */
   logFormat: LogFormat | undefined;
   server: ServerOptions;
@@ -95,6 +100,14 @@ function indexSettingsOf(values: Values): IndexSettings {
       parseTimeoutMs: (values.parseTimeoutSeconds ?? SETTINGS.parseTimeoutSeconds.default) * 1000,
     },
     gitTimeoutMs: (values.gitTimeoutSeconds ?? SETTINGS.gitTimeoutSeconds.default) * 1000,
+    webLimits: {
+      maxPages: values.webMaxPages ?? DEFAULT_WEB_LIMITS.maxPages,
+      maxPageBytes: values.webMaxPageBytes ?? DEFAULT_WEB_LIMITS.maxPageBytes,
+      maxTotalBytes: values.webMaxTotalBytes ?? DEFAULT_WEB_LIMITS.maxTotalBytes,
+      concurrency: values.webConcurrency ?? DEFAULT_WEB_LIMITS.concurrency,
+      requestsPerSecond: values.webRequestsPerSecond ?? DEFAULT_WEB_LIMITS.requestsPerSecond,
+      timeoutMs: (values.webTimeoutSeconds ?? SETTINGS.webTimeoutSeconds.default) * 1000,
+    },
   };
 }
 
@@ -109,6 +122,7 @@ export function serveSettings(flags: Flags, env: Env): ServeSettings {
     ...indexSettingsOf(values),
     searchThreads: values.searchThreads ?? defaultSearchThreads(),
     gitPollMs: (values.gitPollSeconds ?? SETTINGS.gitPollSeconds.default) * 1000,
+    webPollMs: (values.webPollSeconds ?? SETTINGS.webPollSeconds.default) * 1000,
     logFormat: logFormatOf(values.logFormat),
     server: serverOptionsOf(layers),
   };

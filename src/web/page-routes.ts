@@ -2,9 +2,10 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import { errorText } from '../observe/log.js';
 import { type GapReport, gapReport } from '../observe/gap-report.js';
 import type { QueryStore } from '../observe/query-store.js';
-import { searchDocsInputSchema } from '../mcp/tools/docs-server.js';
+import { searchDocsInputSchema, servedNames } from '../mcp/tools/search-schema.js';
 import type { PageIndex } from '../mcp/tools/pages.js';
 import { searchDocs, type SearchDocsSettings } from '../mcp/tools/search-docs.js';
+import { unknownKnowledgeBaseMessage } from '../search/scope.js';
 import type { SearchEngine } from '../search/types.js';
 import { type Html, html } from './html.js';
 import { markdownToHtml } from './markdown-html.js';
@@ -59,21 +60,28 @@ export function searchPageRoutes(app: Express, options: SearchPageOptions): void
 
   app.get(PAGE_PATH, ...options.guards, async (req: Request, res: Response) => {
     const asked = typeof req.query.q === 'string' ? req.query.q : undefined;
+    const names = servedNames(options.engine);
+    const kb = typeof req.query.kb === 'string' && req.query.kb !== '' ? req.query.kb : undefined;
+    const form = (term: string, problem?: string) => searchForm(term, problem, { names, chosen: kb });
+    if (kb !== undefined && !names.includes(kb))
+      return send(res, 400, 'svc-docs', form(asked?.slice(0, 1000) ?? '', unknownKnowledgeBaseMessage(kb, names)));
     if (asked === undefined || asked.trim() === '') {
-      const home = html`${searchForm('')}${knowledgeBasesView(options.engine.summary(), options.pages())}${gapReportView(await report())}`;
+      const home = html`${form('')}${knowledgeBasesView(options.engine.summary(), options.pages())}${gapReportView(await report())}`;
       return send(res, 200, 'svc-docs', home);
     }
     const input = searchDocsInputSchema.safeParse({ searchTerm: asked });
-    if (!input.success)
-      return send(res, 400, 'svc-docs', searchForm(asked.slice(0, 1000), input.error.issues[0]?.message));
+    if (!input.success) return send(res, 400, 'svc-docs', form(asked.slice(0, 1000), input.error.issues[0]?.message));
     const term = input.data.searchTerm;
     try {
-      const [answer, render] = await Promise.all([searchDocs(options.engine, term, options.search), markdownToHtml()]);
-      const body = html`${searchForm(term)}${answerView(answer, options.pages(), render)}`;
+      const [answer, render] = await Promise.all([
+        searchDocs(options.engine, term, options.search, { knowledgeBase: kb }),
+        markdownToHtml(),
+      ]);
+      const body = html`${form(term)}${answerView(answer, options.pages(), render)}`;
       return send(res, 200, `${term} · svc-docs`, body);
     } catch (error) {
       const problem = `The search failed: ${errorText(error)}. Try again; if it keeps failing, check the server log.`;
-      return send(res, 503, 'svc-docs', searchForm(term, problem));
+      return send(res, 503, 'svc-docs', form(term, problem));
     }
   });
 }

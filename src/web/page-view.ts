@@ -21,16 +21,29 @@ export function layout(title: string, body: Html): string {
 `.text;
 }
 
-export function searchForm(term: string, problem?: string): Html {
+/** The search form; with knowledge bases, a select to search one of them (`kb`), all by default. */
+export function searchForm(
+  term: string,
+  problem?: string,
+  scope?: { names: readonly string[]; chosen?: string },
+): Html {
   return html`<header>
 <h1><a href="/">svc-docs</a></h1>
 <p>Search the documentation the AI assistants search, and see exactly what they get back.</p>
 </header>
 <form class="search" method="get" action="/" role="search">
 <input type="search" name="q" value="${term}" maxlength="1000" placeholder="e.g. webhook signature verification" aria-label="Search the docs" autofocus>
+${scope === undefined || scope.names.length < 2 ? '' : scopeSelect(scope.names, scope.chosen)}
 <button type="submit">Search</button>
 </form>
 ${problem === undefined ? '' : html`<p class="not-covered" role="alert">${problem}</p>`}`;
+}
+
+function scopeSelect(names: readonly string[], chosen: string | undefined): Html {
+  const options = names.map(
+    (n) => html`<option value="${n}"${n === chosen ? trustedHtml(' selected') : ''}>${n}</option>`,
+  );
+  return html`<select name="kb" aria-label="Knowledge base"><option value="">All knowledge bases</option>${options}</select>`;
 }
 
 export function knowledgeBasesView(summary: IndexSummary, pages: PageIndex): Html {

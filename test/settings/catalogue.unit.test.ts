@@ -23,7 +23,7 @@ const page = readFileSync(join(projectRoot(), 'docs', 'configuration.md'), 'utf8
 const COMMAND_FLAGS: Record<CommandName, string[]> = {
   index: ['--ipc'],
   serve: ['--no-build', '--watch'],
-  search: ['--limit', '--json'],
+  search: ['--limit', '--json', '--kb'],
   config: ['--url', '--auth'],
   report: ['--since', '--limit', '--json'],
 };
