@@ -1,8 +1,9 @@
-import type { GapReport, QuestionGroup } from '../observe/gap-report.js';
+import type { QuestionGroup } from '../observe/gap-report.js';
 import type { PageIndex } from '../mcp/tools/pages.js';
 import type { IndexSummary } from '../search/types.js';
 import { type Html, html, trustedHtml, when } from './html.js';
 import { PAGE_CSS } from './page-style.js';
+import type { ReportState } from './report-source.js';
 
 /** The page around an answer: the layout, the search form, the knowledge bases and the docs-gap report. */
 
@@ -76,10 +77,13 @@ function table(label: string, head: string[], rows: Html[], empty: string): Html
   return html`<h3>${label}</h3><div class="table-wrap"><table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-export function gapReportView(report: GapReport | undefined): Html {
+export function gapReportView(state: ReportState): Html {
   const heading = html`<h2>Docs-gap report</h2>`;
-  if (report === undefined)
+  if ('off' in state)
     return html`<section aria-label="Docs-gap report">${heading}<p class="note">Searches are not recorded on this server (SVC_DOCS_QUERY_STORE=0), so there is no report.</p></section>`;
+  if ('failed' in state)
+    return html`<section aria-label="Docs-gap report">${heading}<p class="note">The report could not be built (${state.failed}). <code>svc-docs report</code> prints it.</p></section>`;
+  const { report } = state;
   const never = report.neverReturned;
   return html`<section aria-label="Docs-gap report">${heading}
 <p class="note">${report.searches} searches over MCP since ${report.since === undefined ? 'the start' : when(report.since)}, ${report.notCoveredSearches} not covered. <code>svc-docs report</code> prints the same.</p>
