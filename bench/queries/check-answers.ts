@@ -1,7 +1,8 @@
 /**
  * Checks the answer labels of labelled query sets against the pages themselves, without running
  * any search engine: every `doc` exists, every answer phrase compiles and occurs in its page's
- * text (as bench/queries/answer-text.ts normalises it), every grade-2 page has at least one phrase, ids
+ * text (as the indexer reads it: an HTML page converted to Markdown first, then as
+ * bench/queries/answer-text.ts normalises it), every grade-2 page has at least one phrase, ids
  * (queries and off-topic questions together) are unique, and off-topic questions are given.
  *
  *   npx tsx bench/queries/check-answers.ts bench/queries/vitest.json [...]
@@ -9,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { asMarkdown, prepareFile } from '../../indexer/parse/chunk-file.js';
 import { answerPattern, answerText } from './answer-text.js';
 import { docPath } from './label-pages.js';
 
@@ -26,7 +28,7 @@ interface QueryFile {
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function check(file: string): string[] {
+async function check(file: string): Promise<string[]> {
   const set = JSON.parse(readFileSync(file, 'utf8')) as QueryFile;
   const corpusDir = resolve(repoRoot, set.corpus);
   const problems: string[] = [];
@@ -44,7 +46,8 @@ function check(file: string): string[] {
         continue;
       }
       if (r.grade === 2 && (r.answers ?? []).length === 0) problems.push(`${q.id}: ${r.doc} (grade 2) has no answers`);
-      const text = answerText(readFileSync(path, 'utf8'));
+      await prepareFile(path);
+      const text = answerText(asMarkdown({ path, source: readFileSync(path, 'utf8') }).markdown);
       for (const a of r.answers ?? []) {
         let pattern: RegExp;
         try {
@@ -65,7 +68,7 @@ function check(file: string): string[] {
 
 let failed = false;
 for (const file of process.argv.slice(2)) {
-  const problems = check(file);
+  const problems = await check(file);
   failed ||= problems.length > 0;
   console.log(`${file}: ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
   for (const p of problems) console.log(`  ${p}`);

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
-import { chunkFile } from '../../indexer/parse/chunk-file.js';
+import { chunkFile, prepareFile } from '../../indexer/parse/chunk-file.js';
 import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { indexedDoc } from '../queries.js';
 import { docPath } from './label-pages.js';
@@ -34,7 +34,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
 const STYLES = new Set(['paraphrase', 'keyword', 'identifier', 'symptom']);
 
-function validate(file: string): string[] {
+async function validate(file: string): Promise<string[]> {
   const set = JSON.parse(readFileSync(file, 'utf8')) as { corpus: string; queries: Query[] };
   const corpusDir = resolve(repoRoot, set.corpus);
   const problems: string[] = [];
@@ -69,6 +69,7 @@ function validate(file: string): string[] {
       }
       let known = headingsOf.get(path);
       if (known === undefined) {
+        await prepareFile(r.doc);
         const page = chunkFile({ path: r.doc, source }, DEFAULT_CHUNK_OPTIONS);
         known = new Set(page.sections.flatMap((s) => s.headings));
         headingsOf.set(path, known);
@@ -89,7 +90,7 @@ const files =
         .map((f) => join(here, f));
 let failed = false;
 for (const file of files) {
-  const problems = validate(file);
+  const problems = await validate(file);
   console.log(`${basename(file)}: ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
   for (const p of problems) console.log(`  ${p}`);
   if (problems.length > 0) failed = true;

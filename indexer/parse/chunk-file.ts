@@ -45,12 +45,17 @@ async function importConverter(format: Exclude<FormatName, 'markdown'>): Promise
   }
 }
 
-export function chunkFile(file: CorpusFile, options: ChunkOptions): ChunkedDocument {
+/** The file as the chunker reads it: Markdown as it is, other formats converted (await prepareFile first). */
+export function asMarkdown(file: CorpusFile): ConvertedDocument {
   const format = formatOf(file.path) ?? 'markdown';
-  if (format === 'markdown') return chunkMarkdown(file.source, options);
+  if (format === 'markdown') return { markdown: file.source, title: undefined };
   const convert = loaded.get(format);
   if (convert === undefined) throw new Error(`chunkFile: await prepareFile() for a ${format} file first`);
-  const converted = convert(file.source);
+  return convert(file.source);
+}
+
+export function chunkFile(file: CorpusFile, options: ChunkOptions): ChunkedDocument {
+  const converted = asMarkdown(file);
   return chunkMarkdown(converted.markdown, options, converted.title);
 }
 
