@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chunkFile } from '../../indexer/parse/chunk-file.js';
+import { asMarkdown, chunkFile, prepareFile } from '../../indexer/parse/chunk-file.js';
 import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
 import { answerPattern, answerText } from './answer-text.js';
 import { docPath } from './label-pages.js';
@@ -32,7 +32,8 @@ export function corpusOf(file: string): string {
   return resolve(repoRoot, (JSON.parse(readFileSync(file, 'utf8')) as QueryFile).corpus);
 }
 
-export function lostAnswers(file: string): string[] {
+/** A page as written is, for a converted format (an HTML export), the Markdown the indexer makes of it. */
+export async function lostAnswers(file: string): Promise<string[]> {
   const set = JSON.parse(readFileSync(file, 'utf8')) as QueryFile;
   const corpusDir = resolve(repoRoot, set.corpus);
   const chunked = new Map<string, string>();
@@ -41,10 +42,11 @@ export function lostAnswers(file: string): string[] {
     for (const r of q.relevant) {
       const path = r.grade === 2 ? docPath(corpusDir, r.doc) : undefined;
       if (path === undefined) continue;
-      const source = readFileSync(path, 'utf8');
+      await prepareFile(r.doc);
+      const source = asMarkdown({ path: r.doc, source: readFileSync(path, 'utf8') }).markdown;
       let text = chunked.get(path);
       if (text === undefined) {
-        const doc = chunkFile({ path: r.doc, source }, DEFAULT_CHUNK_OPTIONS);
+        const doc = chunkFile({ path: r.doc, source: readFileSync(path, 'utf8') }, DEFAULT_CHUNK_OPTIONS);
         text = answerText(doc.sections.map((s) => s.text).join('\n'));
         chunked.set(path, text);
       }
@@ -61,7 +63,7 @@ export function lostAnswers(file: string): string[] {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let failed = false;
   for (const file of process.argv.slice(2)) {
-    const lost = lostAnswers(file);
+    const lost = await lostAnswers(file);
     failed ||= lost.length > 0;
     console.log(`${file}: ${lost.length === 0 ? 'ok' : `${lost.length} phrase(s) lost`}`);
     for (const l of lost) console.log(`  ${l}`);
