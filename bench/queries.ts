@@ -74,13 +74,32 @@ export function loadQuerySet(path: string): QuerySet {
   return { ...asIndexed(parsed, corpusDir), corpusDir, name };
 }
 
-/** The corpora every benchmark reports, in this order; a set whose file is not there yet is skipped. */
-export const SET_NAMES = ['svc', 'argocd', 'vitest', 'mkdocs-material', 'trpc', 'hugo', 'rust-book', 'babel'] as const;
+/**
+ * The corpora every benchmark reports, in this order; a set whose file is not there yet is
+ * skipped, and so is one whose corpus folder is missing (the PostgreSQL export is a Debian
+ * package a machine may not have), with one line saying so.
+ */
+export const SET_NAMES = [
+  'svc',
+  'argocd',
+  'vitest',
+  'mkdocs-material',
+  'trpc',
+  'hugo',
+  'rust-book',
+  'babel',
+  'postgresql',
+] as const;
 
-export function labelledSets(repoRoot: string): QuerySet[] {
+export function labelledSets(repoRoot: string, log: (line: string) => void = console.error): QuerySet[] {
   return SET_NAMES.map((name) => join(repoRoot, 'bench', 'queries', `${name}.json`))
     .filter((path) => existsSync(path))
-    .map(loadQuerySet);
+    .map(loadQuerySet)
+    .filter((set) => {
+      if (existsSync(set.corpusDir)) return true;
+      log(`skipping the ${set.name} set: its corpus ${set.corpusDir} is not there`);
+      return false;
+    });
 }
 
 export function judgements(query: LabelledQuery): Map<string, number> {

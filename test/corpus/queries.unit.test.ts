@@ -1,6 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadQuerySet, type QuerySet } from '../../bench/queries.js';
+import { labelledSets, loadQuerySet, type QuerySet } from '../../bench/queries.js';
 import { readCorpus } from './markdown-checks.js';
 import { corpusRoot, repoRoot } from './paths.js';
 import { checkQuerySet } from './query-checks.js';
@@ -52,5 +54,27 @@ describe('bench/queries/svc.json', () => {
     const set = loadQuerySet(join(repoRoot(), 'bench', 'queries', 'svc.json'));
     expect(set.corpusDir).toBe(corpusRoot());
     expect(checkQuerySet(set.queries, readCorpus(set.corpusDir), options)).toEqual([]);
+  });
+});
+
+describe('labelledSets', () => {
+  it('reads an absolute corpus path as it is, and skips a set whose corpus folder is missing with one line', () => {
+    const root = mkdtempSync(join(tmpdir(), 'sets-'));
+    try {
+      const corpus = join(root, 'html');
+      mkdirSync(corpus);
+      writeFileSync(join(corpus, 'index.html'), '<html><head><title>Docs</title></head><body><p>Hi</p></body></html>');
+      mkdirSync(join(root, 'bench', 'queries'), { recursive: true });
+      const write = (name: string, dir: string) =>
+        writeFileSync(join(root, 'bench', 'queries', `${name}.json`), JSON.stringify({ corpus: dir, queries: [] }));
+      write('postgresql', corpus);
+      write('argocd', join(root, 'not-installed'));
+      const lines: string[] = [];
+      const sets = labelledSets(root, (line) => lines.push(line));
+      expect(sets.map((s) => [s.name, s.corpusDir])).toEqual([['postgresql', corpus]]);
+      expect(lines).toEqual([`skipping the argocd set: its corpus ${join(root, 'not-installed')} is not there`]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
