@@ -6,7 +6,7 @@ import { Bm25Floor } from './bm25-floor.js';
 import { mean, ndcg, percentile } from './metrics.js';
 import { judgements, QUERY_STYLES, type LabelledQuery } from './queries.js';
 import { repeatedSentences } from './repeats.js';
-import { fullWindows, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
+import { fullWindows, type RenderFit, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import { answerAt, firstAnswerRank } from './shown.js';
 
 /**
@@ -19,6 +19,8 @@ import { answerAt, firstAnswerRank } from './shown.js';
 export interface AnswerSystem {
   name: string;
   search(query: string, limit: number): Promise<SearchResult[]>;
+  /** The first ten pages' keys (`kb/path`) for nDCG@10, when the system has them without a second search. */
+  ranking?(query: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export interface QueryOutcome {
   chars: number;
   /** Distinct sentences the response shows more than once (bench/repeats.ts). */
   repeats: number;
+  /** 0 when the response was the short "does not seem to cover" answer (every labelled query is answerable). */
+  covered: number;
 }
 
 export interface AnswerScores {
@@ -57,6 +61,10 @@ export interface AnswerScores {
   /** Mean repeated sentences per response, and the share of responses with any. */
   meanRepeats: number;
   withRepeats: number;
+  /** Share of questions whose answer is in the top 5's whole windows but not in the response. */
+  foundThenDropped: number;
+  /** Share of these (answerable) questions that got the short not-covered answer. */
+  falseNotCovered: number;
 }
 
 export interface AnswerReport {
@@ -69,6 +77,8 @@ export interface AnswerReport {
 export interface AnswerSettings {
   budgetChars: number;
   resultCount: number;
+  /** The renderer's fitted numbers (bench/loco.ts); the shipped defaults when absent. */
+  fit?: RenderFit;
 }
 
 const DEFAULTS: AnswerSettings = { budgetChars: RESPONSE_BUDGET_CHARS, resultCount: RESULT_COUNT };
@@ -79,8 +89,12 @@ export async function answerOutcome(
   settings: AnswerSettings = DEFAULTS,
 ): Promise<QueryOutcome> {
   const results = await system.search(query.query, settings.resultCount);
-  const response = respond(query.query, results, settings.budgetChars);
-  const ranking = settings.resultCount >= 10 ? results : await system.search(query.query, 10);
+  const response = respond(query.query, results, settings.budgetChars, settings.fit);
+  const ranking =
+    settings.resultCount >= 10
+      ? results.map((r) => `${r.source}/${r.path}`)
+      : ((await system.ranking?.(query.query)) ??
+        (await system.search(query.query, 10)).map((r) => `${r.source}/${r.path}`));
   const rank = firstAnswerRank(query, response.shown);
   const full = fullWindows(results);
   return {
@@ -90,15 +104,12 @@ export async function answerOutcome(
     hit5: answerAt(query, response.shown, 5),
     hit1Full: answerAt(query, full, 1),
     hit5Full: answerAt(query, full, 5),
-    hit5At: BUDGET_CURVE.map((budget) => answerAt(query, respond(query.query, results, budget).shown, 5)),
+    hit5At: BUDGET_CURVE.map((budget) => answerAt(query, respond(query.query, results, budget, settings.fit).shown, 5)),
     rr: rank === 0 ? 0 : 1 / rank,
-    ndcg10: ndcg(
-      ranking.map((r) => `${r.source}/${r.path}`),
-      judgements(query),
-      10,
-    ),
+    ndcg10: ndcg(ranking, judgements(query), 10),
     chars: response.chars,
     repeats: repeatedSentences(response.sections),
+    covered: response.covered ? 1 : 0,
   };
 }
 
@@ -120,6 +131,8 @@ export function summarise(outcomes: readonly QueryOutcome[]): AnswerScores {
     ),
     meanRepeats: avg('repeats'),
     withRepeats: mean(outcomes.map((o) => (o.repeats > 0 ? 1 : 0))),
+    foundThenDropped: mean(outcomes.map((o) => (o.hit5Full === 1 && o.hit5 === 0 ? 1 : 0))),
+    falseNotCovered: mean(outcomes.map((o) => 1 - o.covered)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { mean, percentile } from './metrics.js';
 import type { QuerySet } from './queries.js';
-import { respond, RESULT_COUNT } from './response.js';
+import { type RenderFit, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import type { AnswerSystem } from './answers.js';
 
 /**
@@ -27,10 +27,14 @@ export interface OffTopicReport {
   perQuery: OffTopicOutcome[];
 }
 
-export async function evaluateOffTopic(set: QuerySet, system: AnswerSystem): Promise<OffTopicReport> {
+export async function evaluateOffTopic(
+  set: Pick<QuerySet, 'offTopic'>,
+  system: AnswerSystem,
+  fit: RenderFit = {},
+): Promise<OffTopicReport> {
   const perQuery: OffTopicOutcome[] = [];
   for (const q of set.offTopic) {
-    const response = respond(q.query, await system.search(q.query, RESULT_COUNT));
+    const response = respond(q.query, await system.search(q.query, RESULT_COUNT), RESPONSE_BUDGET_CHARS, fit);
     perQuery.push({
       id: q.id,
       chars: response.chars,

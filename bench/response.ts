@@ -1,4 +1,4 @@
-import { renderSearch } from '../src/mcp/render/render.js';
+import { type RenderOptions, renderSearch } from '../src/mcp/render/render.js';
 import { parseServerOptions } from '../src/mcp/server-options.js';
 import type { SearchResult } from '../src/search/types.js';
 import type { ShownResult } from './shown.js';
@@ -25,14 +25,20 @@ export interface Response {
   sections: string[];
   /** Results with their star count (0 for none), in order. */
   stars: number[];
+  /** False when the response is the short "does not seem to cover" answer. */
+  covered: boolean;
 }
+
+/** The renderer's fitted numbers a tuning run passes in (the shipped defaults where absent). */
+export type RenderFit = Omit<RenderOptions, 'budgetChars'>;
 
 export function respond(
   term: string,
   results: readonly SearchResult[],
   budgetChars: number = RESPONSE_BUDGET_CHARS,
+  fit: RenderFit = {},
 ): Response {
-  const rendered = renderSearch(term, results, { budgetChars });
+  const rendered = renderSearch(term, results, { ...fit, budgetChars });
   return {
     text: rendered.text,
     chars: rendered.text.length,
@@ -42,6 +48,7 @@ export function respond(
     })),
     sections: rendered.structured.results.flatMap((r) => r.sections.map((s) => s.text)),
     stars: rendered.structured.results.map((r) => r.relevance.stars),
+    covered: rendered.structured.covered,
   };
 }
 
