@@ -13,12 +13,12 @@ import { measureColdStart, type ColdStartReport } from './coldstart.js';
 import { measureHttp, type HttpReport } from './http.js';
 import { measureIndexing, type IndexingReport } from './indexing.js';
 import { measureLatency, type LatencyReport } from './latency.js';
-import { heldOutComparison, type HeldOutReport } from './heldout.js';
-import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality.js';
-import { labelledSets, splitHalf, type QuerySet } from './queries.js';
+import { labelledSets, type QuerySet } from './queries.js';
+import type { CorpusRuns } from './loco-cache.js';
+import { leftOutSummary, type LeftOutSummary } from './loco-report.js';
+import { type QualityReport, qualityOf } from './quality-part.js';
 import { measureScale, scaleChart, type ScaleReport } from './scale.js';
-import { misspelt } from './typos.js';
-import { renderSummary } from './summary.js';
+import { renderQualitySummary, renderSummary } from './summary.js';
 import { writePageScreenshots } from './search-page-screenshot.js';
 
 /**
@@ -29,27 +29,13 @@ import { writePageScreenshots } from './search-page-screenshot.js';
  * the search page for the README, and the abuse and soak run. Select parts with
  * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; abuse:
  * bench/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
- * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
+ * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md, quality.md (the quality part alone) and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
 
-export interface QualityReport {
-  set: string;
-  corpus: string;
-  /** Held-out queries: every figure below is on the held-out half. */
-  queries: number;
-  documents: number;
-  sections: number;
-  /** The shipped engine against plain BM25 ±15 sections, as the assistant receives their answers. */
-  answers: HeldOutReport;
-  systems: SystemReport[];
-  /** The same queries with one typo each (bench/typos.ts): what typo tolerance is worth. */
-  typos: SystemReport[];
-  /** A few of those queries, to show what the typos look like. */
-  typoExamples: string[];
-}
+export type { QualityReport } from './quality-part.js';
 
 export interface BenchResults {
   mode: 'quick' | 'full';
@@ -59,6 +45,8 @@ export interface BenchResults {
   machine: { node: string; platform: string; cpus: number; memoryGiB: number };
   model: string;
   quality: QualityReport[];
+  /** Every corpus judged with the settings chosen on the others (bench/loco-report.ts). */
+  leftOut?: LeftOutSummary;
   latency?: LatencyReport;
   indexing?: IndexingReport;
   http?: HttpReport;
@@ -68,59 +56,6 @@ export interface BenchResults {
   seconds: Record<string, number>;
   /** The machine's 1-minute load average at the end of each part: other work on it slows every number. */
   loadAverage: Record<string, number>;
-}
-
-async function qualityOf(
-  set: QuerySet,
-  indexRoot: string,
-  embedder: Awaited<ReturnType<typeof loadEmbedder>>,
-): Promise<QualityReport> {
-  const indexDir = join(indexRoot, `${set.name}-index`);
-  const built = await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir, embedder });
-  const answers = await heldOutComparison(set, indexDir, embedder);
-  const heldOut = splitHalf(set, 'heldout');
-  const rankers = [
-    miniSearchRanker([set.corpusDir]),
-    await engineRanker('bm25f alone', indexDir, embedder, {
-      retrieval: 'lexical',
-      rewrites: false,
-      fusion: { documentBreadthWeight: 0 },
-    }),
-    await engineRanker('bm25f + query rewrites + breadth', indexDir, embedder, { retrieval: 'lexical' }),
-    await engineRanker('vector (hnsw)', indexDir, embedder, { retrieval: 'vector' }),
-    await engineRanker('vector (exact)', indexDir, embedder, { retrieval: 'vector', vectorSearch: 'exact' }),
-    await engineRanker('hybrid rrf', indexDir, embedder, { fusion: { method: 'rrf', expansionTerms: 0 } }),
-    await engineRanker('hybrid weighted, no expansion', indexDir, embedder, { fusion: { expansionTerms: 0 } }),
-    await engineRanker('hybrid (shipped)', indexDir, embedder),
-  ];
-  const systems: SystemReport[] = [];
-  for (const ranker of rankers) {
-    systems.push(await evaluate(heldOut, ranker));
-    await ranker.close();
-  }
-  const typoSet = misspelt(heldOut);
-  const typoRankers = [
-    miniSearchRanker([set.corpusDir]),
-    await engineRanker('hybrid (shipped), no typo tolerance', indexDir, embedder, { typoTolerance: false }),
-    await engineRanker('hybrid (shipped)', indexDir, embedder),
-  ];
-  const typos: SystemReport[] = [];
-  for (const ranker of typoRankers) {
-    typos.push(await evaluate(typoSet, ranker));
-    await ranker.close();
-  }
-  const typoExamples = typoSet.queries.slice(0, 4).map((q) => q.query);
-  return {
-    set: set.name,
-    corpus: set.corpus,
-    queries: heldOut.queries.length,
-    documents: built.documents,
-    sections: built.sections,
-    answers,
-    systems,
-    typos,
-    typoExamples,
-  };
 }
 
 /** What every part of a run shares: the flags, where it works, the model, the labelled sets, the results so far. */
@@ -166,10 +101,13 @@ async function main(): Promise<void> {
   const argocdQueries = argocd.queries.map((q) => q.query);
   const context = { flags, root, work, log, embedder, sets, argocd, argocdQueries, argocdIndex, results, timed };
   await timed('quality', async () => {
+    const runs: CorpusRuns[] = [];
     for (const set of sets) {
       log(`quality: ${set.name} (${set.queries.length} queries)`);
-      results.quality.push(await qualityOf(set, work, embedder));
+      results.quality.push(await qualityOf(set, work, embedder, runs));
     }
+    log(`quality: settings chosen leaving each of ${runs.length} corpora out`);
+    results.leftOut = await leftOutSummary(runs, flags.quick);
   });
   await speedParts(context);
   await scaleAndLaterParts(context);
@@ -276,9 +214,10 @@ function writeResults(flags: RunFlags, results: BenchResults, log: (line: string
     : [`results${suffix}.json`, `summary${suffix}.md`];
   writeFileSync(join(outDir, resultsFile), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(join(outDir, summaryFile), renderSummary(results));
+  if (results.quality.length > 0) writeFileSync(join(outDir, `quality${suffix}.md`), renderQualitySummary(results));
   if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
   log(
-    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total!.toFixed(0)} s`,
+    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.quality.length > 0 ? `, quality${suffix}.md` : ''}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total!.toFixed(0)} s`,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { QualityReport } from './run.js';
+import type { QualityReport } from './quality-part.js';
 import { HELD_OUT_PREAMBLE, heldOutTables } from './summary-heldout.js';
 import { f, tableHead } from './summary-format.js';
 
