@@ -64,7 +64,7 @@ export function loadQuerySet(path: string): QuerySet {
 }
 
 /** The corpora every benchmark reports, in this order; a set whose file is not there yet is skipped. */
-export const SET_NAMES = ['svc', 'argocd', 'vitest', 'mkdocs-material', 'trpc', 'hugo'] as const;
+export const SET_NAMES = ['svc', 'argocd', 'vitest', 'mkdocs-material', 'trpc', 'hugo', 'rust-book', 'babel'] as const;
 
 export function labelledSets(repoRoot: string): QuerySet[] {
   return SET_NAMES.map((name) => join(repoRoot, 'bench', 'queries', `${name}.json`))
