@@ -30,6 +30,28 @@ export interface QualityReport {
   typoExamples: string[];
 }
 
+/**
+ * `--parts=leftout`: the left-out figures alone, without the quality part's other systems: each
+ * set's index built (or found unchanged) and its queries searched once.
+ */
+export async function searchEverySet(
+  sets: readonly QuerySet[],
+  indexRoot: string,
+  embedder: Embedder,
+  log: (line: string) => void,
+): Promise<CorpusRuns[]> {
+  const runs: CorpusRuns[] = [];
+  for (const set of sets) {
+    log(`leftout: ${set.name} (${set.queries.length} queries)`);
+    const indexDir = join(indexRoot, `${set.name}-index`);
+    await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir, embedder });
+    const shipped = await engineSystem('svc-docs (shipped)', indexDir, embedder);
+    runs.push(await searchOnce(set, shipped));
+    await shipped.close();
+  }
+  return runs;
+}
+
 export async function qualityOf(
   set: QuerySet,
   indexRoot: string,

@@ -16,7 +16,7 @@ import { measureLatency, type LatencyReport } from './latency.js';
 import { labelledSets, type QuerySet } from './queries.js';
 import type { CorpusRuns } from './loco-cache.js';
 import { leftOutSummary, type LeftOutSummary } from './loco-report.js';
-import { type QualityReport, qualityOf } from './quality-part.js';
+import { type QualityReport, qualityOf, searchEverySet } from './quality-part.js';
 import { measureScale, scaleChart, type ScaleReport } from './scale.js';
 import { renderQualitySummary, renderSummary } from './summary.js';
 import { writePageScreenshots } from './search-page-screenshot.js';
@@ -27,7 +27,8 @@ import { writePageScreenshots } from './search-page-screenshot.js';
  * receives their answers, then every other system), query latency by stage, indexing speed, end-to-end latency over HTTP, cold
  * start, and behaviour at scale, all measured in this one run on this machine, screenshots of
  * the search page for the README, and the abuse and soak run. Select parts with
- * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; abuse:
+ * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; `leftout`:
+ * the quality part's left-out figures alone; abuse:
  * bench/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md, quality.md (the quality part alone) and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
@@ -109,6 +110,10 @@ async function main(): Promise<void> {
     log(`quality: settings chosen leaving each of ${runs.length} corpora out`);
     results.leftOut = await leftOutSummary(runs, flags.quick);
   });
+  if (!flags.parts.has('quality'))
+    await timed('leftout', async () => {
+      results.leftOut = await leftOutSummary(await searchEverySet(sets, work, embedder, log), flags.quick);
+    });
   await speedParts(context);
   await scaleAndLaterParts(context);
   await embedder.dispose();
@@ -214,10 +219,11 @@ function writeResults(flags: RunFlags, results: BenchResults, log: (line: string
     : [`results${suffix}.json`, `summary${suffix}.md`];
   writeFileSync(join(outDir, resultsFile), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(join(outDir, summaryFile), renderSummary(results));
-  if (results.quality.length > 0) writeFileSync(join(outDir, `quality${suffix}.md`), renderQualitySummary(results));
+  if (results.leftOut || results.quality.length > 0)
+    writeFileSync(join(outDir, `quality${suffix}.md`), renderQualitySummary(results));
   if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
   log(
-    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.quality.length > 0 ? `, quality${suffix}.md` : ''}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total!.toFixed(0)} s`,
+    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.leftOut || results.quality.length > 0 ? `, quality${suffix}.md` : ''}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total!.toFixed(0)} s`,
   );
 }
 
