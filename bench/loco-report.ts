@@ -32,10 +32,18 @@ function worstFirst(a: LeftOutReport, b: LeftOutReport): number {
   return x.hit5 - y.hit5 || x.hit1 - y.hit1 || a.set.localeCompare(b.set);
 }
 
-export async function leftOutSummary(runs: readonly CorpusRuns[], quick: boolean): Promise<LeftOutSummary> {
+export async function leftOutSummary(
+  runs: readonly CorpusRuns[],
+  quick: boolean,
+  log: (line: string) => void = () => {},
+): Promise<LeftOutSummary> {
   const axes = quick ? QUICK_AXES : FULL_AXES;
   const grid = gridOf(axes);
+  const started = performance.now();
   const fits = fitLeftOut(runs, grid);
+  log(
+    `left-out fits: ${grid.length} grid points × ${runs.length} corpora in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   const corpora: LeftOutReport[] = [];
   for (const r of runs) {
     const { fit, choice } = fits.get(r.name)!;

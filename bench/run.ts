@@ -108,11 +108,11 @@ async function main(): Promise<void> {
       results.quality.push(await qualityOf(set, work, embedder, runs));
     }
     log(`quality: settings chosen leaving each of ${runs.length} corpora out`);
-    results.leftOut = await leftOutSummary(runs, flags.quick);
+    results.leftOut = await leftOutSummary(runs, flags.quick, log);
   });
   if (!flags.parts.has('quality'))
     await timed('leftout', async () => {
-      results.leftOut = await leftOutSummary(await searchEverySet(sets, work, embedder, log), flags.quick);
+      results.leftOut = await leftOutSummary(await searchEverySet(sets, work, embedder, log), flags.quick, log);
     });
   await speedParts(context);
   await scaleAndLaterParts(context);
