@@ -21,7 +21,7 @@ const querySetSchema = z.object({
             doc: z.string(),
             grade: z.number().int().min(1).max(2),
             headings: z.array(z.string()).optional(),
-            /** Case-insensitive regexes over the answering section's words (bench/answer-text.ts). */
+            /** Case-insensitive regexes over the answering section's words (bench/quality/answer-text.ts). */
             answers: z.array(z.string().min(1)).optional(),
           }),
         )

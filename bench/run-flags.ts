@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { ServerSpawnOptions } from './child-process.js';
-import { searchThreadsFlag } from './child-process.js';
-import { flagValue } from './flags.js';
+import type { ServerSpawnOptions } from './lib/child-process.js';
+import { searchThreadsFlag } from './lib/child-process.js';
+import { flagValue } from './lib/flags.js';
 
 /** What `npm run bench` was asked to run (its command-line flags; bench/run.ts). */
 

@@ -7,19 +7,20 @@ import type { Embedder } from '../src/embedding/types.js';
 import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { MILLION, type RunFlags, runFlags } from './run-flags.js';
-import { measureAbuse } from './abuse.js';
-import { renderAbuseSummary } from './abuse-summary.js';
-import { measureColdStart, type ColdStartReport } from './coldstart.js';
-import { measureHttp, type HttpReport } from './http.js';
-import { measureIndexing, type IndexingReport } from './indexing.js';
-import { measureLatency, type LatencyReport } from './latency.js';
+import { measureAbuse } from './abuse/abuse.js';
+import { renderAbuseSummary } from './report/abuse-summary.js';
+import { measureColdStart } from './speed/coldstart.js';
+import { measureHttp } from './speed/http.js';
+import { measureIndexing } from './speed/indexing.js';
+import { measureLatency } from './speed/latency.js';
+import type { CorpusRuns } from './quality/loco-cache.js';
+import { leftOutSummary } from './quality/loco-report.js';
+import { qualityOf, searchEverySet } from './quality/quality-part.js';
 import { labelledSets, type QuerySet } from './queries.js';
-import type { CorpusRuns } from './loco-cache.js';
-import { leftOutSummary, type LeftOutSummary } from './loco-report.js';
-import { type QualityReport, qualityOf, searchEverySet } from './quality-part.js';
-import { measureScale, scaleChart, type ScaleReport } from './scale.js';
-import { renderQualitySummary, renderSummary } from './summary.js';
-import { writePageScreenshots } from './search-page-screenshot.js';
+import { measureScale, scaleChart } from './scale/scale.js';
+import type { BenchResults } from './report/results.js';
+import { renderQualitySummary, renderSummary } from './report/summary.js';
+import { writePageScreenshots } from './report/search-page-screenshot.js';
 
 /**
  * `npm run bench` (full) and `npm run bench -- --quick` (CI): quality of every system on the
@@ -29,35 +30,12 @@ import { writePageScreenshots } from './search-page-screenshot.js';
  * the search page for the README, and the abuse and soak run. Select parts with
  * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; `leftout`:
  * the quality part's left-out figures alone; abuse:
- * bench/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
+ * bench/abuse/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md, quality.md (the quality part alone) and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
-
-export type { QualityReport } from './quality-part.js';
-
-export interface BenchResults {
-  mode: 'quick' | 'full';
-  /** The command as run, flags included (older results files lack it). */
-  command?: string;
-  startedAt: string;
-  machine: { node: string; platform: string; cpus: number; memoryGiB: number };
-  model: string;
-  quality: QualityReport[];
-  /** Every corpus judged with the settings chosen on the others (bench/loco-report.ts). */
-  leftOut?: LeftOutSummary;
-  latency?: LatencyReport;
-  indexing?: IndexingReport;
-  http?: HttpReport;
-  coldstart?: ColdStartReport;
-  scale?: ScaleReport;
-  /** Wall-clock seconds of each part, and of the whole run. */
-  seconds: Record<string, number>;
-  /** The machine's 1-minute load average at the end of each part: other work on it slows every number. */
-  loadAverage: Record<string, number>;
-}
 
 /** What every part of a run shares: the flags, where it works, the model, the labelled sets, the results so far. */
 interface RunContext {

@@ -124,7 +124,7 @@ export class BoundedChunker implements Chunker {
  * Starting the worker (loading the Markdown parser into a new thread) costs 0.2 s compiled and
  * 0.7 s under tsx: more than the rest of a one-file reindex. A finished build hands its chunker
  * back, and the next build in this process (`serve --watch`'s kept reindexer, a benchmark, a test
- * suite, bench/tune.ts) takes it for IDLE_MS; then the worker is ended. Each build has a chunker
+ * suite, bench/quality/tune.ts) takes it for IDLE_MS; then the worker is ended. Each build has a chunker
  * of its own while it runs. (Builds start a worker only for a large change set, chunk-corpus.ts.)
  */
 const IDLE_MS = 60_000;

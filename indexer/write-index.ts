@@ -11,7 +11,7 @@ import {
   type IndexContent,
 } from '../src/index/format.js';
 import { PieceHasher, PIECES_SUFFIX } from '../src/index/pieces.js';
-import { profileCorpus } from '../src/search/corpus-profile.js';
+import { profileCorpus } from '../src/index/corpus-profile.js';
 import { INDEX_FORMAT_VERSION, type Manifest } from '../src/index/manifest.js';
 import { postingsPieces } from '../src/index/postings-file.js';
 import { sectionsPieces } from '../src/index/sections-file.js';

@@ -5,8 +5,8 @@
 export { SvcDocsError } from './errors.js';
 export type { SvcDocsErrorCode } from './errors.js';
 export { IndexError } from './index/format.js';
-export { ServerOptionsError } from './mcp/server-options.js';
-export type { ServerOptions, ServerOptionsInput } from './mcp/server-options.js';
+export { ServerOptionsError } from './settings/server-options.js';
+export type { ServerOptions, ServerOptionsInput } from './settings/server-options.js';
 export { SettingsError } from './settings/read-value.js';
 export { openEngine, ModelMismatchError } from './search/engine.js';
 export type { EngineOptions, LoadedEngine } from './search/engine.js';
@@ -24,6 +24,6 @@ export type {
 export { serve } from './serve/serve.js';
 export type { RunningDocsServer, ServeOptions } from './serve/serve.js';
 export { createDocsServer } from './mcp/tools/docs-server.js';
-export { startHttpServer } from './mcp/http/http.js';
-export { MCP_PATH } from './mcp/http/app.js';
-export type { HttpServerOptions, RunningServer } from './mcp/http/http.js';
+export { startHttpServer } from './serve/http-server.js';
+export { MCP_PATH } from './serve/app.js';
+export type { HttpServerOptions, RunningServer } from './serve/http-server.js';

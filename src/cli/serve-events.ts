@@ -1,5 +1,5 @@
-import { isLoopback } from '../mcp/http/access.js';
-import type { ServerOptions } from '../mcp/server-options.js';
+import { isLoopback } from '../http/access.js';
+import type { ServerOptions } from '../settings/server-options.js';
 import type { LogEntry } from '../observe/log.js';
 import type { LogFormat } from '../observe/pretty-log.js';
 import { queryStoreFiles } from '../observe/query-record.js';

@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
  * and was kept, and its old generation grew to 4× what is live before a full GC. With these two,
  * 224–242 MB (bench `--parts=http`, three interleaved pairs on a busy 2-core machine; 32 sessions
  * still served 2.0–3.1× one session's calls/s; server CPU per call rose in two pairs of three;
- * bench/memory-probe.ts shows where the rest goes).
+ * bench/speed/memory-probe.ts shows where the rest goes).
  *
  * - `--semi-space-growth-factor=1`: the young generation keeps its initial size (two 1 MB
  *   semi-spaces) in every thread.

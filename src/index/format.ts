@@ -41,7 +41,7 @@ export type StoredSection = z.infer<typeof storedSectionSchema>;
 
 export const termsFileSchema = z.object({ terms: z.array(z.string()) });
 
-/** profile.json: what each knowledge base covers (src/search/corpus-profile.ts), made at build time. */
+/** profile.json: what each knowledge base covers (src/index/corpus-profile.ts), made at build time. */
 export const profileFileSchema = z.object({
   profiles: z.array(
     z.object({

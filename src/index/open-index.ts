@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KnowledgeBaseProfile } from '../search/corpus-profile.js';
+import type { KnowledgeBaseProfile } from './corpus-profile.js';
 import { checkDocumentRanges, checkPostingTables, checkSectionColumns } from './check-references.js';
 import {
   CURRENT_FILE,

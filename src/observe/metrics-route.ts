@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { bearerMatches, tokenDigest } from '../mcp/http/access.js';
-import { refuse } from '../mcp/http/errors.js';
+import { bearerMatches, tokenDigest } from '../http/access.js';
+import { refuse } from '../http/refuse.js';
 import type { ServerMetrics } from './metrics.js';
 
 /**

@@ -9,7 +9,7 @@ import { checkGraphHeader, type IndexWithoutGraph, readIndexWithoutGraph } from 
 import { readBuildGraph } from '../index/read-index.js';
 import type { SectionStore } from '../index/section-store.js';
 import { ExactVectorIndex, type HnswVectorIndex } from '../index/vector-index.js';
-import type { KnowledgeBaseProfile } from './corpus-profile.js';
+import type { KnowledgeBaseProfile } from '../index/corpus-profile.js';
 import { withSections } from './result-window.js';
 import { type SearchPolicy, searchesGraph } from './search-policy.js';
 import { Searcher } from './searcher.js';

@@ -10,7 +10,7 @@ import { RELEVANCE_LABELS, type Relevance } from './types.js';
 /**
  * Where the probability that a result is relevant reaches 80 %, 60 %, 40 % and 20 %, by isotonic
  * regression on the tuning halves of every labelled set, their off-topic questions included (all
- * of whose results count as irrelevant): `npx tsx bench/calibrate.ts` gave 0.960, 0.772, 0.463,
+ * of whose results count as irrelevant): `npx tsx bench/quality/calibrate.ts` gave 0.960, 0.772, 0.463,
  * 0.248 (bench/results/tuning.md); the benchmark reports each label's precision on the held-out
  * halves. "Excellent" needs a result that matches (nearly) every term of the query and scores
  * (nearly) as high as the first.

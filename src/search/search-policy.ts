@@ -6,7 +6,7 @@ export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 
 /**
  * How a search ranks, apart from what the index's manifest records: the knobs benchmarks and
- * tuning turn (bench/tune.ts) to compare variants. The shipped engine uses none (`{}`), and the
+ * tuning turn (bench/quality/tune.ts) to compare variants. The shipped engine uses none (`{}`), and the
  * public API does not offer them.
  */
 export interface SearchPolicy {

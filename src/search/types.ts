@@ -1,5 +1,5 @@
 import type { SectionRole } from '../index/format.js';
-import type { KnowledgeBaseProfile } from './corpus-profile.js';
+import type { KnowledgeBaseProfile } from '../index/corpus-profile.js';
 
 /** The engine's answer to a query: what the MCP tool and the CLI render. */
 

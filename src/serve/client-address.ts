@@ -1,4 +1,4 @@
-import type { ServerOptions } from '../mcp/server-options.js';
+import type { ServerOptions } from '../settings/server-options.js';
 import { SETTINGS } from '../settings/catalogue.js';
 
 /**

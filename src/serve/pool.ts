@@ -84,7 +84,7 @@ type LoadMessage = Extract<ToWorker, { type: 'load' }>;
 /**
  * A worker's young generation, MB. V8's default lets each isolate's grow to over 100 MB under a
  * burst of searches, most of it touched once and kept; 8 MB saved ≈ 25 MB of RSS per worker on
- * the Argo CD index with no throughput change we could measure (bench/memory-probe.ts reports it).
+ * the Argo CD index with no throughput change we could measure (bench/speed/memory-probe.ts reports it).
  */
 const WORKER_YOUNG_GENERATION_MB = 8;
 

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { startHttpServer, type RunningServer } from '../mcp/http/http.js';
-import type { ServerOptions } from '../mcp/server-options.js';
+import { startHttpServer, type RunningServer } from './http-server.js';
+import type { ServerOptions } from '../settings/server-options.js';
 import { type EngineOptions, openEngine } from '../search/engine.js';
 import { LiveEngine, type OpenEngine } from './live-engine.js';
 import { openPooledEngine } from './pool-engine.js';

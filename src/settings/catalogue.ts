@@ -10,7 +10,7 @@
  * time (from the machine or the corpus) is `shown` in words and computed in defaults.ts.
  *
  * To add a setting: one entry below. A server option also gets a field of the same name in the
- * HTTP server's schema (src/mcp/server-options.ts, `.default(SETTINGS.<name>.default)`), from where
+ * HTTP server's schema (src/settings/server-options.ts, `.default(SETTINGS.<name>.default)`), from where
  * `serve` passes it on by itself; any other is read off `values.<name>` in commands.ts.
  */
 

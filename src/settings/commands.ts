@@ -1,4 +1,4 @@
-import { parseServerOptions, type ServerOptions } from '../mcp/server-options.js';
+import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { SETTINGS } from './catalogue.js';
 import {
   defaultCacheDir,

@@ -4,13 +4,13 @@ import {
   SERVER_OPTION_NAMES,
   type ServerOptions,
   type ServerOptionsInput,
-} from '../mcp/server-options.js';
+} from './server-options.js';
 import { SETTINGS } from './catalogue.js';
 import { SettingsError } from './read-value.js';
 import { overlay, type Values } from './values.js';
 
 /**
- * `serve`'s settings as the HTTP server's options (src/mcp/server-options.ts validates them): every
+ * `serve`'s settings as the HTTP server's options (src/settings/server-options.ts validates them): every
  * option named like a setting takes its value, the session idle time in seconds becomes
  * milliseconds, and the token comes from wherever it was given.
  */

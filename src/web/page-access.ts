@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { tokenDigest } from '../mcp/http/access.js';
+import { tokenDigest } from '../http/access.js';
 
 /**
  * Who may open the search page: whoever may call /docs. A browser cannot send a bearer token, so

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerOutcome, summarise, type AnswerSystem, type QueryOutcome } from '../../bench/answers.js';
+import { answerOutcome, summarise, type AnswerSystem, type QueryOutcome } from '../../bench/quality/answers.js';
 import type { LabelledQuery } from '../../bench/queries.js';
 import type { SearchResult } from '../../src/search/types.js';
 

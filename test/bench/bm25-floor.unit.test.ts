@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Floor, BM25_B, BM25_K1 } from '../../bench/bm25-floor.js';
+import { Bm25Floor, BM25_B, BM25_K1 } from '../../bench/quality/bm25-floor.js';
 import { lexicalFields } from '../../indexer/section-text.js';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CachedQuery, CorpusRuns } from '../../bench/loco-cache.js';
-import { fitLeftOut } from '../../bench/loco-fit.js';
-import { gridOf } from '../../bench/loco-grid.js';
-import { bestPoint, type CorpusTuning, leaveOneCorpusOut, objective } from '../../bench/loco.js';
+import type { CachedQuery, CorpusRuns } from '../../bench/quality/loco-cache.js';
+import { fitLeftOut } from '../../bench/quality/loco-fit.js';
+import { gridOf } from '../../bench/quality/loco-grid.js';
+import { bestPoint, type CorpusTuning, leaveOneCorpusOut, objective } from '../../bench/quality/loco.js';
 import type { SearchResult } from '../../src/search/types.js';
 
 /** A page of 31 sections of about 450 characters: its whole window does not fit 12,000 characters. */

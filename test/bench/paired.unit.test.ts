@@ -6,7 +6,7 @@ import {
   pairedByQuery,
   pairedTest,
   signFlipP,
-} from '../../bench/paired.js';
+} from '../../bench/lib/paired.js';
 
 describe('paired sign-flip test', () => {
   it('finds no difference between identical systems', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchThreadsFlag } from '../../bench/child-process.js';
+import { searchThreadsFlag } from '../../bench/lib/child-process.js';
 
 /** `--search-threads=<n>` for the benchmarks that spawn a server (http part, worst-request). */
 describe('--search-threads', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/mcp/http/http.js';
-import { ServerOptionsError } from '../../src/mcp/server-options.js';
+import { startHttpServer, type RunningServer } from '../../src/serve/http-server.js';
+import { ServerOptionsError } from '../../src/settings/server-options.js';
 import { serverOptionsFromEnv } from '../helpers/server-settings.js';
 import { newSessionId } from '../../src/mcp/http/sessions.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';

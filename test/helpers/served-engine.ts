@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/mcp/http/http.js';
+import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/serve/http-server.js';
 import type { LoadedEngine } from '../../src/search/engine.js';
 
 /**

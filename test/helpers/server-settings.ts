@@ -1,4 +1,4 @@
-import type { ServerOptions } from '../../src/mcp/server-options.js';
+import type { ServerOptions } from '../../src/settings/server-options.js';
 import { serveSettings } from '../../src/settings/commands.js';
 import type { Env, Flags } from '../../src/settings/values.js';
 

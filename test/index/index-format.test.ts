@@ -15,7 +15,7 @@ import {
   readManifest,
 } from '../../src/index/read-index.js';
 import { SectionStore } from '../../src/index/section-store.js';
-import { profileCorpus } from '../../src/search/corpus-profile.js';
+import { profileCorpus } from '../../src/index/corpus-profile.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { decodeSections, openSectionsFile, sectionsPieces } from '../../src/index/sections-file.js';
 import { tokenize } from '../../src/index/tokenize.js';

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/mcp/http/http.js';
+import { startHttpServer, type RunningServer } from '../../src/serve/http-server.js';
 import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
 import { openEngine } from '../../src/search/engine.js';
 import { RELEVANCE_LABELS, type SearchEngine } from '../../src/search/types.js';

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/mcp/http/http.js';
+import { startHttpServer, type RunningServer } from '../../src/serve/http-server.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
 import { sampleIndex } from '../helpers/index-fixture.js';

@@ -15,7 +15,7 @@ import { linesOf, runCli } from './helpers.js';
  * quotes), to make one giant section (an unclosed code fence) or simply to be huge. Each is
  * generated here. The indexer stops a parse at its time limit and skips an over-size file, with
  * one line naming the file; everything else is indexed and searchable, and no section is
- * unbounded. (How long these take is measured by bench/hostile-markdown.ts, not asserted here.)
+ * unbounded. (How long these take is measured by bench/abuse/hostile-markdown.ts, not asserted here.)
  */
 
 /** Each line indented one level deeper than the one before. */

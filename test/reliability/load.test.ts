@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeLoad, runLoad } from '../../bench/load.js';
+import { describeLoad, runLoad } from '../../bench/speed/load.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchEngine } from '../../src/search/types.js';
 import { sampleIndex } from '../helpers/index-fixture.js';
 
 /**
- * The quick form of the load run (bench/load.ts; the long one is `npm run test:load`): hundreds
+ * The quick form of the load run (bench/speed/load.ts; the long one is `npm run test:load`): hundreds
  * of sessions through the real MCP client over loopback HTTP, searches at 32 at once, the session
  * cap hit and recovered from, and the heap back near where it started. Counts are fixed; the
  * only waits are bounded (the idle timeout that reclaims abandoned sessions).

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SLOW_CLIENT_TIMEOUTS } from '../../src/mcp/http/http.js';
+import { SLOW_CLIENT_TIMEOUTS } from '../../src/serve/http-server.js';
 import { openEngine } from '../../src/search/engine.js';
 import { sampleIndex } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, raw } from '../helpers/mcp-client.js';

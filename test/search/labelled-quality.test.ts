@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgements, loadQuerySet, splitHalf, type LabelledQuery } from '../../bench/queries.js';
-import { ndcg } from '../../bench/metrics.js';
+import { ndcg } from '../../bench/lib/metrics.js';
 import { projectRoot } from '../../src/project-root.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import type { SearchPolicy } from '../../src/search/search-policy.js';

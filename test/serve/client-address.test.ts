@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServerOptions, type ServerOptionsInput } from '../../src/mcp/server-options.js';
+import { parseServerOptions, type ServerOptionsInput } from '../../src/settings/server-options.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { IndexSummary } from '../../src/search/types.js';
 import { readyEntry } from '../../src/cli/serve-events.js';

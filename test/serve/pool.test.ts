@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
-import { parseServerOptions } from '../../src/mcp/server-options.js';
+import { parseServerOptions } from '../../src/settings/server-options.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { SearchInputError } from '../../src/search/search-input.js';
 import { openPooledEngine, type PooledEngine } from '../../src/serve/pool-engine.js';

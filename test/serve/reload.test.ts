@@ -8,7 +8,7 @@ import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { currentBuildDir } from '../../src/index/read-index.js';
 import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
-import { parseServerOptions } from '../../src/mcp/server-options.js';
+import { parseServerOptions } from '../../src/settings/server-options.js';
 import { serve, type RunningDocsServer, type ServeOptions } from '../../src/serve/serve.js';
 import { buildTinyModel } from '../embedding/tiny-model.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';

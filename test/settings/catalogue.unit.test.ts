@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
-import { parseServerOptions, SERVER_OPTION_NAMES } from '../../src/mcp/server-options.js';
+import { parseServerOptions, SERVER_OPTION_NAMES } from '../../src/settings/server-options.js';
 import { projectRoot } from '../../src/project-root.js';
 import {
   type CommandName,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServerOptions } from '../../src/mcp/server-options.js';
+import { parseServerOptions } from '../../src/settings/server-options.js';
 import { SettingsError } from '../../src/settings/read-value.js';
 import { serverOptionsFromEnv } from '../helpers/server-settings.js';
 import { SETTINGS } from '../../src/settings/catalogue.js';

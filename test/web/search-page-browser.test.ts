@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, findChromium, launchChromium } from '../../bench/chromium.js';
-import { parseServerOptions } from '../../src/mcp/server-options.js';
+import { type Browser, findChromium, launchChromium } from '../../bench/lib/chromium.js';
+import { parseServerOptions } from '../../src/settings/server-options.js';
 import { openEngine } from '../../src/search/engine.js';
 import { type RunningDocsServer, serve } from '../../src/serve/serve.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { refuse, RpcCode } from './errors.js';
+import { refuse, RpcCode } from '../../http/refuse.js';
 import { batchRules, paramsRules, unknownPrototypeTools } from './message-checks.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { clientKey, type ProxyTrust } from './client-identity.js';
-import { refuse, RpcCode } from './errors.js';
+import { clientKey, type ProxyTrust } from '../../http/client-identity.js';
+import { refuse, RpcCode } from '../../http/refuse.js';
 import type { Log } from '../../observe/log.js';
 
 /**
- * Fair shares: no client (client-identity.ts) may take the server's capacity from the others. Each
+ * Fair shares: no client (http/client-identity.ts) may take the server's capacity from the others. Each
  * request is tagged with its client (res.locals, and as the MCP SDK's authInfo.clientId so a tool
  * knows who asked), and a client runs at most `maxRequestsPerClient` requests at once, counting
  * those whose answers it has not read yet; beyond that it gets 429 with Retry-After. Sessions per

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { bearerMatches, bearerTokenOf, hostAllowed, originAllowed, tokenDigest } from './access.js';
-import { RpcCode, refuse } from './errors.js';
+import { bearerMatches, bearerTokenOf, hostAllowed, originAllowed, tokenDigest } from '../../http/access.js';
+import { RpcCode, refuse } from '../../http/refuse.js';
 import { bearerChallenge, resourceFor } from '../oauth/metadata.js';
-import type { OAuthConfig } from '../oauth/settings.js';
+import type { OAuthConfig } from '../../settings/oauth-config.js';
 import { KeysUnavailableError } from '../oauth/jwks.js';
 import { TokenRefusedError, type TokenVerifier } from '../oauth/verify.js';
 import type { ClientLocals } from './fair-share.js';
@@ -11,7 +11,7 @@ import type { Log } from '../../observe/log.js';
 /**
  * Who may reach the MCP endpoint and the readiness details, as Express middleware: the Origin
  * and Host allow-lists (DNS rebinding) and the bearer token (static, or an OAuth access token).
- * The checks themselves are the pure functions of access.ts and oauth-verify.ts.
+ * The checks themselves are the pure functions of http/access.ts and oauth/verify.ts.
  */
 
 /** Browsers send Origin; a page on another site must not reach a local server. */

@@ -1,7 +1,7 @@
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
-import { refuse, RpcCode } from './errors.js';
+import { refuse, RpcCode } from '../../http/refuse.js';
 import type { Log } from '../../observe/log.js';
 import { type ClientInfo, clientOfBody } from '../../observe/mcp-request.js';
 import type { SessionOfResponse } from './request-log.js';

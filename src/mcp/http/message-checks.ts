@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
-import { refuse, RpcCode } from './errors.js';
+import { refuse, RpcCode } from '../../http/refuse.js';
 
 /**
  * Checks on the parsed JSON-RPC body that the SDK does not make, for both eras: JSON-RPC batches

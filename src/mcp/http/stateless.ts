@@ -1,7 +1,7 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, legacyStatelessFallback, type McpServer } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
-import { refuse, RpcCode } from './errors.js';
+import { refuse, RpcCode } from '../../http/refuse.js';
 import type { Log } from '../../observe/log.js';
 import { onWaitingForReader } from './write-timeout.js';
 

@@ -1,4 +1,4 @@
-import { METADATA_PATH, metadataUrlOf, type OAuthConfig } from './settings.js';
+import { METADATA_PATH, metadataUrlOf, type OAuthConfig } from '../../settings/oauth-config.js';
 
 /**
  * What clients discover (RFC 9728, MCP authorization): the Protected Resource Metadata documents

@@ -1,6 +1,6 @@
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { type KeyTimings, KeysUnavailableError, readJwksFile, remoteKeys } from './jwks.js';
-import type { OAuthConfig } from './settings.js';
+import type { OAuthConfig } from '../../settings/oauth-config.js';
 import { SvcDocsError } from '../../errors.js';
 
 type Jose = typeof import('jose');

@@ -1,4 +1,4 @@
-import type { KnowledgeBaseProfile } from '../../search/corpus-profile.js';
+import type { KnowledgeBaseProfile } from '../../index/corpus-profile.js';
 import type { SearchEngine } from '../../search/types.js';
 
 /**

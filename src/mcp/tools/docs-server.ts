@@ -12,7 +12,7 @@ import { searchDocsOutputSchema } from '../render/render.js';
 import { searchDocs } from './search-docs.js';
 import { errorText, logLine } from '../../observe/log.js';
 import type { SearchOutcome } from '../../observe/search-outcome.js';
-import { parseServerOptions } from '../server-options.js';
+import { parseServerOptions } from '../../settings/server-options.js';
 
 /**
  * The MCP face of the search engine: the SearchDocs tool, the indexed pages as resources, and
@@ -63,7 +63,7 @@ interface DocsServerOptions {
   onSearch?: (outcome: SearchOutcome) => void;
 }
 
-/** The server's own defaults (server-options.ts), for callers that pass none. */
+/** The server's own defaults (settings/server-options.ts), for callers that pass none. */
 const SERVER_DEFAULTS = parseServerOptions({});
 const DEFAULTS: DocsServerOptions = {
   responseBudgetChars: SERVER_DEFAULTS.responseBudgetChars,

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildSummary } from '../../../indexer/build.js';
 import { type IndexWithoutGraph, readIndexWithoutGraph } from '../../../src/index/open-index.js';
-import { startHttpServer, type RunningServer } from '../../../src/mcp/http/http.js';
+import { startHttpServer, type RunningServer } from '../../../src/serve/http-server.js';
 import { searchDocsOutputSchema, type SearchDocsOutput } from '../../../src/mcp/render/render.js';
 import { openEngine } from '../../../src/search/engine.js';
 import { tempDir } from '../../helpers/index-fixture.js';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { type AppOptions, createApp } from '../../../src/mcp/http/app.js';
-import { parseServerOptions, type ServerOptionsInput } from '../../../src/mcp/server-options.js';
+import { type AppOptions, createApp } from '../../../src/serve/app.js';
+import { parseServerOptions, type ServerOptionsInput } from '../../../src/settings/server-options.js';
 import { openEngine, type LoadedEngine } from '../../../src/search/engine.js';
 import { sampleIndex } from '../../helpers/index-fixture.js';
 import {

@@ -1,0 +1,156 @@
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { percentile } from '../lib/metrics.js';
+
+/**
+ * Clients of the abuse run, over raw HTTP: what an attacker sends (batches, unread answers,
+ * abandoned sessions, hostile paths), each as one client by its X-Forwarded-For (the server
+ * trusts loopback as a proxy in this run), and the /healthz probe that times the server meanwhile.
+ */
+
+export const MODERN = '2026-07-28';
+
+export interface Answer {
+  status: number;
+  bytes: number;
+  sessionId?: string;
+  text: string;
+}
+
+/** One POST to /docs as client `client`; the answer's text is kept only up to 64 KB. */
+export function post(url: string, body: string, client: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': String(Buffer.byteLength(body)),
+          'x-forwarded-for': client,
+          ...headers,
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (text.length < 65_536) text += chunk.toString('utf8');
+        });
+        res.on('end', () => {
+          const sessionId = res.headers['mcp-session-id'];
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            text,
+            ...(typeof sessionId === 'string' ? { sessionId } : {}),
+          });
+        });
+        res.on('error', () => resolve({ status: 0, bytes, text }));
+      },
+    );
+    req.on('error', () => resolve({ status: 0, bytes: 0, text: '' }));
+    req.end(body);
+  });
+}
+
+/** A 2025-era request (no session) or, with `modern`, a 2026-07-28 one with its envelope and headers. */
+export function message(method: string, params: Record<string, unknown>, id: number, modern = false): string {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'abuse', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params: modern ? { ...params, _meta: meta } : params });
+}
+
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) };
+}
+
+export const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abuse', version: '1' } },
+});
+
+/** GET /healthz, in milliseconds (Infinity when it fails). */
+function healthz(base: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(`${base}/healthz`, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Number.POSITIVE_INFINITY));
+    });
+    req.on('error', () => resolve(Number.POSITIVE_INFINITY));
+    req.end();
+  });
+}
+
+export interface Latency {
+  probes: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export function latencyOf(ms: readonly number[]): Latency {
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return {
+    probes: ms.length,
+    p50Ms: round(percentile(ms, 50)),
+    p99Ms: round(percentile(ms, 99)),
+    maxMs: round(Math.max(0, ...ms)),
+  };
+}
+
+/** Asks /healthz every `everyMs` until stopped; the times, for the phase that was running. */
+export function healthProbe(base: string, everyMs = 50): { stop(): Promise<number[]> } {
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      times.push(await healthz(base));
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return times;
+    },
+  };
+}
+
+/** A client that sends one request and never reads a byte of the answer, until destroyed. */
+export function unreadRequest(port: number, body: string, client: string, headers: Record<string, string>): Socket {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.pause();
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.write(
+    `POST /docs HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+      `X-Forwarded-For: ${client}\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  return socket;
+}
+
+/** Runs `fn` over and over until `until` (a time from performance.now()), as `workers` loops at once. */
+export async function loopUntil(
+  until: number,
+  workers: number,
+  fn: (worker: number) => Promise<unknown>,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      while (performance.now() < until) await fn(worker);
+    }),
+  );
+}

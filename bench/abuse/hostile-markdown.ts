@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BoundedChunker } from '../../indexer/bounded-chunk.js';
+import { buildIndex } from '../../indexer/build.js';
+import { DEFAULT_FILE_LIMITS } from '../../indexer/chunk-corpus.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
+
+/**
+ * How long hostile Markdown costs the indexer: each input's parse on the worker, stopped at the
+ * time limit, and a whole build of a small corpus holding all of them (with the default limits).
+ *   npx tsx bench/abuse/hostile-markdown.ts [--limit-seconds 20]
+ */
+
+function staircaseList(bytes: number): string {
+  let out = '';
+  for (let depth = 0; out.length < bytes; depth++) out += `${'  '.repeat(depth)}- item\n`;
+  return out;
+}
+
+const INPUTS: Record<string, () => string> = {
+  'brackets-100k.md': () => '['.repeat(50_000) + ']'.repeat(50_000),
+  'nested-list-1m.md': () => staircaseList(1_000_000),
+  'list-markers-25k.md': () => '- '.repeat(12_500) + 'x\n',
+  'deep-quote-20k.md': () => '>'.repeat(20_000) + ' deep\n',
+  'unclosed-fence-1m.md': () => '# Unclosed\n\n```sh\n' + 'echo line\n'.repeat(100_000),
+  'brackets-9m.md': () => '['.repeat(4_500_000) + ']'.repeat(4_500_000),
+};
+
+const { values } = parseArgs({ options: { 'limit-seconds': { type: 'string' } } });
+const limitMs = Number(values['limit-seconds'] ?? DEFAULT_FILE_LIMITS.parseTimeoutMs / 1000) * 1000;
+
+const chunker = new BoundedChunker(limitMs);
+console.log(
+  `parse limit ${limitMs / 1000} s, size limit ${DEFAULT_FILE_LIMITS.maxFileBytes.toLocaleString('en-US')} bytes`,
+);
+console.log('| input | bytes | outcome | seconds |\n|---|---|---|---|');
+for (const [name, make] of Object.entries(INPUTS)) {
+  const source = make();
+  if (source.length > DEFAULT_FILE_LIMITS.maxFileBytes) {
+    console.log(`| ${name} | ${source.length.toLocaleString('en-US')} | skipped: over the size limit (not read) | 0 |`);
+    continue;
+  }
+  const started = performance.now();
+  const outcome = await chunker.chunk({ path: 'hostile.md', source }, DEFAULT_CHUNK_OPTIONS);
+  const what = outcome.ok
+    ? `${outcome.doc.sections.length} sections`
+    : outcome.reason === 'timeout'
+      ? 'stopped at the limit'
+      : `parser error (${outcome.error})`;
+  console.log(
+    `| ${name} | ${source.length.toLocaleString('en-US')} | ${what} | ${((performance.now() - started) / 1000).toFixed(1)} |`,
+  );
+}
+await chunker.close();
+
+const root = mkdtempSync(join(tmpdir(), 'hostile-bench-'));
+try {
+  const corpus = join(root, 'corpus');
+  const files: Record<string, string> = { 'kb/good.md': '# Good\n\nAn ordinary page.\n' };
+  for (const [name, make] of Object.entries(INPUTS)) files[`kb/${name}`] = make();
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(corpus, path)), { recursive: true });
+    writeFileSync(join(corpus, path), text);
+  }
+  const summary = await buildIndex({
+    corpusDirs: [corpus],
+    outDir: join(root, 'index'),
+    vectorCacheDir: join(root, 'vectors'),
+    limits: { parseTimeoutMs: limitMs },
+    log: (l) => console.log(`  ${l}`),
+  });
+  console.log(
+    `whole build of ${Object.keys(files).length} files: ${summary.documents} documents, ${summary.sections} sections, ${summary.skipped.length} skipped for time, ${summary.seconds.toFixed(1)} s`,
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

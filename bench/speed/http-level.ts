@@ -1,0 +1,110 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cpuSecondsOf, memoryOf } from '../lib/child-process.js';
+import { percentile } from '../lib/metrics.js';
+
+/**
+ * One load level of the HTTP benchmark: `sessions` MCP clients (SDK Client +
+ * StreamableHTTPClientTransport) against a running server, each making its SearchDocs calls one
+ * after another, all sessions at once; client-side latency per call, and the server's CPU time
+ * over the calls (its process's user + system time, read from /proc, over calls answered).
+ */
+
+export interface HttpLevel {
+  sessions: number;
+  callsPerSession: number;
+  calls: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Calls answered per second over the whole level (first call sent to last answer). */
+  throughput: number;
+  /** Server RSS after the level, MB. */
+  serverRssMB: number;
+  /** CPU time per call, ms: the server process, and this process (the MCP clients). */
+  serverCpuMsPerCall: number;
+  clientCpuMsPerCall: number;
+  /** The server's CPU time over the level's wall time: how many cores it kept busy (2 at most on 2 cores). */
+  serverCores: number;
+  /**
+   * CPU time per call of the server's main thread alone (its thread id is the process id): the
+   * thread every call's protocol work runs on, so the one that bounds calls/s.
+   */
+  mainThreadCpuMsPerCall: number;
+}
+
+/** A session as clients open one: initialize, then list the tools (which gives the client the output schema). */
+export async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'svc-docs-bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.listTools();
+  return client;
+}
+
+/** Each client's calls one after another, all clients at once: every call's latency, and the errors. */
+async function callAll(
+  clients: Client[],
+  queries: string[],
+  callsPerSession: number,
+): Promise<{ latencies: number[]; errors: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  await Promise.all(
+    clients.map(async (client, s) => {
+      for (let n = 0; n < callsPerSession; n++) {
+        // Sessions start at different queries, so concurrent calls don't all ask the same thing.
+        const searchTerm = queries[(s * 7 + n) % queries.length]!;
+        const t = performance.now();
+        try {
+          const result = await client.callTool({ name: 'SearchDocs', arguments: { searchTerm } });
+          if (result.isError) errors++;
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return { latencies, errors };
+}
+
+export async function level(
+  url: string,
+  queries: string[],
+  sessions: number,
+  callsPerSession: number,
+  pid: number,
+): Promise<HttpLevel> {
+  const clients = await Promise.all(Array.from({ length: sessions }, () => connect(url)));
+  // One warm-up call per session: the first call of a session pays for its lazy set-up.
+  await Promise.all(
+    clients.map((c, i) => c.callTool({ name: 'SearchDocs', arguments: { searchTerm: queries[i % queries.length]! } })),
+  );
+  const serverCpu = cpuSecondsOf(pid);
+  const mainThreadCpu = cpuSecondsOf(pid, pid);
+  const clientCpu = process.cpuUsage();
+  const started = performance.now();
+  const { latencies, errors } = await callAll(clients, queries, callsPerSession);
+  const seconds = (performance.now() - started) / 1000;
+  const serverCpuMs = (cpuSecondsOf(pid) - serverCpu) * 1000;
+  const mainThreadCpuMs = (cpuSecondsOf(pid, pid) - mainThreadCpu) * 1000;
+  const { user, system } = process.cpuUsage(clientCpu);
+  await Promise.all(clients.map((c) => c.close()));
+  const calls = sessions * callsPerSession;
+  return {
+    sessions,
+    callsPerSession,
+    calls,
+    errors,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    throughput: calls / seconds,
+    serverRssMB: memoryOf(pid).rssMB,
+    serverCpuMsPerCall: serverCpuMs / calls,
+    clientCpuMsPerCall: (user + system) / 1000 / calls,
+    serverCores: serverCpuMs / 1000 / seconds,
+    mainThreadCpuMsPerCall: mainThreadCpuMs / calls,
+  };
+}

@@ -1,0 +1,73 @@
+import { toWebRequest } from '@modelcontextprotocol/node';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { proxyTrust } from '../../http/client-identity.js';
+import { preflight } from '../../http/cors.js';
+import { refuse } from '../../http/refuse.js';
+import type { Log } from '../../observe/log.js';
+import { describeMcpBody } from '../../observe/mcp-request.js';
+import type { RequestObserver } from '../../observe/request-observer.js';
+import type { ServerOptions } from '../../settings/server-options.js';
+import { jsonBody } from './body.js';
+import { clientTag, requestShare } from './fair-share.js';
+import { hostGuard } from './guards.js';
+import type { LegacySessions } from './legacy-sessions.js';
+import type { Stateless } from './stateless.js';
+
+/**
+ * The MCP routes: /docs (and its alias /mcp) serving both protocol eras. Each POST is told apart
+ * with the SDK's own isLegacyRequest: 2026-07-28 requests go to the stateless modern handler,
+ * 2025-era ones to their session (or a one-shot exchange when they name none and are not an
+ * initialize). Access checks, the body limit and the caps sit in front of both eras. The app
+ * around them (health, metrics, the page for people) is assembled in serve/app.ts.
+ */
+
+export const MCP_PATH = '/docs';
+/** MCP Inspector up to 0.15 rewrites every URL to /mcp. */
+export const MCP_ALIAS = '/mcp';
+export const MCP_PATHS = [MCP_PATH, MCP_ALIAS];
+
+type RouteOptions = Pick<ServerOptions, 'trustedProxies' | 'maxRequestsPerClient' | 'allowedHosts' | 'maxBodyBytes'>;
+
+/** What the routes share: the access check, both eras' handlers, and the observer of each request. */
+export interface Parts {
+  auth: RequestHandler;
+  legacy: LegacySessions;
+  stateless: Stateless;
+  observer: RequestObserver;
+  event: Log;
+}
+
+export function mcpRoutes(
+  app: Express,
+  options: RouteOptions,
+  { auth, legacy, stateless, observer, event }: Parts,
+): void {
+  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
+  app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth, ...shares);
+  app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
+    const body: unknown = req.body;
+    const modern = !(await isLegacyRequest(await toWebRequest(req, body), body));
+    const session = req.header('mcp-session-id');
+    const sessionClient = session === undefined ? undefined : legacy.clientOf(session);
+    const request = describeMcpBody(body, modern ? '2026-07-28' : '2025', sessionClient);
+    return observer.run(res, request, () => {
+      if (modern) return stateless.modern(req, res, body);
+      if (session !== undefined || legacy.opensSession(req, body)) return legacy.post(req, res, body);
+      return stateless.legacyOneShot(req, res, body);
+    });
+  });
+  const other = (req: Request, res: Response) => {
+    const session = req.header('mcp-session-id');
+    const client = session === undefined ? undefined : legacy.clientOf(session);
+    const request = { era: '2025' as const, method: req.method, ...(client === undefined ? {} : { client }) };
+    return observer.run(res, request, () => legacy.other(req, res));
+  };
+  app.get(MCP_PATHS, other);
+  app.delete(MCP_PATHS, other);
+  app.all(MCP_PATHS, (req: Request, res: Response) => {
+    refuse(res, 405, `Method Not Allowed: use POST, GET or DELETE on ${req.path}`, -32000, {
+      Allow: 'GET, POST, DELETE',
+    });
+  });
+}
