@@ -1,12 +1,13 @@
 import type { Embedder } from '../../src/embedding/types.js';
 import { openEngine } from '../../src/search/engine.js';
 import type { SearchPolicy } from '../../src/search/search-policy.js';
+import type { PassageOptions } from '../../src/search/passage-options.js';
 import type { SearchResult } from '../../src/search/types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { mean, ndcg, percentile } from '../lib/metrics.js';
 import { judgements, QUERY_STYLES, type LabelledQuery } from '../queries.js';
 import { repeatedSentences } from './repeats.js';
-import { fullWindows, type RenderFit, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
+import { fullWindows, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import { answerAt, firstAnswerRank } from './shown.js';
 
 /**
@@ -77,8 +78,8 @@ export interface AnswerReport {
 export interface AnswerSettings {
   budgetChars: number;
   resultCount: number;
-  /** The renderer's fitted numbers (bench/loco.ts); the shipped defaults when absent. */
-  fit?: RenderFit;
+  /** The response's fitted numbers, when not the shipped ones (src/search/passage-options.ts). */
+  passages?: Partial<PassageOptions>;
 }
 
 const DEFAULTS: AnswerSettings = { budgetChars: RESPONSE_BUDGET_CHARS, resultCount: RESULT_COUNT };
@@ -89,7 +90,7 @@ export async function answerOutcome(
   settings: AnswerSettings = DEFAULTS,
 ): Promise<QueryOutcome> {
   const results = await system.search(query.query, settings.resultCount);
-  const response = respond(query.query, results, settings.budgetChars, settings.fit);
+  const response = respond(query.query, results, settings.budgetChars, settings.passages);
   const ranking =
     settings.resultCount >= 10
       ? results.map((r) => `${r.source}/${r.path}`)
@@ -104,7 +105,9 @@ export async function answerOutcome(
     hit5: answerAt(query, response.shown, 5),
     hit1Full: answerAt(query, full, 1),
     hit5Full: answerAt(query, full, 5),
-    hit5At: BUDGET_CURVE.map((budget) => answerAt(query, respond(query.query, results, budget, settings.fit).shown, 5)),
+    hit5At: BUDGET_CURVE.map((budget) =>
+      answerAt(query, respond(query.query, results, budget, settings.passages).shown, 5),
+    ),
     rr: rank === 0 ? 0 : 1 / rank,
     ndcg10: ndcg(ranking, judgements(query), 10),
     chars: response.chars,

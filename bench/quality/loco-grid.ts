@@ -1,96 +1,94 @@
 import type { RelevanceThresholds } from '../../src/index/manifest.js';
-import { DEFAULT_SELECT, type SelectOptions } from '../../src/mcp/render/select.js';
-import { COVERED_MIN } from '../../src/search/coverage.js';
+import { DEFAULT_PASSAGES, type PassageOptions, passageOptions } from '../../src/search/passage-options.js';
 import { relevanceFor } from '../../src/search/relevance.js';
 import type { SearchResult } from '../../src/search/types.js';
-import type { RenderFit } from './response.js';
 
 /**
- * The fitted numbers leave-one-corpus-out tuning chooses (bench/quality/loco.ts), and how a choice is
- * applied to the engine's results without searching again: every grid point re-renders the same
+ * The fitted numbers leave-one-corpus-out tuning chooses (bench/quality/loco.ts), and how a choice
+ * is applied to the engine's results without searching again: every grid point re-renders the same
  * ranked results.
  *
- * - Label bands: calibrated on the other corpora's tuning halves (bench/quality/calibrate.ts) and applied
- *   by relabelling each result from its confidence and its best section's match, as the engine does.
- * - The not-covered cut: the renderer compares confidences with COVERED_MIN. A cut `c` is applied
- *   by scaling every confidence by COVERED_MIN / c, and the selection's confidence floor with it,
- *   so both compare as they would against `c`; labels are read from the unscaled confidence.
- * - The selection's numbers (DEFAULT_SELECT): passed to the renderer as options.
+ * - The response's numbers (src/search/passage-options.ts: the selection's, the not-covered cut):
+ *   passed to the renderer as options, one grid point each.
+ * - Label bands: calibrated on the other corpora's tuning halves (bench/quality/calibrate.ts).
+ * - The star rule's least match (`starMinMatch`): labels do not steer what a response shows, so
+ *   its values are tried on each point's rendering without rendering again.
+ * Bands and star rule are applied by relabelling each result from its confidence and its best
+ * section's match, as the engine does (src/search/relevance.ts).
  */
 
-type SelectFit = Partial<Omit<SelectOptions, 'budgetChars'>>;
-
-export interface GridPoint {
-  coveredMin: number;
-  select: SelectFit;
-}
+type Numbers = Omit<PassageOptions, 'starMinMatch'>;
+export type GridPoint = Partial<Numbers>;
 
 export interface Fit {
   thresholds: RelevanceThresholds;
+  starMinMatch: number;
   point: GridPoint;
 }
 
 /** Values of each axis, the shipped value first, so point 0 of the grid is what ships. */
 export interface GridAxes {
-  coveredMin: readonly number[];
-  select: { [K in keyof SelectFit]?: readonly NonNullable<SelectFit[K]>[] };
+  passages: { [K in keyof Numbers]?: readonly Numbers[K][] };
+  starMinMatch: readonly number[];
 }
 
-export const SHIPPED_AXES: GridAxes = {
-  coveredMin: [COVERED_MIN],
-  select: {},
-};
+const D = DEFAULT_PASSAGES;
 
 /**
- * `npm run bench`: the cut, the confidence floor and the section clips, 4 × 2 × 3 × 2 = 48 points
- * (about 0.1 s per point and corpus on 2 idle cores; each point re-renders every tuning query once).
+ * `npm run bench`: the not-covered cut, the confidence floor and the section clips, 4 × 2 × 3 × 2
+ * = 48 renderings of every tuning query, and the star rule two ways on each.
  */
 export const FULL_AXES: GridAxes = {
-  coveredMin: [COVERED_MIN, 0.16, 0.2, 0.28],
-  select: {
-    minConfidence: [DEFAULT_SELECT.minConfidence, 0.08],
-    bestSectionChars: [DEFAULT_SELECT.bestSectionChars, 3_000, 7_000],
-    sectionChars: [DEFAULT_SELECT.sectionChars, 2_000],
+  passages: {
+    coveredMin: [D.coveredMin, 0.16, 0.2, 0.28],
+    minConfidence: [D.minConfidence, 0.08],
+    bestSectionChars: [D.bestSectionChars, 3_000, 7_000],
+    sectionChars: [D.sectionChars, 2_000],
   },
+  starMinMatch: [D.starMinMatch, 0.6],
 };
 
 /** `npm run bench -- --quick` (CI): two points, enough to exercise the left-out choice. */
-export const QUICK_AXES: GridAxes = { coveredMin: [COVERED_MIN, 0.2], select: {} };
+export const QUICK_AXES: GridAxes = { passages: { coveredMin: [D.coveredMin, 0.2] }, starMinMatch: [D.starMinMatch] };
 
 /** Every combination of the axes' values; point 0 takes every axis's first (shipped) value. */
 export function gridOf(axes: GridAxes): GridPoint[] {
-  let points: GridPoint[] = axes.coveredMin.map((coveredMin) => ({ coveredMin, select: {} }));
-  for (const [key, values] of Object.entries(axes.select) as [keyof SelectFit, readonly number[]][]) {
-    points = points.flatMap((p) => values.map((v) => ({ ...p, select: { ...p.select, [key]: v } })));
-  }
+  let points: GridPoint[] = [{}];
+  for (const [key, values] of Object.entries(axes.passages) as [keyof Numbers, readonly number[]][])
+    points = points.flatMap((p) => values.map((v) => ({ ...p, [key]: v })));
+  // A typo in an axis is an error here, not a silently ignored option.
+  for (const p of points) passageOptions(p);
   return points;
 }
 
-/** One line naming a point's values that differ from the shipped ones. */
-export function describePoint(p: GridPoint): string {
-  const parts = p.coveredMin === COVERED_MIN ? [] : [`not-covered cut ${p.coveredMin}`];
-  for (const [key, value] of Object.entries(p.select))
-    if (DEFAULT_SELECT[key as keyof SelectFit] !== value) parts.push(`${key} ${value}`);
+/** One line naming a fit's values that differ from the shipped ones. */
+export function describeFit(fit: Pick<Fit, 'point' | 'starMinMatch'>): string {
+  const all: Partial<PassageOptions> = { ...fit.point, starMinMatch: fit.starMinMatch };
+  const parts = Object.entries(all)
+    .filter(([key, value]) => D[key as keyof PassageOptions] !== value)
+    .map(([key, value]) => `${key} ${value}`);
   return parts.length === 0 ? 'shipped' : parts.join(', ');
-}
-
-/** The results as a server fitted with `fit` hands them to the renderer (see above). */
-export function fitResults(results: readonly SearchResult[], fit: Fit): SearchResult[] {
-  const scale = COVERED_MIN / fit.point.coveredMin;
-  return results.map((r) => ({
-    ...r,
-    relevance: relevanceFor(r.confidence, fit.thresholds, bestMatchOf(r)),
-    confidence: r.confidence * scale,
-  }));
-}
-
-/** The renderer's options at `point`, its confidence floor scaled with the confidences (see above). */
-export function fitRender(point: GridPoint): RenderFit {
-  const minConfidence = point.select.minConfidence ?? DEFAULT_SELECT.minConfidence;
-  return { ...point.select, minConfidence: (minConfidence * COVERED_MIN) / point.coveredMin };
 }
 
 /** How much of the query the result's best section matches: what the star rule reads. */
 export function bestMatchOf(r: SearchResult): number {
   return r.sections.find((s) => s.isBest)?.match ?? 0;
+}
+
+/**
+ * The result's label under `thresholds` and the star rule at `starMinMatch`: relevanceFor caps a
+ * label at "Moderate match" when the best match is at most the shipped rule's share, so a match
+ * above `starMinMatch` is passed as a whole one and any other as none.
+ */
+export function relabel(
+  r: SearchResult,
+  thresholds: RelevanceThresholds,
+  starMinMatch: number,
+): SearchResult['relevance'] {
+  return relevanceFor(r.confidence, thresholds, bestMatchOf(r) > starMinMatch ? 1 : 0);
+}
+
+/** The results as a server fitted with `fit` hands them to the renderer. */
+export function fitResults(results: readonly SearchResult[], fit: Fit): SearchResult[] {
+  return results.map((r) => ({ ...r, relevance: relabel(r, fit.thresholds, fit.starMinMatch) }));
 }

@@ -1,7 +1,7 @@
 import type { RelevanceThresholds } from '../../src/index/manifest.js';
 import type { CorpusRuns } from './loco-cache.js';
-import { fitLeftOut, type HeldOutFigures, heldOutWith, shippedFit } from './loco-fit.js';
-import { describePoint, FULL_AXES, gridOf, QUICK_AXES } from './loco-grid.js';
+import { fitLeftOut, type HeldOutFigures, heldOutWith, SHIPPED_FIT } from './loco-fit.js';
+import { describeFit, FULL_AXES, type GridAxes, gridOf, QUICK_AXES } from './loco-grid.js';
 
 /**
  * The left-out figures `npm run bench` reports: every corpus's held-out half answered with the fit
@@ -18,9 +18,9 @@ export interface LeftOutReport {
 }
 
 export interface LeftOutSummary {
-  /** Grid points tried per left-out choice, and the values along each axis. */
+  /** Renderings tried per left-out choice (each with every star rule), and the values along each axis. */
   gridPoints: number;
-  axes: typeof FULL_AXES;
+  axes: GridAxes;
   /** Worst corpus first (left-out Hit@5 within the budget, then Hit@1). */
   corpora: LeftOutReport[];
 }
@@ -40,7 +40,7 @@ export async function leftOutSummary(
   const axes = quick ? QUICK_AXES : FULL_AXES;
   const grid = gridOf(axes);
   const started = performance.now();
-  const fits = fitLeftOut(runs, grid);
+  const fits = fitLeftOut(runs, axes);
   log(
     `left-out fits: ${grid.length} grid points × ${runs.length} corpora in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -50,13 +50,13 @@ export async function leftOutSummary(
     corpora.push({
       set: r.name,
       fit: {
-        point: describePoint(fit.point),
+        point: describeFit(fit),
         thresholds: fit.thresholds,
         chosenOn: choice.chosenOn,
         tuningObjective: choice.score,
       },
       leftOut: await heldOutWith(r, fit, 'svc-docs, left-out fit'),
-      shipped: await heldOutWith(r, shippedFit(grid), 'svc-docs (shipped)'),
+      shipped: await heldOutWith(r, SHIPPED_FIT, 'svc-docs (shipped)'),
     });
   }
   return { gridPoints: grid.length, axes, corpora: corpora.sort(worstFirst) };

@@ -1,6 +1,7 @@
 import { mean, percentile } from '../lib/metrics.js';
 import type { QuerySet } from '../queries.js';
-import { type RenderFit, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
+import type { PassageOptions } from '../../src/search/passage-options.js';
+import { respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import type { AnswerSystem } from './answers.js';
 
 /**
@@ -30,11 +31,11 @@ export interface OffTopicReport {
 export async function evaluateOffTopic(
   set: Pick<QuerySet, 'offTopic'>,
   system: AnswerSystem,
-  fit: RenderFit = {},
+  passages: Partial<PassageOptions> = {},
 ): Promise<OffTopicReport> {
   const perQuery: OffTopicOutcome[] = [];
   for (const q of set.offTopic) {
-    const response = respond(q.query, await system.search(q.query, RESULT_COUNT), RESPONSE_BUDGET_CHARS, fit);
+    const response = respond(q.query, await system.search(q.query, RESULT_COUNT), RESPONSE_BUDGET_CHARS, passages);
     perQuery.push({
       id: q.id,
       chars: response.chars,

@@ -1,4 +1,5 @@
-import { type RenderOptions, renderSearch } from '../../src/mcp/render/render.js';
+import { renderSearch } from '../../src/mcp/render/render.js';
+import type { PassageOptions } from '../../src/search/passage-options.js';
 import { parseServerOptions } from '../../src/settings/server-options.js';
 import type { SearchResult } from '../../src/search/types.js';
 import type { ShownResult } from './shown.js';
@@ -29,16 +30,14 @@ export interface Response {
   covered: boolean;
 }
 
-/** The renderer's fitted numbers a tuning run passes in (the shipped defaults where absent). */
-export type RenderFit = Omit<RenderOptions, 'budgetChars'>;
-
 export function respond(
   term: string,
   results: readonly SearchResult[],
   budgetChars: number = RESPONSE_BUDGET_CHARS,
-  fit: RenderFit = {},
+  /** Fitted numbers other than the shipped ones (tuning passes them; the defaults never change). */
+  passages?: Partial<PassageOptions>,
 ): Response {
-  const rendered = renderSearch(term, results, { ...fit, budgetChars });
+  const rendered = renderSearch(term, results, { ...passages, budgetChars });
   return {
     text: rendered.text,
     chars: rendered.text.length,

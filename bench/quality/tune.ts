@@ -6,7 +6,7 @@ import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { cacheDirOf } from '../../src/settings/commands.js';
 import { projectRoot } from '../../src/project-root.js';
-import { DEFAULT_SELECT, type SelectOptions } from '../../src/mcp/render/select.js';
+import type { PassageOptions } from '../../src/search/passage-options.js';
 import type { SearchPolicy } from '../../src/search/search-policy.js';
 import { bm25FloorSystem, engineSystem, evaluateAnswers, type AnswerReport, type AnswerSystem } from './answers.js';
 import { evaluateOffTopic } from './offtopic.js';
@@ -17,8 +17,8 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from '../que
 /**
  * The tuning tool: `npx tsx bench/quality/tune.ts '<json list of variants>' ['<json BuildOptions overrides>'] [--budget=<chars>]`.
  * A variant is a JSON object of SearchPolicy knobs, or the string "bm25 floor" (plain BM25, ±15
- * sections); its key "render", if any, overrides the response selection's defaults (DEFAULT_SELECT in
- * src/mcp/render/select.ts) for that variant alone. The first variant is the baseline. Every variant is run on the tuning half of every
+ * sections); its key "render", if any, overrides the response's fitted numbers (DEFAULT_PASSAGES in
+ * src/search/passage-options.ts) for that variant alone, passed as an argument (the defaults never change). The first variant is the baseline. Every variant is run on the tuning half of every
  * labelled set and nothing else (bench/queries.ts): per corpus it prints Hit@1, Hit@5 (answer
  * shown within the response budget; without it in brackets), nDCG@10, paraphrase nDCG@10 and
  * median characters of the response text, and each later variant's paired difference from the
@@ -28,7 +28,7 @@ import { assertTuningOnly, labelledSets, splitHalf, type QuerySet } from '../que
 
 export const FLOOR_VARIANT = 'bm25 floor';
 const variantsSchema = z.array(z.union([z.literal(FLOOR_VARIANT), z.record(z.string(), z.unknown())])).min(1);
-type Variant = typeof FLOOR_VARIANT | (SearchPolicy & { render?: Partial<Omit<SelectOptions, 'budgetChars'>> });
+type Variant = typeof FLOOR_VARIANT | (SearchPolicy & { render?: Partial<PassageOptions> });
 
 export class TuneUsageError extends Error {}
 
@@ -38,11 +38,9 @@ async function systemFor(variant: Variant, indexDir: string, embedder: Embedder)
   return engineSystem('variant', indexDir, embedder, policy);
 }
 
-const shippedFit = { ...DEFAULT_SELECT };
-
-/** The renderer's fit settings for one variant: the shipped ones with the variant's overrides. */
-function useFit(variant: Variant): void {
-  Object.assign(DEFAULT_SELECT, shippedFit, variant === FLOOR_VARIANT ? {} : (variant.render ?? {}));
+/** The response's fitted numbers for one variant: the shipped ones with the variant's overrides. */
+function fitOf(variant: Variant): Partial<PassageOptions> {
+  return variant === FLOOR_VARIANT ? {} : (variant.render ?? {});
 }
 
 const f = (x: number) => x.toFixed(3);
@@ -102,10 +100,13 @@ async function main(): Promise<void> {
   const baselines: AnswerReport[] = [];
   for (const [v, variant] of variants.entries()) {
     console.log(`#${v} ${v === 0 ? '(baseline) ' : ''}${JSON.stringify(variant)}`);
-    useFit(variant);
     for (const [i, set] of sets.entries()) {
       const system = await systemFor(variant, dirs[i]!, embedder);
-      const report = await evaluateAnswers(set.queries, system, { budgetChars, resultCount: RESULT_COUNT });
+      const report = await evaluateAnswers(set.queries, system, {
+        budgetChars,
+        resultCount: RESULT_COUNT,
+        passages: fitOf(variant),
+      });
       const off = await evaluateOffTopic(set, system);
       await system.close();
       if (v === 0) baselines.push(report);

@@ -74,13 +74,13 @@ export function missedGoals(r: LeftOutReport): string[] {
 export function leftOutLines(summary: LeftOutSummary): string[] {
   const w = OBJECTIVE_WEIGHTS;
   const axes = [
-    `not-covered cut ${summary.axes.coveredMin.join(', ')}`,
-    ...Object.entries(summary.axes.select).map(([k, v]) => `${k} ${(v as readonly number[]).join(', ')}`),
+    ...Object.entries(summary.axes.passages).map(([k, v]) => `${k} ${(v as readonly number[]).join(', ')}`),
+    `starMinMatch ${summary.axes.starMinMatch.join(', ')}`,
   ];
   const lines = [
     '## Left out: each corpus judged with settings chosen on the other corpora, worst corpus first',
     '',
-    `For each corpus, every fitted number is chosen on the OTHER corpora's tuning halves and the corpus's held-out half is judged with it (\`bench/quality/loco.ts\`): the label bands are calibrated there (\`bench/quality/calibrate.ts\`), and one point of a grid of ${summary.gridPoints} (${axes.join('; ')}; the first value of each is what ships) is chosen by the mean over those corpora of Hit@5 within ${chars(RESPONSE_BUDGET_CHARS)} characters − ${w.falseNotCovered} × false not-covered − ${w.offTopicSize} × off-topic characters / budget − ${w.offTopicStarred} × starred off-topic. Each corpus's index is built once and searched once per query; every grid point re-renders those results.`,
+    `For each corpus, every fitted number is chosen on the OTHER corpora's tuning halves and the corpus's held-out half is judged with it (\`bench/quality/loco.ts\`): the label bands are calibrated there (\`bench/quality/calibrate.ts\`), and one point of a grid of ${summary.gridPoints} renderings, each with every star rule (${axes.join('; ')}; the first value of each is what ships), is chosen by the mean over those corpora of Hit@5 within ${chars(RESPONSE_BUDGET_CHARS)} characters − ${w.falseNotCovered} × false not-covered − ${w.offTopicSize} × off-topic characters / budget − ${w.offTopicStarred} × starred off-topic. Each corpus's index is built once and searched once per query; every grid point re-renders those results, and bands and star rule relabel them.`,
     '',
     `Hit@k within ${chars(RESPONSE_BUDGET_CHARS)} characters, and with whole ±15-section windows; found-then-dropped: share of questions whose answer is in the top 5's whole windows but not in the response; false not-covered: share of these answerable questions given the short not-covered answer; off-topic: the held-out half's questions the docs do not cover, median characters (responses with a starred result).`,
     '',

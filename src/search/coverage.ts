@@ -1,3 +1,5 @@
+import { DEFAULT_PASSAGES, type PassageOptions } from './passage-options.js';
+
 /**
  * Whether the docs cover a query at all. The evidence is the first result's confidence less a
  * share of the query the corpus lacks entirely: the IDF share of the query's own words found in
@@ -12,7 +14,7 @@
  */
 
 export const ABSENT_PENALTY = 2 / 3;
-export const COVERED_MIN = 0.24;
+export const COVERED_MIN = DEFAULT_PASSAGES.coveredMin;
 
 /**
  * Confidences scaled so the first is its evidence (`confidence − ABSENT_PENALTY × absentShare`,
@@ -26,6 +28,9 @@ export function discounted(confidences: readonly number[], absentShare: number):
 }
 
 /** Whether results answer a query the docs cover (see above): some result is at least COVERED_MIN sure. */
-export function covered(results: readonly { confidence: number }[]): boolean {
-  return results.some((r) => r.confidence >= COVERED_MIN);
+export function covered(
+  results: readonly { confidence: number }[],
+  options: Pick<PassageOptions, 'coveredMin'> = DEFAULT_PASSAGES,
+): boolean {
+  return results.some((r) => r.confidence >= options.coveredMin);
 }

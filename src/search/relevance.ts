@@ -1,4 +1,5 @@
 import type { RelevanceThresholds } from '../index/manifest.js';
+import { DEFAULT_PASSAGES } from './passage-options.js';
 import { RELEVANCE_LABELS, type Relevance } from './types.js';
 
 /**
@@ -32,7 +33,7 @@ const STARS = [3, 2, 1, 0, 0] as const;
  * tuning halves), and the starred results of answered questions at or under half were relevant
  * 4 times in 10 counted with those, the rate "Relevant" starts at (bench/results/tuning.md).
  */
-export const STAR_MIN_MATCH = 0.5;
+export const STAR_MIN_MATCH = DEFAULT_PASSAGES.starMinMatch;
 
 /** The label for `confidence`, at most "Moderate match" when the best section's `bestMatch` is half the query or less. */
 export function relevanceFor(confidence: number, t: RelevanceThresholds, bestMatch = 1): Relevance {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CachedQuery, CorpusRuns } from '../../bench/quality/loco-cache.js';
 import { fitLeftOut } from '../../bench/quality/loco-fit.js';
-import { gridOf } from '../../bench/quality/loco-grid.js';
+import type { GridAxes } from '../../bench/quality/loco-grid.js';
 import { bestPoint, type CorpusTuning, leaveOneCorpusOut, objective } from '../../bench/quality/loco.js';
 import type { SearchResult } from '../../src/search/types.js';
 
@@ -89,14 +89,14 @@ describe('leave-one-corpus-out choice', () => {
   });
 
   it('fits the not-covered cut of a left-out corpus on the others alone, re-rendering cached results', () => {
-    const grid = gridOf({ coveredMin: [0.24, 0.9], select: {} });
+    const axes: GridAxes = { passages: { coveredMin: [0.24, 0.9] }, starMinMatch: [0.5] };
     const a = covered('a');
     const b = covered('b');
     // With a second off-topic corpus among the others, their choice moves to the higher cut:
     // C's kind of questions would change the choice if C's own leaked into it.
-    const swayed = fitLeftOut([a, b, offTopicOnly('c'), offTopicOnly('d')], grid);
+    const swayed = fitLeftOut([a, b, offTopicOnly('c'), offTopicOnly('d')], axes);
     expect(swayed.get('c')!.fit.point.coveredMin).toBe(0.9);
-    const fits = fitLeftOut([a, b, offTopicOnly('c')], grid);
+    const fits = fitLeftOut([a, b, offTopicOnly('c')], axes);
     expect(fits.get('c')!.fit.point.coveredMin).toBe(0.24);
     expect(fits.get('c')!.choice.chosenOn).toEqual(['a', 'b']);
   });

@@ -218,14 +218,17 @@ export function renderSearch(
   results: readonly SearchResult[],
   options: RenderOptions,
 ): { text: string; structured: SearchDocsOutput } {
-  const select: SelectOptions = { ...DEFAULT_SELECT, ...options };
+  const given: SelectOptions = { ...DEFAULT_SELECT, ...options };
   // Under a small budget no section takes more than 0.4 of it (but never under 1,500 characters).
   const cap = Math.max(1_500, Math.floor(0.4 * options.budgetChars));
-  select.bestSectionChars = Math.min(select.bestSectionChars, cap);
-  select.sectionChars = Math.min(select.sectionChars, cap);
+  const select: SelectOptions = {
+    ...given,
+    bestSectionChars: Math.min(given.bestSectionChars, cap),
+    sectionChars: Math.min(given.sectionChars, cap),
+  };
   if (results.length === 0)
     return { text: noResultsText(term), structured: { query: term, covered: false, results: [], omittedResults: 0 } };
-  if (!covered(results)) {
+  if (!covered(results, select)) {
     const chosen = notCoveredChosen(results);
     return {
       text: notCoveredText(term, results),

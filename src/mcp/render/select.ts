@@ -1,3 +1,4 @@
+import { DEFAULT_PASSAGES, type PassageOptions } from '../../search/passage-options.js';
 import type { SearchResult, WindowSection } from '../../search/types.js';
 import { novelty, sentenceKeys } from './sentences.js';
 
@@ -33,39 +34,11 @@ export interface SelectMeasure {
   section(section: WindowSection, rank: number): number;
 }
 
-export interface SelectOptions {
-  budgetChars: number;
-  /** Results below this confidence (other than the first) are left out. */
-  minConfidence: number;
-  /** How far past a window's edge a matching section still pulls the window towards it, and how the pull fades per section. */
-  lookAhead: number;
-  distanceDecay: number;
-  /** Separate excerpts per result, their weight against a section next to the window, and the least match one needs. */
-  maxExcerpts: number;
-  excerptWeight: number;
-  excerptMinMatch: number;
-  /**
-   * The first result's best match / any other section longer than this is shown clipped at a
-   * line break: answers sit early in their sections (90 % within 1,000 characters on the tuning
-   * halves), and one long section must not keep the next results' best matches out.
-   */
-  bestSectionChars: number;
-  sectionChars: number;
-  /** A result's outline of the sections it leaves out, at most (outline.ts). */
-  outlineChars: number;
-}
+/** The budget with every fitted number (src/search/passage-options.ts). */
+export type SelectOptions = PassageOptions & { budgetChars: number };
 
-export const DEFAULT_SELECT: Omit<SelectOptions, 'budgetChars'> = {
-  minConfidence: 0.04,
-  lookAhead: 3,
-  distanceDecay: 0.7,
-  maxExcerpts: 1,
-  excerptWeight: 1,
-  excerptMinMatch: 0.3,
-  bestSectionChars: 4_800,
-  sectionChars: 3_000,
-  outlineChars: 160,
-};
+/** The shipped numbers (frozen: tuning passes its own copy). */
+export const DEFAULT_SELECT: PassageOptions = DEFAULT_PASSAGES;
 
 /** How much of `section`, of the result at 0-based `rank`, a response shows at most. */
 export function clipLimit(
