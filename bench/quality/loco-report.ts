@@ -26,7 +26,7 @@ export interface LeftOutSummary {
 }
 
 /** Worst first: the lower left-out Hit@5 within the budget, then the lower Hit@1. */
-function worstFirst(a: LeftOutReport, b: LeftOutReport): number {
+export function worstFirst(a: LeftOutReport, b: LeftOutReport): number {
   const x = a.leftOut.answers.overall;
   const y = b.leftOut.answers.overall;
   return x.hit5 - y.hit5 || x.hit1 - y.hit1 || a.set.localeCompare(b.set);
