@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { knowledgeBase } from '../indexer/knowledge-base.js';
+import { knowledgeBase } from '../indexer/load/knowledge-base.js';
 
 /** The labelled query sets in bench/queries (format in bench/queries/README.md). */
 
@@ -21,7 +21,7 @@ const querySetSchema = z.object({
             doc: z.string(),
             grade: z.number().int().min(1).max(2),
             headings: z.array(z.string()).optional(),
-            /** Case-insensitive regexes over the answering section's words (bench/quality/answer-text.ts). */
+            /** Case-insensitive regexes over the answering section's words (bench/queries/answer-text.ts). */
             answers: z.array(z.string().min(1)).optional(),
           }),
         )

@@ -6,23 +6,23 @@ import type { FusionSettings, Manifest } from '../src/index/manifest.js';
 import { hnswParamsFor, HnswVectorIndex, type HnswParams } from '../src/index/vector-index.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
-import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.js';
-import { CorpusDigests } from './corpus-digests.js';
+import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk/chunk.js';
+import { CorpusDigests } from './write/corpus-digests.js';
 import {
   chunkCorpus,
   DEFAULT_FILE_LIMITS,
   skipRemembered,
   type ChunkedCorpus,
   type FileLimits,
-} from './chunk-corpus.js';
-import { updateGraph } from './hnsw-update.js';
-import { corpusChecksum, unchangedBuild } from './index-status.js';
-import type { KeptBuild } from './kept-build.js';
-import { loadCorpus, type CorpusDocument } from './load-corpus.js';
-import { ParseFailures } from './parse-failures.js';
-import { SkipLog, type SkipSummary } from './skipped-files.js';
+} from './parse/chunk-corpus.js';
+import { updateGraph } from './reindex/hnsw-update.js';
+import { corpusChecksum, unchangedBuild } from './reindex/index-status.js';
+import type { KeptBuild } from './reindex/kept-build.js';
+import { loadCorpus, type CorpusDocument } from './load/load-corpus.js';
+import { ParseFailures } from './parse/parse-failures.js';
+import { SkipLog, type SkipSummary } from './load/skipped-files.js';
 import { corpusRoots, type SourceOptions } from './sources/corpus-roots.js';
-import { embeddingText, lexicalFields, vocabularyOf } from './section-text.js';
+import { embeddingText, lexicalFields, vocabularyOf } from './write/section-text.js';
 import {
   carriedFrom,
   carriedVectors,
@@ -33,11 +33,11 @@ import {
   wordCountsFor,
   type PreviousBuild,
   type PreviousData,
-} from './previous-build.js';
-import { lexicalData } from './section-tokens.js';
-import { type BuildPhase, type EmbedOptions, embedThroughCache } from './embed.js';
-import { VectorCache, vectorCacheDirOf } from './vector-cache.js';
-import { writeIndex, type ManifestDraft } from './write-index.js';
+} from './reindex/previous-build.js';
+import { lexicalData } from './write/section-tokens.js';
+import { type BuildPhase, type EmbedOptions, embedThroughCache } from './write/embed.js';
+import { VectorCache, vectorCacheDirOf } from './write/vector-cache.js';
+import { writeIndex, type ManifestDraft } from './write/write-index.js';
 
 /** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical + HNSW ▸ index-data, atomically. */
 

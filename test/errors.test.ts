@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexStatus } from '../indexer/index-status.js';
-import { loadCorpus } from '../indexer/load-corpus.js';
+import { indexStatus } from '../indexer/reindex/index-status.js';
+import { loadCorpus } from '../indexer/load/load-corpus.js';
 import {
   IndexError,
   type LoadedEngine,

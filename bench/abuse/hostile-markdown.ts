@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BoundedChunker } from '../../indexer/bounded-chunk.js';
+import { BoundedChunker } from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex } from '../../indexer/build.js';
-import { DEFAULT_FILE_LIMITS } from '../../indexer/chunk-corpus.js';
-import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
+import { DEFAULT_FILE_LIMITS } from '../../indexer/parse/chunk-corpus.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
 
 /**
  * How long hostile Markdown costs the indexer: each input's parse on the worker, stopped at the

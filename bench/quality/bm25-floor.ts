@@ -1,4 +1,4 @@
-import { lexicalFields } from '../../indexer/section-text.js';
+import { lexicalFields } from '../../indexer/write/section-text.js';
 import type { RelevanceThresholds } from '../../src/index/manifest.js';
 import { IndexError, type StoredDocument, type StoredSection } from '../../src/index/format.js';
 import { currentBuildDir, readBuildSections } from '../../src/index/read-index.js';

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { loadCorpus } from '../../indexer/load-corpus.js';
+import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import type { SearchPolicy } from '../../src/search/search-policy.js';

@@ -1,4 +1,4 @@
-import { answerText } from './answer-text.js';
+import { answerText } from '../queries/answer-text.js';
 
 /**
  * Facts said twice in one response: sentences of prose (at least MIN_SENTENCE_CHARS, normalised

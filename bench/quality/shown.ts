@@ -1,4 +1,4 @@
-import { showsPhrase } from './answer-text.js';
+import { showsPhrase } from '../queries/answer-text.js';
 import type { LabelledQuery } from '../queries.js';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Checks the answer labels of labelled query sets against the pages themselves, without running
  * any search engine: every `doc` exists, every answer phrase compiles and occurs in its page's
- * text (as bench/quality/answer-text.ts normalises it), every grade-2 page has at least one phrase, ids
+ * text (as bench/queries/answer-text.ts normalises it), every grade-2 page has at least one phrase, ids
  * (queries and off-topic questions together) are unique, and off-topic questions are given.
  *
  *   npx tsx bench/queries/check-answers.ts bench/queries/vitest.json [...]
@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerPattern, answerText } from '../quality/answer-text.js';
+import { answerPattern, answerText } from './answer-text.js';
 import { docPath } from './label-pages.js';
 
 interface Relevant {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chunkFile } from '../../indexer/chunk-file.js';
-import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
-import { answerPattern, answerText } from '../quality/answer-text.js';
+import { chunkFile } from '../../indexer/parse/chunk-file.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
+import { answerPattern, answerText } from './answer-text.js';
 import { docPath } from './label-pages.js';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Checks labelled query sets against their corpus, without running any search engine:
  * every `doc` names an existing file, every labelled heading is a heading the chunker records
- * for that file (exact text, as `indexer/chunk-file.ts` produces it: cleaned of its dialect's
+ * for that file (exact text, as `indexer/parse/chunk-file.ts` produces it: cleaned of its dialect's
  * markup), ids are unique, every query has a grade-2 page, and no page is listed twice in one
  * query. Doc keys are found as label-pages.ts says; a labelled file must be a page as the
  * indexer reads the corpus (not a fragment its site never renders), and its headings are those
@@ -12,9 +12,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
-import { chunkFile } from '../../indexer/chunk-file.js';
-import { loadCorpus } from '../../indexer/load-corpus.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
+import { chunkFile } from '../../indexer/parse/chunk-file.js';
+import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { docPath } from './label-pages.js';
 
 interface Relevant {

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildIndex } from '../../indexer/build.js';
-import type { BuildProgress } from '../../indexer/embed.js';
-import { embeddingText } from '../../indexer/section-text.js';
+import type { BuildProgress } from '../../indexer/write/embed.js';
+import { embeddingText } from '../../indexer/write/section-text.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/open-index.js';

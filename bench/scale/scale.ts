@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
-import { embeddingText } from '../../indexer/section-text.js';
+import { embeddingText } from '../../indexer/write/section-text.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { currentBuildDir } from '../../src/index/read-index.js';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { toHtml } from 'hast-util-to-html';
 import { toHast } from 'mdast-util-to-hast';
-import { closeIdleChunker } from '../../indexer/bounded-chunk.js';
+import { closeIdleChunker } from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex } from '../../indexer/build.js';
-import { parseMarkdown } from '../../indexer/chunk.js';
+import { parseMarkdown } from '../../indexer/chunk/chunk.js';
 import { flagValue } from '../lib/flags.js';
 
 /**

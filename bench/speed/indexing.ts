@@ -2,7 +2,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { closeIdleChunker } from '../../indexer/bounded-chunk.js';
+import { closeIdleChunker } from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';

@@ -2,7 +2,7 @@ import asciidoctorFactory from '@asciidoctor/core';
 import type { Element, ElementContent, Root } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
-import { oneLine } from '../chunk.js';
+import { oneLine } from './one-line.js';
 import type { ConvertedDocument } from './converted.js';
 import { hasClass } from './html-clean.js';
 import { hastToMarkdown } from './html.js';

@@ -2,7 +2,7 @@ import type { Element, Root } from 'hast';
 import { select, selectAll } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
-import { oneLine } from '../chunk.js';
+import { oneLine } from './one-line.js';
 import { classesOf, textOf } from './html-clean.js';
 import { hastToMarkdown } from './html.js';
 

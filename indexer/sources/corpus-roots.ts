@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { parseCorpusSpec, repositoryName } from '../../src/corpus-spec.js';
 import { SETTINGS } from '../../src/settings/catalogue.js';
 import { defaultSourcesDir } from '../../src/settings/defaults.js';
-import type { CorpusRoot } from '../knowledge-base.js';
+import type { CorpusRoot } from '../load/knowledge-base.js';
 import { syncGitSource } from './git-source.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { corpusKey, type GitSpec, specText } from '../../src/corpus-spec.js';
-import { SITE_CONFIG_FILES } from '../site-config.js';
+import { SITE_CONFIG_FILES } from '../load/site-config.js';
 import { type GitRun, gitSays, runGit, SourceError } from './git.js';
 import { acquireSourceLock } from './source-lock.js';
 

@@ -1,6 +1,6 @@
 import { type BuildOptions, type BuildSummary, buildIndex } from '../../indexer/build.js';
-import { KeptBuild } from '../../indexer/kept-build.js';
-import { skippedSummary } from '../../indexer/skipped-files.js';
+import { KeptBuild } from '../../indexer/reindex/kept-build.js';
+import { skippedSummary } from '../../indexer/load/skipped-files.js';
 import { progressReporter } from './progress.js';
 import { loadEmbedder, modelChecksum } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
@@ -113,7 +113,7 @@ export async function buildOnRequest(settings: IndexSettings): Promise<void> {
     kept = await loadEmbedder(modelOptions);
     return kept;
   };
-  // So is the last build it wrote, for the next one to start from (indexer/kept-build.ts).
+  // So is the last build it wrote, for the next one to start from (indexer/reindex/kept-build.ts).
   const keep = new KeptBuild();
   let queue = Promise.resolve();
   const build = async (id: number) => {

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { BuildProgress } from '../../indexer/embed.js';
+import type { BuildProgress } from '../../indexer/write/embed.js';
 
 /**
  * Build progress for the terminal: a bar on a TTY, otherwise a plain line per phase at 0, 25,

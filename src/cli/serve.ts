@@ -78,7 +78,7 @@ async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   const { corpusDirs, indexDir, model, fileLimits, vectorCacheDir } = settings;
   // Only the check: the parser and the rest of the indexer load if a build is needed.
   const [{ indexStatus }, { corpusRoots }] = await Promise.all([
-    import('../../indexer/index-status.js'),
+    import('../../indexer/reindex/index-status.js'),
     import('../../indexer/sources/corpus-roots.js'),
   ]);
   // A git corpus is fetched here, as `svc-docs index` would, before the check.

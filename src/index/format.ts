@@ -24,7 +24,7 @@ const storedDocumentSchema = z.object({
 export type StoredDocument = z.infer<typeof storedDocumentSchema>;
 
 /**
- * What a section is for (indexer/section-role.ts): `content` says something; `navigation` only
+ * What a section is for (indexer/chunk/section-role.ts): `content` says something; `navigation` only
  * points elsewhere (see-also lists, tables of contents); `empty` is a heading with nothing under
  * it. Only content sections are answers; the others are context.
  */

@@ -71,7 +71,7 @@ function workerUrl(): URL {
   return new URL(`./pool-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 }
 
-/** A TypeScript entry needs tsx's loader in the worker too (as indexer/bounded-chunk.ts does). */
+/** A TypeScript entry needs tsx's loader in the worker too (as indexer/parse/bounded-chunk.ts does). */
 function workerExecArgv(url: URL): string[] | undefined {
   if (!url.pathname.endsWith('.ts')) return undefined;
   if (process.execArgv.some((arg) => arg.includes('tsx'))) return undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Floor, BM25_B, BM25_K1 } from '../../bench/quality/bm25-floor.js';
-import { lexicalFields } from '../../indexer/section-text.js';
+import { lexicalFields } from '../../indexer/write/section-text.js';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 
 /** A corpus of pages given as lists of [heading, body] sections. */

@@ -24,7 +24,7 @@ describe('the answer is shown', () => {
   it('needs an answer phrase of that page in the text shown for it', () => {
     const rbac = (text: string) => showsAnswer(query, { doc: 'kb/rbac.md', text });
     expect(rbac('## Tokens\n\nA policy line: `p, role:team-a, applications, get, team-a/*, allow`')).toBe(true);
-    // Emphasis, links and line breaks do not hide the words (bench/quality/answer-text.ts).
+    // Emphasis, links and line breaks do not hide the words (bench/queries/answer-text.ts).
     expect(rbac('Roles are **scoped\nto [one](x.md) project**.')).toBe(true);
     // The page is right but the answering words were cut away.
     expect(rbac('## RBAC Configuration\n\nSee the tokens page.')).toBe(false);

@@ -247,7 +247,7 @@ describe('svc-docs: each command loads only what it runs', () => {
       const exit = await server.stop();
       expect(exit.code, exit.stderr).toBe(0);
       const loaded = modules.loaded();
-      expect(loaded.some((url) => url.endsWith('/indexer/index-status.ts'))).toBe(true);
+      expect(loaded.some((url) => url.endsWith('/indexer/reindex/index-status.ts'))).toBe(true);
       expect(loaded.some((url) => PARSER_MODULES.test(url))).toBe(built);
     }
   });

@@ -1,4 +1,4 @@
-import { chunkMarkdown } from '../../indexer/chunk.js';
+import { chunkMarkdown } from '../../indexer/chunk/chunk.js';
 
 /** A page's sections joined: the cleaned page as the chunker stores it. */
 export function chunkedText(markdown: string): string {

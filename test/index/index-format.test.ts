@@ -1,8 +1,8 @@
 import { readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeIndex, type ManifestDraft } from '../../indexer/write-index.js';
-import { readWordCounts } from '../../indexer/word-counts.js';
+import { writeIndex, type ManifestDraft } from '../../indexer/write/write-index.js';
+import { readWordCounts } from '../../indexer/write/word-counts.js';
 import { buildLexicalData } from '../../src/index/build-lexical.js';
 import { PIECE_BYTES } from '../../src/index/columns.js';
 import { IndexError, type StoredDocument, type StoredSection } from '../../src/index/format.js';

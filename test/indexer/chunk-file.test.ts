@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BoundedChunker } from '../../indexer/bounded-chunk.js';
-import { DEFAULT_CHUNK_OPTIONS, chunkMarkdown } from '../../indexer/chunk.js';
-import { chunkFile, prepareFile } from '../../indexer/chunk-file.js';
-import { InlineChunker } from '../../indexer/inline-chunk.js';
+import { BoundedChunker } from '../../indexer/parse/bounded-chunk.js';
+import { DEFAULT_CHUNK_OPTIONS, chunkMarkdown } from '../../indexer/chunk/chunk.js';
+import { chunkFile, prepareFile } from '../../indexer/parse/chunk-file.js';
+import { InlineChunker } from '../../indexer/parse/inline-chunk.js';
 
 /** Both chunkers (the parser worker and the calling thread) load each format's converter as it is met. */
 

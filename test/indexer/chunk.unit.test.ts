@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown, MAX_HEADING_CHARS, parseMarkdown } from '../../indexer/chunk.js';
-import { cleanDialects } from '../../indexer/dialects/clean.js';
-import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/split-section.js';
+import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk/chunk.js';
+import { MAX_HEADING_CHARS } from '../../indexer/formats/one-line.js';
+import { cleanDialects } from '../../indexer/chunk/dialects/clean.js';
+import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/chunk/split-section.js';
 
 const small = { maxSectionChars: 200 };
 

@@ -3,8 +3,8 @@ import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { CORPUS_DIGESTS_FILE, CorpusDigests, RACY_MARGIN_MS } from '../../indexer/corpus-digests.js';
-import { loadCorpus } from '../../indexer/load-corpus.js';
+import { CORPUS_DIGESTS_FILE, CorpusDigests, RACY_MARGIN_MS } from '../../indexer/write/corpus-digests.js';
+import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk.js';
+import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk/chunk.js';
 import { chunkedText } from '../helpers/chunked-text.js';
 
 /** Block containers of each site generator, chunked as their readers see them (pages in the corpora's style). */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../indexer/chunk.js';
-import { expandIncludes, type IncludedFile, type ResolveInclude } from '../../indexer/dialects/expand-includes.js';
-import { findIncludes } from '../../indexer/dialects/include-directives.js';
+import { chunkMarkdown } from '../../indexer/chunk/chunk.js';
+import {
+  expandIncludes,
+  type IncludedFile,
+  type ResolveInclude,
+} from '../../indexer/chunk/dialects/expand-includes.js';
+import { findIncludes } from '../../indexer/chunk/dialects/include-directives.js';
 
 /**
  * Include directives of each site generator, expanded as their readers see the page: the

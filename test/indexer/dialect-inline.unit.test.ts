@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk.js';
+import { chunkMarkdown, parseMarkdown } from '../../indexer/chunk/chunk.js';
 import { chunkedText } from '../helpers/chunked-text.js';
-import { lexicalFields } from '../../indexer/section-text.js';
+import { lexicalFields } from '../../indexer/write/section-text.js';
 import { tokenize } from '../../src/index/tokenize.js';
 
 /** Inline dialect markup and raw HTML, chunked as readers see them (pages in the corpora's style). */

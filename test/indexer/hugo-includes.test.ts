@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
-import { chunkFile } from '../../indexer/chunk-file.js';
-import { loadCorpus } from '../../indexer/load-corpus.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
+import { chunkFile } from '../../indexer/parse/chunk-file.js';
+import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { projectRoot } from '../../src/project-root.js';
 
 /**

@@ -2,7 +2,7 @@ import { symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { loadCorpus } from '../../indexer/load-corpus.js';
+import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { KeptBuild } from '../../indexer/kept-build.js';
+import { KeptBuild } from '../../indexer/reindex/kept-build.js';
 import { INDEX_FILES } from '../../src/index/format.js';
 import { currentBuildDir, readBuildLexical } from '../../src/index/read-index.js';
 import { readIndex, type LoadedIndex } from '../../src/index/open-index.js';

@@ -5,11 +5,11 @@ import {
   closeIdleChunker,
   keptChunker,
   returnChunker,
-} from '../../indexer/bounded-chunk.js';
+} from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex } from '../../indexer/build.js';
-import { chunkMarkdown, DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk.js';
-import { INLINE_PARSE_LIMITS, parsesInline } from '../../indexer/chunk-corpus.js';
-import { InlineChunker } from '../../indexer/inline-chunk.js';
+import { chunkMarkdown, DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
+import { INLINE_PARSE_LIMITS, parsesInline } from '../../indexer/parse/chunk-corpus.js';
+import { InlineChunker } from '../../indexer/parse/inline-chunk.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { readBuildLexical } from '../../src/index/read-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';

@@ -1,5 +1,5 @@
 import type { Nodes } from 'mdast';
-import { parseMarkdown } from '../../indexer/chunk.js';
+import { parseMarkdown } from '../../indexer/chunk/chunk.js';
 
 /**
  * Site-generator markup a reader never sees, found in chunked text: what the dialect scan

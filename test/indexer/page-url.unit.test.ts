@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { pageUrl, urlPath, type UrlStyle } from '../../indexer/page-url.js';
-import { jsLiteral } from '../../indexer/site-readers.js';
-import { nameLike, pageTitle } from '../../indexer/page-title.js';
+import { pageUrl, urlPath, type UrlStyle } from '../../indexer/load/page-url.js';
+import { jsLiteral } from '../../indexer/load/site-readers.js';
+import { nameLike, pageTitle } from '../../indexer/load/page-title.js';
 
 /** How a file becomes its published URL, and what a config or home page declares: pure functions. */
 

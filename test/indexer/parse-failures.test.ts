@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeIdleChunker } from '../../indexer/bounded-chunk.js';
+import { closeIdleChunker } from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex, type BuildOptions } from '../../indexer/build.js';
-import { CHUNKER_VERSION } from '../../indexer/chunk.js';
-import { MAX_REMEMBERED, PARSE_FAILURES_FILE, ParseFailures } from '../../indexer/parse-failures.js';
+import { CHUNKER_VERSION } from '../../indexer/chunk/chunk.js';
+import { MAX_REMEMBERED, PARSE_FAILURES_FILE, ParseFailures } from '../../indexer/parse/parse-failures.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/open-index.js';

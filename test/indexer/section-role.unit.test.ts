@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../indexer/chunk.js';
+import { chunkMarkdown } from '../../indexer/chunk/chunk.js';
 
 /** What each section is for: only content sections can answer; link lists and bare headings are context. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexicalData } from '../../indexer/section-tokens.js';
+import { lexicalData } from '../../indexer/write/section-tokens.js';
 import { buildLexicalData } from '../../src/index/build-lexical.js';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 import type { FieldTokens } from '../../src/index/lexical-data.js';

@@ -7,7 +7,7 @@ import {
   MIN_REWRITE_ENTRIES,
   SCANNED_LOOKUPS,
   VectorCache,
-} from '../../indexer/vector-cache.js';
+} from '../../indexer/write/vector-cache.js';
 import { tempDir } from '../helpers/index-fixture.js';
 
 /** The vector cache keeps what it was given across opens, and is written whole each time. */

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { VectorCache } from '../../indexer/vector-cache.js';
+import { VectorCache } from '../../indexer/write/vector-cache.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { IndexError } from '../../src/index/format.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
-import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/split-section.js';
-import { DEFAULT_CHUNK_OPTIONS, parseMarkdown } from '../../indexer/chunk.js';
+import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/chunk/split-section.js';
+import { DEFAULT_CHUNK_OPTIONS, parseMarkdown } from '../../indexer/chunk/chunk.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/open-index.js';

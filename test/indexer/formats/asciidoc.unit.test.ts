@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../../indexer/chunk.js';
+import { chunkMarkdown } from '../../../indexer/chunk/chunk.js';
 import { asciidocToMarkdown } from '../../../indexer/formats/asciidoc.js';
 
 const GUIDE = `= Upgrade Guide

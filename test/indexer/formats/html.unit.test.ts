@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from '../../../indexer/chunk.js';
+import { parseMarkdown } from '../../../indexer/chunk/chunk.js';
 import { htmlToMarkdown } from '../../../indexer/formats/html.js';
 
 describe('htmlToMarkdown (fragments)', () => {

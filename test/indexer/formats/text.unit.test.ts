@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../../indexer/chunk.js';
+import { chunkMarkdown } from '../../../indexer/chunk/chunk.js';
 import { textToMarkdown } from '../../../indexer/formats/text.js';
 
 const headingsOf = (text: string) => chunkMarkdown(textToMarkdown(text).markdown).sections.map((s) => s.headings);

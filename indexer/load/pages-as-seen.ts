@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { DEFAULT_INCLUDE_DEPTH, expandIncludes, type IncludeProblem } from '../chunk/dialects/expand-includes.js';
+import { escapeName } from './corpus-walk.js';
+import { formatOf } from '../formats/supported.js';
+import type { IncludeFiles, ReadInclude } from './include-files.js';
+import type { KnowledgeBase } from './knowledge-base.js';
+import { neverRendered, type PageTraits } from './page-traits.js';
+import type { SkipLog } from './skipped-files.js';
+
+/**
+ * A knowledge base's files as its site shows them: files the site never renders as pages (Hugo
+ * headless bundles, Docusaurus partials) are left out, each named once with why, and pages have
+ * the files they include put in place (dialects/expand-includes.ts). A page's digest then covers
+ * what it includes (its own sha256 and each included file's, by path), so a reindex parses it
+ * again when a fragment it includes changes.
+ */
+
+/** What of a corpus document this needs (load-corpus.ts's CorpusDocument, which imports this file). */
+export interface PageDocument {
+  kb: string;
+  path: string;
+  source: string;
+  hash: string;
+}
+
+export interface ReadPage<D extends PageDocument = PageDocument> {
+  doc: D;
+  /** Its full path. */
+  file: string;
+  traits: PageTraits;
+}
+
+export interface IncludeContext {
+  files: IncludeFiles;
+  /** Included text a page may take in all, in characters (the per-file size limit). */
+  maxChars: number;
+  skips: SkipLog;
+  /** Problems already told in this load, so each is told once. */
+  told: Set<string>;
+}
+
+export function pagesAsSeen<D extends PageDocument>(
+  pages: readonly ReadPage<D>[],
+  kb: KnowledgeBase,
+  context: IncludeContext,
+): D[] {
+  const cascading = new Set(
+    pages
+      .filter((p) => p.traits.cascadesHeadless && /(^|\/)_index\.[^/]+$/.test(p.doc.path))
+      .map((p) => p.doc.path.split('/').slice(0, -1).join('/')),
+  );
+  const out: D[] = [];
+  for (const page of pages) {
+    const why = neverRendered(page.doc.path, page.traits, cascading, kb.layout.generator);
+    if (why !== undefined) {
+      const name = escapeName(`${page.doc.kb}/${page.doc.path}`);
+      context.skips.skip(name, 'never-rendered', `${why}; its text is indexed where pages include it`);
+      continue;
+    }
+    // Another format's text (HTML, a notebook's JSON) is not where Markdown directives are written.
+    const markdown = (formatOf(page.doc.path) ?? 'markdown') === 'markdown';
+    out.push(page.traits.includes && markdown ? withIncludes(page, kb, context) : page.doc);
+  }
+  return out;
+}
+
+function withIncludes<D extends PageDocument>(
+  { doc, file }: ReadPage<D>,
+  kb: KnowledgeBase,
+  context: IncludeContext,
+): D {
+  const { files } = context;
+  const page = { id: files.idOf(file), text: doc.source };
+  const expanded = expandIncludes<ReadInclude>(
+    page,
+    (directive, from) => files.resolve(directive, from.id, kb.layout),
+    {
+      maxDepth: DEFAULT_INCLUDE_DEPTH,
+      maxChars: context.maxChars,
+    },
+  );
+  for (const problem of expanded.problems) tell(problem, context);
+  if (expanded.included.length === 0) return doc;
+  const digest = createHash('sha256').update(doc.hash);
+  for (const included of expanded.included) digest.update(`\0${included.id}\0${included.hash}`);
+  return { ...doc, source: expanded.text, hash: digest.digest('hex') };
+}
+
+const PROBLEMS: Record<IncludeProblem['kind'], string> = {
+  missing: 'no such file inside the corpus folder; it is left out',
+  cycle: 'the file includes itself (through others); the repeat is left out',
+  'too-deep': `includes are nested more than ${DEFAULT_INCLUDE_DEPTH} deep; the deeper ones are left out`,
+  'too-large':
+    'what the page includes in all is over the per-file size limit (SVC_DOCS_MAX_FILE_BYTES); the rest is left out',
+};
+
+function tell(problem: IncludeProblem, context: IncludeContext): void {
+  const key = `${problem.kind}\0${problem.from}\0${problem.target}`;
+  if (context.told.has(key)) return;
+  context.told.add(key);
+  context.skips.tell(
+    `warning: ${escapeName(problem.from)} includes "${escapeName(problem.target)}": ${PROBLEMS[problem.kind]}`,
+  );
+}

@@ -1,0 +1,229 @@
+import { basename } from 'node:path';
+import type { StoredDocument, StoredSection } from '../../src/index/format.js';
+import type { Manifest } from '../../src/index/manifest.js';
+import { BoundedChunker, keptChunker, returnChunker, type Chunker } from './bounded-chunk.js';
+import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions } from '../chunk/chunk.js';
+import { escapeName } from '../load/corpus-walk.js';
+import { FORMATS, formatOf, withoutExtension } from '../formats/supported.js';
+import { InlineChunker } from './inline-chunk.js';
+import { SETTINGS } from '../../src/settings/catalogue.js';
+import { DEFAULT_MAX_FILE_BYTES, type CorpusDocument } from '../load/load-corpus.js';
+import type { ParseFailures } from './parse-failures.js';
+import type { SkipLog } from '../load/skipped-files.js';
+
+/**
+ * The corpus as documents and sections: each file parsed and chunked within a time limit, or
+ * its sections taken from the previous build when neither it nor the chunking changed. A file
+ * that cannot be parsed in time is left out with one line naming it (to the skip log), and
+ * remembered so that later builds leave it out without parsing it (parse-failures.ts); so is a
+ * file of another format than Markdown that cannot be read as that format. The rest is indexed.
+ */
+
+export interface FileLimits {
+  /** Files larger than this are not read. */
+  maxFileBytes: number;
+  /** A file whose parse takes more CPU time than this is left out (parsing is stopped, not waited for). */
+  parseTimeoutMs: number;
+}
+
+/**
+ * Ordinary Markdown parses at 0.6-1.8 MB per CPU-second (the Argo CD docs, 3.0 MB, in 1.5-1.7 s;
+ * Material for MkDocs' 105 KB changelog in 0.14-0.18 s), so a file at the size limit takes a few
+ * seconds of CPU: well inside the limit, which counts CPU time and so holds on a busy machine.
+ */
+export const DEFAULT_FILE_LIMITS: FileLimits = {
+  maxFileBytes: DEFAULT_MAX_FILE_BYTES,
+  parseTimeoutMs: SETTINGS.parseTimeoutSeconds.default * 1000,
+};
+
+export interface PreviousBuild {
+  manifest: Manifest;
+  documents: StoredDocument[];
+  sections: StoredSection[];
+}
+
+export interface ChunkedCorpus {
+  documents: StoredDocument[];
+  sections: StoredSection[];
+  /** Files parsed and chunked in this build. */
+  documentsParsed: number;
+  /** Files read but left out (their parse ran over the time limit or failed), as `kb/path`. */
+  skipped: string[];
+  /** Of those, the ones left out unparsed: an earlier build's parse of the same content ran over the limit. */
+  remembered: string[];
+}
+
+export interface ParseLimit {
+  /** CPU time a file's parse may take, in ms. */
+  timeoutMs: number;
+  /** Contents whose parse ran over the limit: this build's are added. */
+  failures?: ParseFailures;
+  /** Documents left out unparsed, as an earlier parse of their content ran over the limit (skipRemembered). */
+  remembered?: ReadonlySet<CorpusDocument>;
+}
+
+type Chunked = { title: string; sections: ChunkedSection[] };
+
+export async function chunkCorpus(
+  corpus: CorpusDocument[],
+  previous: PreviousBuild | undefined,
+  options: ChunkOptions,
+  limit: ParseLimit,
+  skips: SkipLog,
+  log: (line: string) => void,
+): Promise<ChunkedCorpus> {
+  const reusable = reusableSections(previous, options);
+  const key = (doc: CorpusDocument) => `${doc.kb}/${doc.path}\0${doc.hash}`;
+  const remembered = limit.remembered ?? new Set();
+  const { chunker, release } = chunkerFor(
+    corpus.filter((doc) => !reusable.has(key(doc)) && !remembered.has(doc)),
+    limit.timeoutMs,
+  );
+  const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [], remembered: [] };
+  try {
+    for (const doc of corpus) {
+      const name = `${doc.kb}/${doc.path}`;
+      // Before its sections are reused: a build from nothing would leave it out too.
+      if (remembered.has(doc)) {
+        out.skipped.push(name);
+        out.remembered.push(name);
+        continue;
+      }
+      let chunked = reusable.get(key(doc));
+      if (!chunked) {
+        const outcome = await chunkDocument(chunker, doc, options, skips, log);
+        if (outcome === 'parse-timeout' || outcome === 'parse-failure') {
+          if (outcome === 'parse-timeout') limit.failures?.record(doc.hash, limit.timeoutMs);
+          out.skipped.push(name);
+          continue;
+        }
+        chunked = outcome;
+        out.documentsParsed++;
+      }
+      const d = out.documents.length;
+      out.documents.push({
+        kb: doc.kb,
+        path: doc.path,
+        title: chunked.title,
+        hash: doc.hash,
+        firstSection: out.sections.length,
+        sectionCount: chunked.sections.length,
+        ...(doc.url !== undefined && { url: doc.url }),
+      });
+      for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text, role: s.role });
+    }
+  } finally {
+    release();
+  }
+  return out;
+}
+
+/**
+ * The documents an earlier build's parse of the same content ran over the limit on (at this limit
+ * or above), each named in one line: a build leaves them out without reading or parsing them.
+ */
+export function skipRemembered(
+  docs: readonly CorpusDocument[],
+  limit: Pick<ParseLimit, 'timeoutMs' | 'failures'>,
+  skips: SkipLog,
+): Set<CorpusDocument> {
+  const skipped = new Set<CorpusDocument>();
+  for (const doc of docs) {
+    const ranOverMs = limit.failures?.ranOver(doc.hash, limit.timeoutMs);
+    if (ranOverMs === undefined) continue;
+    skipped.add(doc);
+    skips.skip(
+      escapeName(`${doc.kb}/${doc.path}`),
+      'parse-remembered',
+      `an earlier build's parse of this content took over ${ranOverMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); it is parsed again once it changes or the limit is raised`,
+      'parse limit, remembered',
+    );
+  }
+  return skipped;
+}
+
+/**
+ * Change sets up to this size are parsed on the calling thread (inline-chunk.ts): a one-file
+ * edit of the largest page of the Argo CD docs (70 KB) parses in 0.15-0.3 s, less than starting
+ * the worker, and a change set this size parses in about a second.
+ */
+export const INLINE_PARSE_LIMITS = { documents: 32, chars: 256 * 1024 };
+
+export function parsesInline(toParse: readonly { source: string }[]): boolean {
+  if (toParse.length > INLINE_PARSE_LIMITS.documents) return false;
+  return toParse.reduce((chars, doc) => chars + doc.source.length, 0) <= INLINE_PARSE_LIMITS.chars;
+}
+
+/**
+ * A worker kept by a build before this one in the process (already loaded and warmed up);
+ * else the calling thread for a small change set; else a new worker, kept for the next build.
+ */
+function chunkerFor(toParse: CorpusDocument[], parseTimeoutMs: number): { chunker: Chunker; release: () => void } {
+  const kept = keptChunker(parseTimeoutMs);
+  if (kept) return { chunker: kept, release: () => returnChunker(kept) };
+  if (parsesInline(toParse)) {
+    // Started only to parse again what the watchdog stopped on a busy machine.
+    let worker: BoundedChunker | undefined;
+    const inline = new InlineChunker(parseTimeoutMs, () => (worker ??= new BoundedChunker(parseTimeoutMs)));
+    return {
+      chunker: inline,
+      release: () => {
+        if (worker) returnChunker(worker);
+      },
+    };
+  }
+  const worker = new BoundedChunker(parseTimeoutMs);
+  worker.warm();
+  return { chunker: worker, release: () => returnChunker(worker) };
+}
+
+/** Parsing is most of a reindex's work: files unchanged since a build chunked the same way keep their sections. */
+function reusableSections(previous: PreviousBuild | undefined, options: ChunkOptions): Map<string, Chunked> {
+  const reusable = new Map<string, Chunked>();
+  if (
+    !previous ||
+    previous.manifest.chunking.maxSectionChars !== options.maxSectionChars ||
+    previous.manifest.chunking.version !== CHUNKER_VERSION
+  )
+    return reusable;
+  for (const d of previous.documents) {
+    reusable.set(`${d.kb}/${d.path}\0${d.hash}`, {
+      title: d.title,
+      sections: previous.sections.slice(d.firstSection, d.firstSection + d.sectionCount),
+    });
+  }
+  return reusable;
+}
+
+/** A document's sections, or why it is left out (told to the skip log). */
+async function chunkDocument(
+  chunker: Chunker,
+  doc: CorpusDocument,
+  options: ChunkOptions,
+  skips: SkipLog,
+  log: (line: string) => void,
+): Promise<Chunked | 'parse-timeout' | 'parse-failure'> {
+  const parseTimeoutMs = chunker.timeoutMs;
+  const name = escapeName(`${doc.kb}/${doc.path}`);
+  const fallbackTitle = withoutExtension(basename(doc.path));
+  const outcome = await chunker.chunk({ path: doc.path, source: doc.source }, options);
+  if (outcome.ok) return { title: outcome.doc.title ?? fallbackTitle, sections: outcome.doc.sections };
+  if (outcome.reason === 'timeout') {
+    skips.skip(
+      name,
+      'parse-timeout',
+      `parsing it took over ${parseTimeoutMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`,
+    );
+    return 'parse-timeout';
+  }
+  const format = formatOf(doc.path) ?? 'markdown';
+  if (format !== 'markdown') {
+    // Another format's source (HTML tags, notebook JSON) is not text a reader would search.
+    const why = `it could not be read as ${FORMATS[format].label} (${outcome.error ?? 'error'}); the rest of the corpus is indexed`;
+    skips.skip(name, 'parse-failure', why);
+    return 'parse-failure';
+  }
+  // A file the parser cannot handle (deep nesting overflows its stack) is still searchable as plain text.
+  log(`warning: ${name} could not be parsed as Markdown (${outcome.error ?? 'error'}); indexed as plain text`);
+  return { title: fallbackTitle, sections: plainSections(doc.source, options) };
+}
