@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import { buildIndex } from '../../indexer/build.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { engineSystem } from './answers.js';
-import { heldOutComparison } from './heldout.js';
+import { heldOutComparison, type HeldOutReport } from './heldout.js';
 import { type CorpusRuns, searchOnce } from './loco-cache.js';
 import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality.js';
 import { splitHalf, type QuerySet } from '../queries.js';
-import type { QualityReport } from '../report/results.js';
 import { misspelt } from './typos.js';
 
 /**
@@ -14,6 +13,22 @@ import { misspelt } from './typos.js';
  * engine against plain BM25 on the held-out half, every system's ranking, typos, and every query
  * of both halves searched once with the shipped engine for the left-out fitting (bench/quality/loco-report.ts).
  */
+
+export interface QualityReport {
+  set: string;
+  corpus: string;
+  /** Held-out queries: every figure below is on the held-out half. */
+  queries: number;
+  documents: number;
+  sections: number;
+  /** The shipped engine against plain BM25 ±15 sections, as the assistant receives their answers. */
+  answers: HeldOutReport;
+  systems: SystemReport[];
+  /** The same queries with one typo each (bench/quality/typos.ts): what typo tolerance is worth. */
+  typos: SystemReport[];
+  /** A few of those queries, to show what the typos look like. */
+  typoExamples: string[];
+}
 
 /**
  * `--parts=leftout`: the left-out figures alone, without the quality part's other systems: each
