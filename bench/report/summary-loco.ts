@@ -1,5 +1,6 @@
 import { BUDGET_CURVE } from '../quality/answers.js';
 import type { HeldOutFigures } from '../quality/loco-fit.js';
+import { pairedByQuery } from '../lib/paired.js';
 import { OBJECTIVE_WEIGHTS } from '../quality/loco.js';
 import type { LeftOutReport, LeftOutSummary } from '../quality/loco-report.js';
 import { RESPONSE_BUDGET_CHARS } from '../quality/response.js';
@@ -71,6 +72,13 @@ export function missedGoals(r: LeftOutReport): string[] {
   return missed;
 }
 
+/** The left-out fit's Hit@5 against what ships, paired per held-out query (sign-flip p: the halves are small). */
+function versusShipped(r: LeftOutReport): string {
+  const t = pairedByQuery(r.shipped.answers.perQuery, r.leftOut.answers.perQuery, (q) => q.hit5);
+  const d = t.meanDifference;
+  return `${d < 0 ? '−' : '+'}${f(Math.abs(d))} (${t.p < 0.001 ? '< 0.001' : t.p.toFixed(2)})`;
+}
+
 export function leftOutLines(summary: LeftOutSummary): string[] {
   const w = OBJECTIVE_WEIGHTS;
   const axes = [
@@ -96,6 +104,7 @@ export function leftOutLines(summary: LeftOutSummary): string[] {
       'corpus',
       'chosen on',
       'fit (differences from what ships)',
+      'Hit@5 left-out − shipped (p)',
       'label bands (excellent / very / relevant / moderate)',
       'goals missed, left-out',
     ]),
@@ -107,7 +116,7 @@ export function leftOutLines(summary: LeftOutSummary): string[] {
     );
     const missed = missedGoals(r);
     lines.push(
-      `| ${r.set} | ${r.fit.chosenOn.join(', ')} | ${r.fit.point} | ${bands.join(' / ')} | ${missed.length === 0 ? 'none' : missed.join('; ')} |`,
+      `| ${r.set} | ${r.fit.chosenOn.join(', ')} | ${r.fit.point} | ${versusShipped(r)} | ${bands.join(' / ')} | ${missed.length === 0 ? 'none' : missed.join('; ')} |`,
     );
   }
   lines.push('');

@@ -50,6 +50,7 @@ describe('the left-out report', () => {
       corpora: sorted,
     });
     const rows = lines.filter((l) => /^\| (bad|good) \(10\)/.test(l));
+    expect(lines.find((l) => l.startsWith('| bad | x |'))).toMatch(/\| shipped \| −0\.200 \(0\.\d+\) \|/);
     expect(rows[0]).toMatch(
       /^\| bad \(10\) \| 0\.600 \| 0\.600 \| 1\.000 \| 1\.000 \| 0\.600 \(1\.000\) \| 0\.400 \| 0\.100 \|/,
     );
