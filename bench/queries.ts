@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { knowledgeBaseFolders } from '../indexer/load/corpus-walk.js';
 import { knowledgeBase } from '../indexer/load/knowledge-base.js';
+import { SkipLog } from '../indexer/load/skipped-files.js';
 
 /** The labelled query sets in bench/queries (format in bench/queries/README.md). */
 
@@ -35,19 +37,28 @@ export type QuerySet = z.infer<typeof querySetSchema> & { corpusDir: string; nam
 export type LabelledQuery = QuerySet['queries'][number];
 
 /**
- * Labels name a corpus whose pages sit at its top by its folder (`vitest/guide/cli.md`), while
- * the index names that knowledge base as the indexer does (its site's or home page's title,
- * "Vitest"): such keys are read as the indexer's name.
+ * Labels name each knowledge base by its folder (`vitest/guide/cli.md` for a corpus whose pages
+ * sit at its top, `src/ch04-01-what-is-ownership.md` for the Rust book's source folder), while
+ * the index names it as the indexer does (its site's or home page's title, "Vitest", "The Rust
+ * Programming Language"): such keys are read as the indexer's name.
  */
-function asIndexed(set: z.infer<typeof querySetSchema>, corpusDir: string): z.infer<typeof querySetSchema> {
-  const folder = basename(corpusDir);
-  if (!existsSync(corpusDir)) return set;
-  const indexed = knowledgeBase(corpusDir, { dir: corpusDir }).name;
-  if (indexed === folder) return set;
-  const rename = (doc: string) => {
+export function indexedDoc(corpusDir: string): (doc: string) => string {
+  const names = new Map<string, { dir: string; name: string }>();
+  if (existsSync(corpusDir))
+    for (const { dir } of knowledgeBaseFolders(corpusDir, new SkipLog(() => {}))) {
+      const name = knowledgeBase(dir, { dir: corpusDir }).name;
+      if (name !== basename(dir)) names.set(basename(dir), { dir, name });
+    }
+  return (doc) => {
+    const folder = doc.split('/')[0]!;
+    const kb = names.get(folder);
     const path = doc.slice(folder.length + 1);
-    return doc.startsWith(`${folder}/`) && existsSync(join(corpusDir, path)) ? `${indexed}/${path}` : doc;
+    return kb !== undefined && existsSync(join(kb.dir, path)) ? `${kb.name}/${path}` : doc;
   };
+}
+
+function asIndexed(set: z.infer<typeof querySetSchema>, corpusDir: string): z.infer<typeof querySetSchema> {
+  const rename = indexedDoc(corpusDir);
   return {
     ...set,
     queries: set.queries.map((q) => ({ ...q, relevant: q.relevant.map((r) => ({ ...r, doc: rename(r.doc) })) })),

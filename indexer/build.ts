@@ -1,12 +1,9 @@
 import { DEFAULT_MODEL_ID, ensureDefaultModel } from '../src/embedding/default-model.js';
 import { folderChecksum, loadEmbedder } from '../src/embedding/embedder.js';
 import type { Embedder } from '../src/embedding/types.js';
-import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical-data.js';
-import type { FusionSettings, Manifest } from '../src/index/manifest.js';
-import { hnswParamsFor, HnswVectorIndex, type HnswParams } from '../src/index/vector-index.js';
-import { defaultFusionSettings } from '../src/search/fuse.js';
-import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
-import { CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk/chunk.js';
+import type { Manifest } from '../src/index/manifest.js';
+import { HnswVectorIndex, type HnswParams } from '../src/index/vector-index.js';
+import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk/chunk.js';
 import { CorpusDigests } from './write/corpus-digests.js';
 import {
   chunkCorpus,
@@ -38,10 +35,11 @@ import { lexicalData } from './write/section-tokens.js';
 import { type BuildPhase, type EmbedOptions, embedThroughCache } from './write/embed.js';
 import { VectorCache, vectorCacheDirOf } from './write/vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write/write-index.js';
+import { manifestSettings, type SettingsOptions } from './manifest-settings.js';
 
 /** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical + HNSW ▸ index-data, atomically. */
 
-export interface BuildOptions extends EmbedOptions {
+export interface BuildOptions extends EmbedOptions, SettingsOptions {
   /** Folders, or git repositories `git+<url>[#<branch>][:<subfolder>]` (src/corpus-spec.ts). */
   corpusDirs: string[];
   /** Where git corpora are cloned and how long git may take (indexer/sources/corpus-roots.ts). */
@@ -58,9 +56,6 @@ export interface BuildOptions extends EmbedOptions {
   chunk?: ChunkOptions;
   /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
   limits?: Partial<FileLimits>;
-  lexical?: LexicalParams;
-  hnsw?: HnswParams;
-  fusion?: Partial<FusionSettings>;
   log?: (line: string) => void;
   /** A long-lived indexer's last build, kept in memory for the next (kept-build.ts): read from and updated. */
   keep?: KeptBuild;
@@ -152,7 +147,7 @@ async function embedAndWrite(
   const { documents, sections } = chunked;
   const cache = await VectorCache.open(options.vectorCacheDir, embedder.checksum, embedder.dimensions, log);
   const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
-  const hnswParams = options.hnsw ?? hnswParamsFor(sections.length);
+  const hnswParams = manifestSettings(options, chunkOptions).hnsw(sections.length);
   const carried = carriedFrom(previous, data, documents, sections, embedder, hnswParams);
   const sectionVectors = await carriedVectors(carried, sections.length, embedder.dimensions, (wanted) =>
     embed(
@@ -225,6 +220,7 @@ function manifestDraft(
   hnswParams: HnswParams,
 ): ManifestDraft {
   const { documents, sections } = chunked;
+  const settings = manifestSettings(options, chunkOptions);
   return {
     builtAt: new Date().toISOString(),
     builder: 'svc-docs',
@@ -235,11 +231,9 @@ function manifestDraft(
       documents: documents.length,
     },
     sections: sections.length,
-    chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
-    lexical: options.lexical ?? DEFAULT_LEXICAL_PARAMS,
+    ...settings,
     hnsw: hnswParams,
-    fusion: { ...defaultFusionSettings(embedder.modelId === DEFAULT_MODEL_ID), ...options.fusion },
-    relevance: DEFAULT_RELEVANCE_THRESHOLDS,
+    fusion: settings.fusion(embedder.modelId),
   };
 }
 
@@ -257,11 +251,7 @@ function liveBuildIfUnchanged(
   return unchangedBuild(options.outDir, {
     corpusChecksum: corpusChecksum(corpus),
     documentsRead: corpus.length - leftOut,
-    chunking: { maxSectionChars: chunkOptions.maxSectionChars, version: CHUNKER_VERSION },
-    lexical: options.lexical ?? DEFAULT_LEXICAL_PARAMS,
-    hnsw: (sections) => options.hnsw ?? hnswParamsFor(sections),
-    relevance: DEFAULT_RELEVANCE_THRESHOLDS,
-    fusion: (modelId) => ({ ...defaultFusionSettings(modelId === DEFAULT_MODEL_ID), ...options.fusion }),
+    ...manifestSettings(options, chunkOptions),
     modelChecksum: () => knownModelChecksum(options, log),
   });
 }

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
 import { chunkFile } from '../../indexer/parse/chunk-file.js';
 import { loadCorpus } from '../../indexer/load/load-corpus.js';
+import { indexedDoc } from '../queries.js';
 import { docPath } from './label-pages.js';
 
 interface Relevant {
@@ -37,6 +38,7 @@ function validate(file: string): string[] {
   const set = JSON.parse(readFileSync(file, 'utf8')) as { corpus: string; queries: Query[] };
   const corpusDir = resolve(repoRoot, set.corpus);
   const problems: string[] = [];
+  const asIndexed = indexedDoc(corpusDir);
   const headingsOf = new Map<string, Set<string>>();
   // By the page's path in the corpus folder (a knowledge base at its top) and by `kb/path`.
   const pages = new Map(
@@ -59,7 +61,8 @@ function validate(file: string): string[] {
         problems.push(`${q.id}: no such doc ${r.doc}`);
         continue;
       }
-      const source = pages.get(relative(corpusDir, path).split(sep).join('/')) ?? pages.get(r.doc);
+      const source =
+        pages.get(relative(corpusDir, path).split(sep).join('/')) ?? pages.get(r.doc) ?? pages.get(asIndexed(r.doc));
       if (source === undefined) {
         problems.push(`${q.id}: ${r.doc} is not a page as the corpus is read (label the pages that include it)`);
         continue;

@@ -1,6 +1,7 @@
 import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { formatOf } from '../formats/supported.js';
+import { bookSource } from './site-config.js';
 import { specialKind } from './regular-file.js';
 import type { SkipLog } from './skipped-files.js';
 
@@ -8,7 +9,9 @@ import type { SkipLog } from './skipped-files.js';
  * Which files of a corpus folder are documents, and in which knowledge base: one walk of the
  * folder, each file it passes over told to the skip log once. A corpus folder with documents at
  * its top level is one knowledge base; otherwise each top-level subfolder holding documents is
- * one. Files are sorted, so builds are reproducible.
+ * one. An mdBook (book.toml, or src/SUMMARY.md) is one knowledge base, its source folder: what
+ * lies beside it (the Rust book's `listings/`) is read only where pages include it. Files are
+ * sorted, so builds are reproducible.
  *
  * Not walked, and not told: hidden files and folders (`.git`) and `node_modules`. Skipped with a
  * line naming them (escaped): names with control characters (a newline in a name would forge
@@ -33,6 +36,12 @@ export function escapeName(name: string): string {
 }
 
 export function knowledgeBaseFolders(dir: string, log: SkipLog): KnowledgeBaseFolder[] {
+  const book = bookSource(dir);
+  if (book !== undefined && existsSync(book)) {
+    // SUMMARY.md is the book's table of contents, never a page of its own.
+    const pages = documentFiles(book, log).filter((file) => file !== join(book, 'SUMMARY.md'));
+    return pages.length === 0 ? [] : [{ dir: book, files: pages }];
+  }
   const files = documentFiles(dir, log);
   if (files.some((file) => dirname(file) === dir)) return [{ dir, files }];
   const byFolder = new Map<string, string[]>();

@@ -20,7 +20,7 @@ import { readRegularFile } from './regular-file.js';
  * - PyMdown snippets: each `base_path` of mkdocs.yml (default: the folder holding mkdocs.yml),
  *   then the docs folder, then the corpus folder.
  * - VitePress: from the including file's folder; `@/` from the source folder.
- * - MDX partials: from the including file's folder.
+ * - MDX partials and mdBook includes: from the including file's folder.
  */
 
 export interface ReadInclude extends IncludedFile {
@@ -80,6 +80,8 @@ export class IncludeFiles {
         return [target.startsWith('@/') ? join(content, target.slice(2)) : resolve(folder, target)];
       case 'mdx':
         return target.startsWith('.') ? [resolve(folder, target)] : [];
+      case 'mdbook':
+        return isAbsolute(target) ? [] : [resolve(folder, target)];
     }
   }
 

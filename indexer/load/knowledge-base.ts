@@ -8,7 +8,7 @@ import type { SiteGenerator } from './site-readers.js';
 /**
  * A knowledge base's name (Source in results) and where its pages are published. The name is,
  * first that applies: `name` in its kb.json; the site's declared title (mkdocs.yml site_name,
- * docusaurus.config title, Hugo title, VitePress title: for a subfolder of a corpus, only a config
+ * docusaurus.config title, Hugo title, VitePress title, mdBook title: for a subfolder of a corpus, only a config
  * in that subfolder, as the site above is all of them); for a corpus root, the title of its home
  * page (README.md, index.md, _index.md) when that reads as a name, then the root's own name (a git
  * corpus's repository name); else the folder's name. Its pages' URLs come from kb.json's
@@ -48,6 +48,11 @@ function usableName(name: string | undefined): string | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/** An mdBook's source folder is the book: it takes the book's title. */
+function isBook(site: { generator: SiteGenerator; contentRoot: string } | undefined, kbDir: string): boolean {
+  return site?.generator === 'mdbook' && site.contentRoot === kbDir;
+}
+
 /** The knowledge base in `kbDir`, a folder of the corpus `root` or the root itself (when its pages sit at its top). */
 export function knowledgeBase(kbDir: string, root: CorpusRoot): KnowledgeBase {
   const config = readKbConfig(kbDir);
@@ -56,7 +61,7 @@ export function knowledgeBase(kbDir: string, root: CorpusRoot): KnowledgeBase {
   const site = findSite(isRoot ? rootDirs : [kbDir, ...rootDirs], kbDir);
   const name =
     config.name ??
-    usableName(isRoot || site?.configDir === kbDir ? site?.title : undefined) ??
+    usableName(isRoot || site?.configDir === kbDir || isBook(site, kbDir) ? site?.title : undefined) ??
     (isRoot ? (usableName(homePageName(kbDir)) ?? usableName(root.name)) : undefined) ??
     basename(kbDir);
   const base = config.baseUrl ?? site?.base;

@@ -1,7 +1,16 @@
 import { lstatSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { readRegularFile } from './regular-file.js';
-import { readDocusaurus, readHugo, readMkdocs, readVitepress, type SiteInfo, type SiteReader } from './site-readers.js';
+import {
+  readDocusaurus,
+  readHugo,
+  readMdbook,
+  readMdbookSummary,
+  readMkdocs,
+  readVitepress,
+  type SiteInfo,
+  type SiteReader,
+} from './site-readers.js';
 
 /**
  * Finds the site generator's configuration that describes a knowledge base's folder: in the
@@ -20,6 +29,8 @@ const READERS: readonly (readonly [file: string, reader: SiteReader])[] = [
     ['toml', 'yaml', 'yml', 'json'].map((ext) => [`${stem}.${ext}`, readHugo] as const),
   ),
   ...['ts', 'mts', 'js', 'mjs', 'cts', 'cjs'].map((ext) => [`.vitepress/config.${ext}`, readVitepress] as const),
+  ['book.toml', readMdbook],
+  ['src/SUMMARY.md', readMdbookSummary],
 ];
 
 /** The file names (relative to a site's folder) a site configuration may have: what a git checkout brings along. */
@@ -65,4 +76,10 @@ export function findSite(searchDirs: readonly string[], kbDir: string): (SiteInf
     }
   }
   return undefined;
+}
+
+/** The folder an mdBook at `dir` keeps its pages in, when `dir` is a book's root (book.toml, or src/SUMMARY.md). */
+export function bookSource(dir: string): string | undefined {
+  const site = findSite([dir], dir);
+  return site?.generator === 'mdbook' && site.configDir === dir ? site.contentRoot : undefined;
 }

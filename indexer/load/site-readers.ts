@@ -24,7 +24,7 @@ export interface SiteInfo {
   snippetBases?: string[];
 }
 
-export type SiteGenerator = 'mkdocs' | 'docusaurus' | 'hugo' | 'vitepress';
+export type SiteGenerator = 'mkdocs' | 'docusaurus' | 'hugo' | 'vitepress' | 'mdbook';
 
 export type SiteReader = (dir: string, text: string, file: string) => SiteInfo | undefined;
 
@@ -152,3 +152,27 @@ export const readVitepress: SiteReader = (dir, source) => {
     generator: 'vitepress',
   };
 };
+
+/**
+ * mdBook's book.toml: `[book] title` and `src` (default src). Its `site-url` is a path on an
+ * unnamed host, so no URL is made from it.
+ */
+export const readMdbook: SiteReader = (dir, source, file) => {
+  const book = record(parseData(source, file)?.book);
+  return {
+    title: text(book?.title),
+    base: undefined,
+    style: 'html',
+    contentRoot: resolve(dir, text(book?.src) ?? 'src'),
+    generator: 'mdbook',
+  };
+};
+
+/** A book's sources without its book.toml: `src/SUMMARY.md`, whose first `# ` heading is the title. */
+export const readMdbookSummary: SiteReader = (dir, source) => ({
+  title: text(/^#[ \t]+(.+?)[ \t#]*$/m.exec(source)?.[1]),
+  base: undefined,
+  style: 'html',
+  contentRoot: resolve(dir, 'src'),
+  generator: 'mdbook',
+});

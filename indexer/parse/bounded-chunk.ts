@@ -1,11 +1,9 @@
-import { createRequire } from 'node:module';
-import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ChunkedDocument, ChunkOptions } from '../chunk/chunk.js';
 import type { CorpusFile } from './chunk-file.js';
 import type { ChunkRequest } from './chunk-worker.js';
 import { cpuDeadline, workerCpuClock } from './cpu-deadline.js';
+import { workerEntry } from '../../src/worker-entry.js';
 
 /**
  * Chunks documents on a worker thread with a limit on each document's parse, counted in the
@@ -27,19 +25,6 @@ export interface Chunker {
 }
 
 type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: false; error: string };
-
-/** The worker's entry beside this file: .ts under tsx and vitest, .js once compiled. */
-function workerUrl(): URL {
-  return new URL(`./chunk-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-}
-
-/** A TypeScript entry needs tsx's loader in the worker too. */
-function workerExecArgv(url: URL): string[] | undefined {
-  if (!url.pathname.endsWith('.ts')) return undefined;
-  if (process.execArgv.some((arg) => arg.includes('tsx'))) return undefined;
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [...process.execArgv, '--import', tsx];
-}
 
 export class BoundedChunker implements Chunker {
   private worker: { thread: Worker; ready: Promise<void> } | undefined;
@@ -101,8 +86,8 @@ export class BoundedChunker implements Chunker {
 
   private start(): { thread: Worker; ready: Promise<void> } {
     if (this.worker === undefined) {
-      const url = workerUrl();
-      const thread = new Worker(url, { execArgv: workerExecArgv(url) });
+      const { url, execArgv } = workerEntry('chunk-worker', import.meta.url);
+      const thread = new Worker(url, { execArgv });
       // An idle worker must not keep the process alive; close() ends it when the build is done.
       thread.unref();
       const ready = new Promise<void>((resolve, reject) => {

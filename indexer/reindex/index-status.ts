@@ -10,6 +10,7 @@ import type { Manifest } from '../../src/index/manifest.js';
 import { CorpusDigests } from '../write/corpus-digests.js';
 import type { CorpusRoot } from '../load/knowledge-base.js';
 import { DEFAULT_MAX_FILE_BYTES, loadCorpus, type CorpusDocument } from '../load/load-corpus.js';
+import type { ManifestSettings } from '../manifest-settings.js';
 
 type IndexStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
 
@@ -56,18 +57,11 @@ export function corpusChecksum(corpus: CorpusDocument[]): string {
   return h.digest('hex');
 }
 
-/** What a build would write into its manifest, but for what the corpus and the model decide. */
-interface BuildSettings {
+/** What a build would write into its manifest (manifest-settings.ts), and what its corpus and model decide. */
+interface BuildSettings extends ManifestSettings {
   corpusChecksum: string;
   /** Files read, but for those known to be left out (parse-failures.ts). */
   documentsRead: number;
-  chunking: Manifest['chunking'];
-  lexical: Manifest['lexical'];
-  /** The HNSW parameters a build of this many sections would record. */
-  hnsw: (sections: number) => Manifest['hnsw'];
-  relevance: Manifest['relevance'];
-  /** The fusion settings a build with this model id would record. */
-  fusion: (modelId: string) => Manifest['fusion'];
   /** The model's checksum when it is known without loading the model (an embedder given, or the bundled model's files). */
   modelChecksum: () => Promise<string | undefined>;
 }

@@ -22,7 +22,8 @@ import { vectorCacheDirOf } from './vector-cache.js';
 export const CORPUS_DIGESTS_FILE = 'corpus-digests.json';
 
 /** 2: each entry also holds the file's traits (page-traits.ts), so an unchanged page need not be read. */
-const FORMAT = 2;
+// 3: traits also see mdBook includes, so traits remembered by format 2 are read again.
+const FORMAT = 3;
 export const RACY_MARGIN_MS = 2000;
 
 /** Stat signature, sha256, when the file was hashed (ms since the epoch), and its traits. */

@@ -1,7 +1,7 @@
 import { isLoopback } from '../http/access.js';
 import type { ServerOptions } from '../settings/server-options.js';
 import type { LogEntry } from '../observe/log.js';
-import type { LogFormat } from '../observe/pretty-log.js';
+import type { LogFormat } from '../settings/observability.js';
 import { queryStoreFiles } from '../observe/query-record.js';
 import type { IndexSummary } from '../search/types.js';
 import type { ServeSettings } from '../settings/commands.js';

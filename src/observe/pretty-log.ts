@@ -1,3 +1,4 @@
+import type { LogFormat } from '../settings/observability.js';
 import type { LogLine } from './log.js';
 
 /**
@@ -5,9 +6,6 @@ import type { LogLine } from './log.js';
  * key=value …` (colours on a terminal). A view of the JSON line, made after secrets were removed
  * from it, so it can show nothing the JSON log would not.
  */
-
-export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const LEVEL_COLOURS: Record<string, string> = { debug: '90', info: '36', warn: '33', error: '31' };
 

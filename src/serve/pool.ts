@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Embedder } from '../embedding/types.js';
 import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
@@ -10,6 +7,7 @@ import type { FromWorker, HnswFile, ToWorker } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
 import { SvcDocsError } from '../errors.js';
 import { logLine } from '../observe/log.js';
+import { workerEntry } from '../worker-entry.js';
 
 /**
  * Worker threads that run searches off the event loop, so throughput grows with cores and a slow
@@ -66,19 +64,6 @@ function busy(worker: PoolWorker, delta: 1 | -1): void {
   if (worker.inFlight === 0) worker.thread.unref();
 }
 
-/** The worker's entry beside this file: .ts under tsx and vitest, .js once compiled. */
-function workerUrl(): URL {
-  return new URL(`./pool-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-}
-
-/** A TypeScript entry needs tsx's loader in the worker too (as indexer/parse/bounded-chunk.ts does). */
-function workerExecArgv(url: URL): string[] | undefined {
-  if (!url.pathname.endsWith('.ts')) return undefined;
-  if (process.execArgv.some((arg) => arg.includes('tsx'))) return undefined;
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [...process.execArgv, '--import', tsx];
-}
-
 type LoadMessage = Extract<ToWorker, { type: 'load' }>;
 
 /**
@@ -111,9 +96,9 @@ export class SearchPool {
   }
 
   private spawn(): PoolWorker {
-    const url = workerUrl();
+    const { url, execArgv } = workerEntry('pool-worker', import.meta.url);
     const thread = new Worker(url, {
-      execArgv: workerExecArgv(url),
+      execArgv,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     let onReady!: () => void;

@@ -7,7 +7,7 @@ import {
   defaultSearchThreads,
   defaultVectorCacheDir,
 } from './defaults.js';
-import { LOG_FORMATS, type LogFormat } from '../observe/pretty-log.js';
+import { LOG_FORMATS, type LogFormat } from './observability.js';
 import { readVariable, SettingsError } from './read-value.js';
 import { readFlags, readValues, readVariables, overlay, type Env, type Flags, type Values } from './values.js';
 import { serverOptionsOf } from './server.js';

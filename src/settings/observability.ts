@@ -3,6 +3,10 @@
  * for what the server tells its operators: the log, /metrics, the search record and the search
  * page (docs/observability.md).
  */
+/** The server log's formats (observe/pretty-log.ts writes them): settings name them, the log imports them. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export const OBSERVABILITY_SETTINGS = {
   logFormat: {
     variable: 'SVC_DOCS_LOG_FORMAT',

@@ -1,4 +1,5 @@
 import { findIncludes, type IncludeDirective } from './include-directives.js';
+import { mdbookPart } from './mdbook-include.js';
 
 /**
  * A page with the files it includes put in their place, as its readers see it: the included
@@ -110,6 +111,7 @@ function inlined<F extends IncludedFile>(
 
 /** The lines or the region a directive names, else the whole text. */
 function selected(text: string, directive: IncludeDirective): string {
+  if (directive.kind === 'mdbook') return mdbookPart(text, directive);
   let part = text;
   if (directive.region !== undefined) part = region(part, directive.region);
   if (directive.lines === undefined) return part;

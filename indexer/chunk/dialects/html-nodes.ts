@@ -10,15 +10,15 @@ import { cleanInlineText, type Edit } from './edits.js';
  * - an inline tag goes and the text between tags stays (`<kbd>Ctrl</kbd>` → `Ctrl`), an image
  *   becomes a Markdown image;
  * - a JSX component (a capitalised tag: MDX, VitePress) shows only its meaningful props (a tab's
- *   `label`, a card's `title`) and its children; in a heading it is a badge (`<Badge>`,
- *   `<Version>4.0.0</Version>`, `<CRoot />`) and goes with its text.
+ *   `label`, a card's `title`, an mdBook listing's `caption`) and its children; in a heading it
+ *   is a badge (`<Badge>`, `<Version>4.0.0</Version>`, `<CRoot />`) and goes with its text.
  */
 
 const PHRASING_PARENTS = new Set(['paragraph', 'heading', 'tableCell', 'emphasis', 'strong', 'delete', 'link']);
 /** A JSX tag: its name, its props, whether it closes or is self-closing. */
 const JSX_TAG =
   /<(\/?)([A-Z][\w.]{0,80})((?:\s+[\w:-]{1,80}(?:\s*=\s*(?:"[^"]{0,500}"|'[^']{0,500}'|\{[^{}]{0,500}(?:\{[^{}]{0,500}\}[^{}]{0,500}){0,20}\}))?){0,50})\s*(\/?)>/g;
-const MEANINGFUL_PROPS = /\b(?:label|title)\s*=\s*(?:"([^"]*)"|'([^']*)')/;
+const MEANINGFUL_PROPS = /\b(?:label|title|caption)\s*=\s*(?:"([^"]*)"|'([^']*)')/;
 
 /** Edits for HTML blocks (`block`: their ranges are converted whole) and for inline tags and heading badges. */
 export function htmlEdits(tree: Root, text: string): { block: Edit[]; inline: Edit[] } {

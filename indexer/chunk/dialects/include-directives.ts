@@ -6,10 +6,14 @@
  * - PyMdown snippets (MkDocs): `--8<-- "file.md"` on a line of its own, optionally with a line
  *   range `file.md:3:10`, and the block form (`--8<--`, one file a line, `--8<--`);
  * - VitePress `<!--@include: ./part.md-->`, with an optional region `#name` and line range `{3,10}`;
- * - Docusaurus MDX partials: `import Part from './_part.mdx'`, then `<Part />` on a line of its own.
+ * - Docusaurus MDX partials: `import Part from './_part.mdx'`, then `<Part />` on a line of its own;
+ * - mdBook `{{#include file.rs}}` and `{{#rustdoc_include file.rs}}`, with an anchor `:name` or a
+ *   line range `:3`, `:3:`, `::10`, `:3:10`. mdBook's preprocessor runs on the raw text, so these
+ *   are found inside fenced code too (that is where the book's listings are pulled in); a
+ *   backslash before them (`\{{#include …}}`) keeps one as written.
  */
 
-export type IncludeKind = 'hugo' | 'snippet' | 'vitepress' | 'mdx';
+export type IncludeKind = 'hugo' | 'snippet' | 'vitepress' | 'mdx' | 'mdbook';
 
 export interface IncludeDirective {
   kind: IncludeKind;
@@ -22,7 +26,7 @@ export interface IncludeDirective {
   indent?: string;
   /** Lines to keep, 1-based and inclusive (an open end is undefined). */
   lines?: { from?: number; to?: number };
-  /** A VitePress region name. */
+  /** A VitePress region name, or an mdBook anchor name. */
   region?: string;
 }
 
@@ -33,6 +37,7 @@ const SNIPPET_BLOCK = /^([ \t]*)-{2,}8<-{2,}[ \t]*$/;
 const VITEPRESS =
   /<!--[ \t]*@include:[ \t]*([^\s{#][^\n{#]{0,500}?)(?:#([\w-]{1,100}))?(?:\{(\d*),?(\d*)\})?[ \t]*-->/g;
 const MDX_IMPORT = /^import[ \t]+([A-Z][\w$]{0,100})[ \t]+from[ \t]+['"]([^'"\n]{1,500}\.mdx?)['"][ \t]*;?[ \t]*$/;
+const MDBOOK = /(\\?)\{\{#(?:include|rustdoc_include)[ \t]+([^\s:}]{1,500})(?::([^\s}]{0,200}))?[ \t]*\}\}/g;
 const MDX_USE = /^([ \t]*)<([A-Z][\w$]{0,100})(?:[ \t][^<>]{0,500})?[ \t]*(?:\/>|>[ \t]*<\/\2>)[ \t]*$/;
 
 /** Line `text` from offset `start` of the page, without its line end. */
@@ -81,9 +86,9 @@ function proseLines(source: string): Line[] {
 /** The page's include directives, in order. */
 export function findIncludes(source: string): IncludeDirective[] {
   // Most pages include nothing: one scan says so before the page is split into lines.
-  if (!/\{\{[<%][ \t]*include[ \t]|-8<-|@include:|^import[ \t]/m.test(source)) return [];
+  if (!/\{\{[<%][ \t]*include[ \t]|-8<-|@include:|^import[ \t]|\{\{#(?:rustdoc_)?include[ \t]/m.test(source)) return [];
   const lines = proseLines(source);
-  const found: IncludeDirective[] = [];
+  const found: IncludeDirective[] = mdbookDirectives(source);
   const imports = new Map<string, string>();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -166,4 +171,36 @@ function inlineDirectives(line: Line, found: IncludeDirective[]): void {
       ...((from !== undefined || to !== undefined) && { lines: { from, to } }),
     });
   }
+}
+
+/** mdBook's includes, anywhere in the page (fenced code included). */
+function mdbookDirectives(source: string): IncludeDirective[] {
+  if (!source.includes('{{#')) return [];
+  const found: IncludeDirective[] = [];
+  for (const line of linesOf(source)) {
+    for (const m of line.text.matchAll(MDBOOK)) {
+      if (m[1] === '\\') continue;
+      const whole = line.text.slice(0, m.index).trim() === '' && line.text.slice(m.index + m[0].length).trim() === '';
+      found.push({
+        kind: 'mdbook',
+        target: m[2]!,
+        start: whole ? line.start : line.start + m.index,
+        end: whole ? line.end : line.start + m.index + m[0].length,
+        ...(whole && { indent: /^[ \t]*/.exec(line.text)![0] }),
+        ...mdbookSelector(m[3]),
+      });
+    }
+  }
+  return found;
+}
+
+/** `:name` is an anchor; `:3`, `:3:`, `::10` and `:3:10` are 1-based inclusive line ranges. */
+function mdbookSelector(written: string | undefined): Pick<IncludeDirective, 'lines' | 'region'> {
+  if (written === undefined || written === '') return {};
+  const range = /^(\d*)(:(\d*))?$/.exec(written);
+  if (range === null) return { region: written };
+  const from = Number(range[1]) || undefined;
+  // `:3` alone is that one line; `:3:` runs to the end.
+  const to = range[2] === undefined ? from : Number(range[3]) || undefined;
+  return from === undefined && to === undefined ? {} : { lines: { from, to } };
 }

@@ -15,7 +15,8 @@ import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
  * for the shipped threshold) against search that scores every match, on real indexes of the six labelled corpora: the same pages, in the same order,
  * with the same windows, excerpts, scores and confidences, for every query of the labelled sets'
  * tuning halves and for random queries made of the corpora's own words. Both at the shipped 2,000
- * lexical candidates and at 40, where nearly every query is pruned.
+ * lexical candidates and at 40, where nearly every query is pruned. In the full tier: it builds six
+ * corpora (51 s on the two-worker run, the slowest file of the fast tier before).
  */
 
 const sets = labelledSets(projectRoot()).filter((set) => set.name === 'svc' || existsSync(set.corpusDir));
