@@ -1,3 +1,4 @@
+import { tokenize } from '../index/tokenize.js';
 import { DEFAULT_PASSAGES, type PassageOptions } from './passage-options.js';
 
 /**
@@ -27,10 +28,39 @@ export function discounted(confidences: readonly number[], absentShare: number):
   return confidences.map((c) => c * factor);
 }
 
-/** Whether results answer a query the docs cover (see above): some result is at least COVERED_MIN sure. */
+/**
+ * Whether results answer a query the docs cover (see above): some result is at least `coveredMin`
+ * sure, or the query names one of their pages' titles or headings (every term of a title or
+ * heading of `namedHeadingTerms` terms or more is in the query: "document outgoing webhooks in
+ * openapi" names a page titled "OpenAPI Webhooks", however its words are spread).
+ */
 export function covered(
-  results: readonly { confidence: number }[],
-  options: Pick<PassageOptions, 'coveredMin'> = DEFAULT_PASSAGES,
+  results: readonly CoverageResult[],
+  options: Pick<PassageOptions, 'coveredMin' | 'namedHeadingTerms'> = DEFAULT_PASSAGES,
+  term = '',
 ): boolean {
-  return results.some((r) => r.confidence >= options.coveredMin);
+  return (
+    results.some((r) => r.confidence >= options.coveredMin) || namesHeading(term, results, options.namedHeadingTerms)
+  );
+}
+
+/** What coverage reads of a result: its confidence, title and its sections' heading paths. */
+export interface CoverageResult {
+  confidence: number;
+  title?: string;
+  sections?: readonly { headings: readonly string[] }[];
+}
+
+function namesHeading(term: string, results: readonly CoverageResult[], minTerms: number): boolean {
+  const query = new Set(tokenize(term));
+  if (query.size === 0) return false;
+  // Word by word: "OpenAPI" is one word of the title, whichever of its forms (openapi, open, api) the query has.
+  const names = (heading: string) => {
+    const words = heading
+      .split(/\s+/)
+      .map(tokenize)
+      .filter((forms) => forms.length > 0);
+    return words.length >= minTerms && words.every((forms) => forms.some((t) => query.has(t)));
+  };
+  return results.some((r) => names(r.title ?? '') || (r.sections ?? []).some((s) => s.headings.some((h) => names(h))));
 }

@@ -11,13 +11,6 @@ import { SvcDocsError } from '../errors.js';
 export interface PassageOptions {
   /** Results below this confidence (other than the first) are left out. */
   readonly minConfidence: number;
-  /** Window growth (sections): how far past a window's edge a matching section still pulls, and how the pull fades per section. */
-  readonly lookAhead: number;
-  readonly distanceDecay: number;
-  /** Separate excerpts per result, their weight against a section next to the window, and the least match one needs. */
-  readonly maxExcerpts: number;
-  readonly excerptWeight: number;
-  readonly excerptMinMatch: number;
   /** The first result's best section / any other section is clipped past this many characters. */
   readonly bestSectionChars: number;
   readonly sectionChars: number;
@@ -35,6 +28,11 @@ export interface PassageOptions {
   readonly bestTermsWeight: number;
   /** × the share of the words the page uses to define the query's words ("CDN" → "shared cache") it holds. */
   readonly definitionWeight: number;
+  /** + nearBestWeight × nearBestDecay^distance, in sections, from the result's best match: the answer sits near it. */
+  readonly nearBestWeight: number;
+  readonly nearBestDecay: number;
+  /** + this for a section's first passage: answers sit early in their sections. */
+  readonly leadWeight: number;
   /** A block's value is its score × 1 / (1 + rankDecay × rank): lower results' passages count less, never by label. */
   readonly rankDecay: number;
   /** Value per character is computed on at least this many characters (a two-word line is not worth a paragraph). */
@@ -54,11 +52,6 @@ export interface PassageOptions {
 
 export const DEFAULT_PASSAGES: PassageOptions = Object.freeze({
   minConfidence: 0.04,
-  lookAhead: 3,
-  distanceDecay: 0.7,
-  maxExcerpts: 1,
-  excerptWeight: 1,
-  excerptMinMatch: 0.3,
   bestSectionChars: 4_800,
   sectionChars: 3_000,
   outlineChars: 160,
@@ -68,12 +61,15 @@ export const DEFAULT_PASSAGES: PassageOptions = Object.freeze({
   neighbourWeight: 0.3,
   bestTermsWeight: 0.2,
   definitionWeight: 0.4,
-  rankDecay: 0.5,
+  nearBestWeight: 0.3,
+  nearBestDecay: 0.6,
+  leadWeight: 0.4,
+  rankDecay: 0.2,
   minBlockChars: 200,
   firstBlocks: 2,
   minBlockScore: 0.05,
 
-  coveredMin: 0.24,
+  coveredMin: 0.2,
   namedHeadingTerms: 2,
   starMinMatch: 0.5,
 });

@@ -68,18 +68,21 @@ function elided(
   return out.join('\n');
 }
 
-/** The sections of each result (rank order) with what earlier sections already showed elided. */
-export function elideRepeats<T extends ShownSections>(results: readonly T[]): T[] {
+/** The sections of each result (rank order) with what earlier sections already showed elided, and the characters that freed. */
+export function elideRepeats<T extends ShownSections>(results: readonly T[]): { results: T[]; freed: number } {
+  let freed = 0;
   const said = new Map<string, Origin>();
-  return results.map((result, i) => {
+  const shown = results.map((result, i) => {
     const sections = result.sections.map((section) => {
       const lines = section.text.split('\n');
       const blocks = blocksOf(lines);
       const text = elided(lines, blocks, said, i + 1);
       for (const block of blocks)
         for (const k of block.keys) if (!said.has(k)) said.set(k, { rank: i + 1, position: section.position });
+      freed += section.text.length - text.length;
       return text === section.text ? section : { ...section, text };
     });
     return { ...result, sections };
   });
+  return { results: shown, freed };
 }

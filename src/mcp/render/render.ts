@@ -13,9 +13,10 @@ import {
   type SelectMeasure,
   type SelectOptions,
   type Selection,
-  selectSections,
+  wholeWindows,
 } from './select.js';
 import { elideRepeats } from './elide.js';
+import { choosePassages } from './passages.js';
 
 /**
  * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
@@ -134,6 +135,7 @@ export function noResultsText(term: string): string {
 function measureFor(term: string, options: SelectOptions): SelectMeasure {
   const wide = { from: 9997, to: 9998 };
   return {
+    term,
     overhead: headerLine(term, 9, 9).length + 2,
     // A result's header and its outline at most: the outline shrinks as its sections are shown.
     result: (result, rank) =>
@@ -145,6 +147,7 @@ function measureFor(term: string, options: SelectOptions): SelectMeasure {
       ).length,
     section: (section, rank) =>
       sectionBlock({ ...section, isBest: true }, wide, clipLimit(section, rank, options)).length + 2,
+    marker: (section) => sectionBlock({ ...section, isBest: true, text: '' }, wide, 0).length + 2,
   };
 }
 
@@ -194,22 +197,27 @@ function responseText(term: string, chosen: readonly Chosen[], omitted: number, 
   return `${headerLine(term, chosen.length, omitted)}\n\n${blocks.join('\n\n')}`;
 }
 
+/** Whole windows when they all fit (select.ts), else passages (passages.ts): chosen on numbers. */
+function choose(results: readonly SearchResult[], options: SelectOptions, measure: SelectMeasure): Selection {
+  return wholeWindows(results, options, measure) ?? choosePassages(results, options, measure);
+}
+
 /**
- * The sections chosen within the budget, with repeated facts elided (elide.ts). The room the
- * elision frees goes back to the fitter once: it chooses again with the budget raised by what was
- * freed, and that choice stands when its text, elided, still fits the budget.
+ * The pieces chosen within the budget, with repeated facts elided (elide.ts), rendered once. The
+ * room the elision frees (it reports how much) goes back to the chooser once: it chooses again
+ * with the budget raised by it, and that choice stands when its cost less what its own elision
+ * frees still fits the budget.
  */
-function fitted(term: string, results: readonly SearchResult[], options: SelectOptions): Selection & { text: string } {
-  const first = selectSections(results, options, measureFor(term, options));
-  const chosen = elideRepeats(first.chosen);
-  const text = responseText(term, chosen, first.omittedResults, options);
-  const freed = responseText(term, first.chosen, first.omittedResults, options).length - text.length;
-  if (freed <= 0) return { ...first, chosen, text };
-  const wider = { ...options, budgetChars: options.budgetChars + freed };
-  const second = selectSections(results, wider, measureFor(term, wider));
-  const chosen2 = elideRepeats(second.chosen);
-  const text2 = responseText(term, chosen2, second.omittedResults, options);
-  return text2.length <= options.budgetChars ? { ...second, chosen: chosen2, text: text2 } : { ...first, chosen, text };
+function fitted(term: string, results: readonly SearchResult[], options: SelectOptions): Selection {
+  const measure = measureFor(term, options);
+  const first = choose(results, options, measure);
+  const once = elideRepeats(first.chosen);
+  if (once.freed <= 0) return { ...first, chosen: once.results };
+  const second = choose(results, { ...options, budgetChars: options.budgetChars + once.freed }, measure);
+  const twice = elideRepeats(second.chosen);
+  return second.used - twice.freed <= options.budgetChars
+    ? { ...second, chosen: twice.results }
+    : { ...first, chosen: once.results };
 }
 
 /** Renders search results within the budget (select.ts), or says the docs do not cover the query. */
@@ -228,7 +236,7 @@ export function renderSearch(
   };
   if (results.length === 0)
     return { text: noResultsText(term), structured: { query: term, covered: false, results: [], omittedResults: 0 } };
-  if (!covered(results, select)) {
+  if (!covered(results, select, term)) {
     const chosen = notCoveredChosen(results);
     return {
       text: notCoveredText(term, results),
@@ -240,7 +248,8 @@ export function renderSearch(
       },
     };
   }
-  const { chosen, omittedResults, text } = fitted(term, results, select);
+  const { chosen, omittedResults } = fitted(term, results, select);
+  const text = responseText(term, chosen, omittedResults, select);
   return {
     text,
     structured: {

