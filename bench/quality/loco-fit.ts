@@ -78,7 +78,7 @@ export interface LeftOutFit {
  */
 export function fitLeftOut(corpora: readonly CorpusRuns[], axes: GridAxes): Map<string, LeftOutFit> {
   const grid = gridOf(axes);
-  const stars = axes.starMinMatch;
+  const stars = [...new Set(axes.starMinMatch)];
   const outcome = memoPerCorpus<HalfRuns, PointOutcome>((c, p) => renderHalf(c.tuning, grid[p]!));
   const tunings = corpora.map((c) => ({ name: c.name, tuning: c.tuning }));
   return leaveOneCorpusOut(tunings, (others: readonly CorpusTuning<HalfRuns>[]) => {

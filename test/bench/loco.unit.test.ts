@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CachedQuery, CorpusRuns } from '../../bench/quality/loco-cache.js';
 import { fitLeftOut } from '../../bench/quality/loco-fit.js';
-import type { GridAxes } from '../../bench/quality/loco-grid.js';
+import { type GridAxes, gridOf } from '../../bench/quality/loco-grid.js';
 import { bestPoint, type CorpusTuning, leaveOneCorpusOut, objective } from '../../bench/quality/loco.js';
 import type { SearchResult } from '../../src/search/types.js';
 
@@ -99,6 +99,18 @@ describe('leave-one-corpus-out choice', () => {
     const fits = fitLeftOut([a, b, offTopicOnly('c')], axes);
     expect(fits.get('c')!.fit.point.coveredMin).toBe(0.24);
     expect(fits.get('c')!.choice.chosenOn).toEqual(['a', 'b']);
+  });
+
+  it('lists every combination once, what ships first, and refuses an option that does not exist', () => {
+    const grid = gridOf({ passages: { coveredMin: [0.2, 0.24, 0.2], firstBlocks: [2, 3] }, starMinMatch: [0.5] });
+    expect(grid).toEqual([
+      { coveredMin: 0.2, firstBlocks: 2 },
+      { coveredMin: 0.2, firstBlocks: 3 },
+      { coveredMin: 0.24, firstBlocks: 2 },
+      { coveredMin: 0.24, firstBlocks: 3 },
+    ]);
+    const typo = { passages: { coverdMin: [0.2] }, starMinMatch: [0.5] } as unknown as GridAxes;
+    expect(() => gridOf(typo)).toThrow(/unknown passage option "coverdMin"/);
   });
 
   it('refuses to leave one out of fewer than two corpora', () => {
