@@ -54,6 +54,8 @@ export interface BuildOptions extends EmbedOptions, SettingsOptions {
   /** Where cached vectors (and the corpus files' remembered digests) live; default `<cacheDir>/vectors`. */
   vectorCacheDir?: string;
   chunk?: ChunkOptions;
+  /** Worker threads a large change set is parsed on; default one per core (indexer/parse/chunker-pool.ts). */
+  parseWorkers?: number;
   /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
   limits?: Partial<FileLimits>;
   log?: (line: string) => void;
@@ -109,7 +111,8 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   const previousData = kept
     ? Promise.resolve(chunkedAlike(kept.previous, chunkOptions) ? kept.data : undefined)
     : readPreviousData(previous, chunkOptions).catch(() => undefined);
-  const chunked = await chunkCorpus(corpus, previous, chunkOptions, { timeoutMs, failures, remembered }, skips, log);
+  const limit = { timeoutMs, failures, remembered, workers: options.parseWorkers };
+  const chunked = await chunkCorpus(corpus, previous, chunkOptions, limit, skips, log);
   failures.save();
   const ownsEmbedder = options.embedder === undefined;
   const embedder =

@@ -68,7 +68,7 @@ function run(command: string, args: string[]): Promise<{ code: number; stdout: s
 }
 
 /** The environment for children: no SVC_DOCS_* setting of the caller leaks in (a token, a port). */
-function childEnv(): NodeJS.ProcessEnv {
+export function childEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') || k === 'SVC_DOCS_CACHE_DIR'),
   );
@@ -263,7 +263,7 @@ function status(url: string): Promise<number> {
 }
 
 /** SIGTERM (the server closes its sessions and exits), SIGKILL if it hangs. */
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');

@@ -16,6 +16,10 @@ export function ratioRows(r: BenchResults): string[] {
       `| HTTP throughput, ${most.sessions} sessions / 1 session | ${(most.throughput / one.throughput).toFixed(2)}× (${most.throughput.toFixed(0)} vs ${one.throughput.toFixed(0)} calls/s) |`,
     );
   }
+  for (const f of r.http?.floor.ratios ?? [])
+    ratios.push(
+      `| HTTP at ${f.sessions} session(s), svc-docs / the MCP SDK's floor: p50, p95, server CPU per call, calls/s | ${f.p50.toFixed(2)}×, ${f.p95.toFixed(2)}×, ${f.serverCpuPerCall.toFixed(2)}×, ${f.throughput.toFixed(2)}× |`,
+    );
   if (r.latency)
     ratios.push(
       `| vector stage with the graph searched, exact / HNSW (argocd, p50) | ${r.latency.exactOverHnsw.toFixed(2)}× |`,

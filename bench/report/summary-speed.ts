@@ -79,6 +79,7 @@ export function httpLines(h: HttpReport, cpus: number): string[] {
     `In-process \`engine.search\` in the benchmark process on the same index and queries: p50 ${ms(h.inProcessP50)} ms. HTTP at one session: ${h.httpOverInProcess.toFixed(2)}× that (${signedMs(h.overheadP50Ms)} ms), for MCP framing, JSON, rendering the result, HTTP and the client's schema validation; the server's CPU per call, next to the in-process search time, is the steadier measure of that cost on a busy machine.`,
     '',
   );
+  lines.push(...floorLines(h));
   lines.push(...memoryLines(h));
   return lines;
 }
@@ -109,5 +110,26 @@ export function coldStartLines(c: ColdStartReport): string[] {
     `| not in the probe: what the CLI imports on top (commander, the command definitions) | ${p.cliImportsMs.toFixed(0)} |`,
     '',
   );
+  return lines;
+}
+
+/** svc-docs against the MCP SDK's own floor, from the same interleaved run (bench/speed/floor.ts). */
+function floorLines(h: HttpReport): string[] {
+  const f = h.floor;
+  const lines = [
+    "### Against the MCP SDK's own floor, same run, interleaved",
+    '',
+    `The floor: ${f.server}. Each level ran in ${f.rounds} rounds alternating the two servers; answers ${f.answerCharsP50.toFixed(0)} characters (median). Goals: p50 at 1 session ≤ 2×, server CPU per call at 8 sessions ≤ 3×, calls/s at 8 sessions ≥ 0.6×.`,
+    '',
+    '| sessions | floor p50 | floor p95 | floor calls/s | floor server CPU per call (ms) | svc ÷ floor: p50 | p95 | server CPU per call | calls/s |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  f.floorLevels.forEach((l, i) => {
+    const r = f.ratios[i]!;
+    lines.push(
+      `| ${l.sessions} | ${ms(l.p50)} | ${ms(l.p95)} | ${l.throughput.toFixed(0)} | ${ms(l.serverCpuMsPerCall)} | ${r.p50.toFixed(2)}× | ${r.p95.toFixed(2)}× | ${r.serverCpuPerCall.toFixed(2)}× | ${r.throughput.toFixed(2)}× |`,
+    );
+  });
+  lines.push('');
   return lines;
 }

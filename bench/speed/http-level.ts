@@ -69,13 +69,25 @@ async function callAll(
   return { latencies, errors };
 }
 
-export async function level(
+/** One run of a level, unsummarized, so that runs interleaved with another server's can be pooled. */
+export interface LevelRun {
+  latencies: number[];
+  errors: number;
+  seconds: number;
+  serverCpuMs: number;
+  mainThreadCpuMs: number;
+  clientCpuMs: number;
+  serverRssMB: number;
+}
+
+/** `sessions` sessions opened, warmed with one call each, then `callsPerSession` calls each, all at once. */
+export async function runLevel(
   url: string,
   queries: string[],
   sessions: number,
   callsPerSession: number,
   pid: number,
-): Promise<HttpLevel> {
+): Promise<LevelRun> {
   const clients = await Promise.all(Array.from({ length: sessions }, () => connect(url)));
   // One warm-up call per session: the first call of a session pays for its lazy set-up.
   await Promise.all(
@@ -91,20 +103,29 @@ export async function level(
   const mainThreadCpuMs = (cpuSecondsOf(pid, pid) - mainThreadCpu) * 1000;
   const { user, system } = process.cpuUsage(clientCpu);
   await Promise.all(clients.map((c) => c.close()));
-  const calls = sessions * callsPerSession;
+  const clientCpuMs = (user + system) / 1000;
+  return { latencies, errors, seconds, serverCpuMs, mainThreadCpuMs, clientCpuMs, serverRssMB: memoryOf(pid).rssMB };
+}
+
+/** Runs of one level pooled: latencies together, CPU and wall time summed; the RSS after the last. */
+export function summarizeLevel(sessions: number, runs: LevelRun[]): HttpLevel {
+  const sum = (f: (r: LevelRun) => number) => runs.reduce((a, r) => a + f(r), 0);
+  const latencies = runs.flatMap((r) => r.latencies);
+  const calls = latencies.length;
+  const seconds = sum((r) => r.seconds);
   return {
     sessions,
-    callsPerSession,
+    callsPerSession: calls / sessions,
     calls,
-    errors,
+    errors: sum((r) => r.errors),
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
     throughput: calls / seconds,
-    serverRssMB: memoryOf(pid).rssMB,
-    serverCpuMsPerCall: serverCpuMs / calls,
-    clientCpuMsPerCall: (user + system) / 1000 / calls,
-    serverCores: serverCpuMs / 1000 / seconds,
-    mainThreadCpuMsPerCall: mainThreadCpuMs / calls,
+    serverRssMB: runs.at(-1)?.serverRssMB ?? 0,
+    serverCpuMsPerCall: sum((r) => r.serverCpuMs) / calls,
+    clientCpuMsPerCall: sum((r) => r.clientCpuMs) / calls,
+    serverCores: sum((r) => r.serverCpuMs) / 1000 / seconds,
+    mainThreadCpuMsPerCall: sum((r) => r.mainThreadCpuMs) / calls,
   };
 }

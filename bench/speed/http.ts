@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Embedder } from '../../src/embedding/types.js';
 import { openEngine } from '../../src/search/engine.js';
 import { Bm25Floor } from '../quality/bm25-floor.js';
 import { runProbe, type ServerSpawnOptions, spawnServer } from '../lib/child-process.js';
-import { connect, type HttpLevel, level } from './http-level.js';
+import { connect, type HttpLevel } from './http-level.js';
+import { captureAnswers, type FloorComparison, type FloorRatios, interleavedLevel, spawnFloor } from './floor.js';
 import { memoryReportSchema, type MemoryReport } from './memory-probe.js';
 import { percentile } from '../lib/metrics.js';
 
@@ -35,6 +39,8 @@ export interface HttpReport {
   serverReadyMs: number;
   /** Calls/s at the most sessions over calls/s at one (the goal: ≥ 2 at 32 on 2 cores). */
   throughputMostOverOne: number;
+  /** The same levels on the MCP SDK's own floor, interleaved with svc-docs', and svc ÷ floor at each. */
+  floor: FloorComparison;
   /** The server's RSS after the last level over the index plus the model on disk (goal ≤ 3). */
   serverRssOverDisk: number;
   /** Where the megabytes go, measured step by step in a fresh process (bench/speed/memory-probe.ts). */
@@ -48,6 +54,10 @@ export interface HttpPlan {
 
 const SERVER_RESULT_LIMIT = 5;
 const WARM_UP_CALLS = 30;
+/** Rounds each level is split into, alternating svc-docs and the floor. */
+const FLOOR_ROUNDS = 4;
+const FLOOR_SERVER =
+  "bench/speed/floor-server.ts: McpServer + NodeStreamableHTTPServerTransport per session, SSE answers, node:http, svc-docs' answers from a map; its own process, 127.0.0.1";
 
 /** engine.search and the BM25 floor in this process, interleaved query by query: each one's p50. */
 async function inProcess(
@@ -77,35 +87,70 @@ async function inProcess(
   return { engineP50: percentile(engineMs, 50), floorP50: percentile(floorMs, 50) };
 }
 
-/** The compiled server under each level of `plan` in turn, after warming its code paths. */
+/** Calls on a fresh session, one after another: warms a server's code paths before it is measured. */
+async function warm(url: string, queries: string[]): Promise<void> {
+  const client = await connect(url);
+  for (const q of queries.slice(0, WARM_UP_CALLS))
+    await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: q } });
+  await client.close();
+}
+
+/**
+ * The compiled server and the SDK's floor serving its captured answers (floor.ts), each level of
+ * `plan` run on both interleaved, after warming both servers' code paths.
+ */
 async function serverLevels(
   indexDir: string,
   queries: string[],
   plan: HttpPlan[],
   log: (line: string) => void,
   spawnOptions: ServerSpawnOptions,
-): Promise<{ levels: HttpLevel[]; readyMs: number }> {
+): Promise<{ levels: HttpLevel[]; readyMs: number; floor: FloorComparison }> {
   const server = await spawnServer(indexDir, log, spawnOptions);
+  const work = mkdtempSync(join(tmpdir(), 'svc-docs-floor-'));
   const levels: HttpLevel[] = [];
+  const floorLevels: HttpLevel[] = [];
+  const ratios: FloorRatios[] = [];
   try {
-    // Warm the server's code paths first, as the in-process engine was warmed.
-    const warm = await connect(server.url);
-    for (const q of queries.slice(0, WARM_UP_CALLS))
-      await warm.callTool({ name: 'SearchDocs', arguments: { searchTerm: q } });
-    await warm.close();
-    for (const { sessions, callsPerSession: calls } of plan) {
-      const result = await level(server.url, queries, sessions, calls, server.pid);
-      log(
-        `http: ${sessions} session(s) × ${calls} calls: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.throughput.toFixed(0)} calls/s, server CPU ${result.serverCpuMsPerCall.toFixed(2)} ms per call (main thread ${result.mainThreadCpuMsPerCall.toFixed(2)}; ${result.serverCores.toFixed(2)} cores busy), ${result.errors} errors`,
-      );
-      if (result.errors === result.calls)
-        throw new Error(`every SearchDocs call failed at ${sessions} sessions: the server or the benchmark is broken`);
-      levels.push(result);
+    const answers = await captureAnswers(server.url, queries);
+    const floor = await spawnFloor(answers, work, log);
+    try {
+      await warm(server.url, queries);
+      await warm(floor.url, queries);
+      for (const { sessions, callsPerSession: calls } of plan) {
+        const result = await interleavedLevel(server, floor, queries, sessions, calls, FLOOR_ROUNDS);
+        logLevel(log, 'http', result.svc);
+        logLevel(log, 'floor', result.floor);
+        if (result.svc.errors === result.svc.calls)
+          throw new Error(
+            `every SearchDocs call failed at ${sessions} sessions: the server or the benchmark is broken`,
+          );
+        levels.push(result.svc);
+        floorLevels.push(result.floor);
+        ratios.push(result.ratios);
+      }
+    } finally {
+      await floor.stop();
     }
+    const sizes = Object.values(answers).map((a) => a.length);
+    const comparison = {
+      server: FLOOR_SERVER,
+      rounds: FLOOR_ROUNDS,
+      answerCharsP50: percentile(sizes, 50),
+      floorLevels,
+      ratios,
+    };
+    return { levels, readyMs: server.readyMs, floor: comparison };
   } finally {
     await server.stop();
+    rmSync(work, { recursive: true, force: true });
   }
-  return { levels, readyMs: server.readyMs };
+}
+
+function logLevel(log: (line: string) => void, name: string, l: HttpLevel): void {
+  log(
+    `${name}: ${l.sessions} session(s) × ${l.callsPerSession} calls: p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(1)} ms, ${l.throughput.toFixed(0)} calls/s, server CPU ${l.serverCpuMsPerCall.toFixed(2)} ms per call (main thread ${l.mainThreadCpuMsPerCall.toFixed(2)}; ${l.serverCores.toFixed(2)} cores busy), ${l.errors} errors`,
+  );
 }
 
 export async function measureHttp(
@@ -118,7 +163,7 @@ export async function measureHttp(
   spawnOptions: ServerSpawnOptions = {},
 ): Promise<HttpReport> {
   const { engineP50, floorP50 } = await inProcess(indexDir, embedder, queries);
-  const { levels, readyMs } = await serverLevels(indexDir, queries, plan, log, spawnOptions);
+  const { levels, readyMs, floor } = await serverLevels(indexDir, queries, plan, log, spawnOptions);
   const single = levels.find((l) => l.sessions === 1) ?? levels[0]!;
   const most = levels.reduce((a, b) => (b.sessions > a.sessions ? b : a));
   // With the server's V8 settings, applied before the probe's imports as src/cli.ts applies them.
@@ -143,6 +188,7 @@ export async function measureHttp(
     inProcessP50: engineP50,
     bm25FloorP50: floorP50,
     levels,
+    floor,
     httpOverInProcess: single.p50 / engineP50,
     overheadP50Ms: single.p50 - engineP50,
     httpOverFloor: single.p50 / floorP50,

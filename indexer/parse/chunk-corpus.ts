@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 import type { Manifest } from '../../src/index/manifest.js';
-import { BoundedChunker, keptChunker, returnChunker, type Chunker } from './bounded-chunk.js';
+import { BoundedChunker, keptChunker, returnChunker, type Chunker, type ChunkOutcome } from './bounded-chunk.js';
+import { ChunkerPool, defaultParseWorkers } from './chunker-pool.js';
 import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions } from '../chunk/chunk.js';
 import { escapeName } from '../load/corpus-walk.js';
 import { FORMATS, formatOf, withoutExtension } from '../formats/supported.js';
@@ -60,6 +61,8 @@ export interface ParseLimit {
   failures?: ParseFailures;
   /** Documents left out unparsed, as an earlier parse of their content ran over the limit (skipRemembered). */
   remembered?: ReadonlySet<CorpusDocument>;
+  /** Worker threads a large change set is parsed on (default: one per core, chunker-pool.ts). */
+  workers?: number;
 }
 
 type Chunked = { title: string; sections: ChunkedSection[] };
@@ -75,10 +78,9 @@ export async function chunkCorpus(
   const reusable = reusableSections(previous, options);
   const key = (doc: CorpusDocument) => `${doc.kb}/${doc.path}\0${doc.hash}`;
   const remembered = limit.remembered ?? new Set();
-  const { chunker, release } = chunkerFor(
-    corpus.filter((doc) => !reusable.has(key(doc)) && !remembered.has(doc)),
-    limit.timeoutMs,
-  );
+  const toParse = corpus.filter((doc) => !reusable.has(key(doc)) && !remembered.has(doc));
+  const { chunker, release } = chunkerFor(toParse, limit.timeoutMs, limit.workers ?? defaultParseWorkers());
+  const parsing = parseAhead(chunker, toParse, options);
   const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [], remembered: [] };
   try {
     for (const doc of corpus) {
@@ -91,7 +93,8 @@ export async function chunkCorpus(
       }
       let chunked = reusable.get(key(doc));
       if (!chunked) {
-        const outcome = await chunkDocument(chunker, doc, options, skips, log);
+        const parsed = parsing.get(doc) ?? chunker.chunk({ path: doc.path, source: doc.source }, options);
+        const outcome = chunkDocument(await parsed, chunker.timeoutMs, doc, options, skips, log);
         if (outcome === 'parse-timeout' || outcome === 'parse-failure') {
           if (outcome === 'parse-timeout') limit.failures?.record(doc.hash, limit.timeoutMs);
           out.skipped.push(name);
@@ -155,26 +158,52 @@ export function parsesInline(toParse: readonly { source: string }[]): boolean {
 }
 
 /**
- * A worker kept by a build before this one in the process (already loaded and warmed up);
- * else the calling thread for a small change set; else a new worker, kept for the next build.
+ * On a pool, every document is sent at once (each waits for a free worker); the outcomes are
+ * taken in corpus order, so the order parses finish in never reaches the index. Elsewhere each
+ * document is parsed when its turn comes.
  */
-function chunkerFor(toParse: CorpusDocument[], parseTimeoutMs: number): { chunker: Chunker; release: () => void } {
-  const kept = keptChunker(parseTimeoutMs);
-  if (kept) return { chunker: kept, release: () => returnChunker(kept) };
-  if (parsesInline(toParse)) {
-    // Started only to parse again what the watchdog stopped on a busy machine.
-    let worker: BoundedChunker | undefined;
-    const inline = new InlineChunker(parseTimeoutMs, () => (worker ??= new BoundedChunker(parseTimeoutMs)));
-    return {
-      chunker: inline,
-      release: () => {
-        if (worker) returnChunker(worker);
-      },
-    };
+function parseAhead(
+  chunker: Chunker,
+  toParse: CorpusDocument[],
+  options: ChunkOptions,
+): Map<CorpusDocument, Promise<ChunkOutcome>> {
+  const parsing = new Map<CorpusDocument, Promise<ChunkOutcome>>();
+  if (!(chunker instanceof ChunkerPool)) return parsing;
+  for (const doc of toParse) {
+    const outcome = chunker.chunk({ path: doc.path, source: doc.source }, options);
+    // Awaited in turn below; marked handled now so that a failure met before its turn is not fatal.
+    outcome.catch(() => {});
+    parsing.set(doc, outcome);
   }
-  const worker = new BoundedChunker(parseTimeoutMs);
-  worker.warm();
-  return { chunker: worker, release: () => returnChunker(worker) };
+  return parsing;
+}
+
+/**
+ * The calling thread for a small change set (or the worker a build before this one kept, already
+ * warmed up); else a pool of `workers` workers, the kept one among them, of which one is kept for
+ * the next build and the others ended.
+ */
+function chunkerFor(
+  toParse: CorpusDocument[],
+  parseTimeoutMs: number,
+  workers: number,
+): { chunker: Chunker; release: () => void } {
+  const kept = keptChunker(parseTimeoutMs);
+  if (!parsesInline(toParse) && (workers > 1 || !kept)) {
+    const pool = new ChunkerPool(parseTimeoutMs, workers, kept);
+    pool.warm();
+    return { chunker: pool, release: () => returnChunker(pool.release()) };
+  }
+  if (kept) return { chunker: kept, release: () => returnChunker(kept) };
+  // Started only to parse again what the watchdog stopped on a busy machine.
+  let worker: BoundedChunker | undefined;
+  const inline = new InlineChunker(parseTimeoutMs, () => (worker ??= new BoundedChunker(parseTimeoutMs)));
+  return {
+    chunker: inline,
+    release: () => {
+      if (worker) returnChunker(worker);
+    },
+  };
 }
 
 /** Parsing is most of a reindex's work: files unchanged since a build chunked the same way keep their sections. */
@@ -196,17 +225,16 @@ function reusableSections(previous: PreviousBuild | undefined, options: ChunkOpt
 }
 
 /** A document's sections, or why it is left out (told to the skip log). */
-async function chunkDocument(
-  chunker: Chunker,
+function chunkDocument(
+  outcome: ChunkOutcome,
+  parseTimeoutMs: number,
   doc: CorpusDocument,
   options: ChunkOptions,
   skips: SkipLog,
   log: (line: string) => void,
-): Promise<Chunked | 'parse-timeout' | 'parse-failure'> {
-  const parseTimeoutMs = chunker.timeoutMs;
+): Chunked | 'parse-timeout' | 'parse-failure' {
   const name = escapeName(`${doc.kb}/${doc.path}`);
   const fallbackTitle = withoutExtension(basename(doc.path));
-  const outcome = await chunker.chunk({ path: doc.path, source: doc.source }, options);
   if (outcome.ok) return { title: outcome.doc.title ?? fallbackTitle, sections: outcome.doc.sections };
   if (outcome.reason === 'timeout') {
     skips.skip(

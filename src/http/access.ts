@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Who may talk to the server: Host and Origin allow-lists against DNS rebinding, and the optional
- * bearer token (a static one here; OAuth access tokens: oauth-verify.ts). Pure checks; guards.ts
+ * bearer token (a static one here; OAuth access tokens: mcp/oauth/verify.ts). Pure checks; guards.ts
  * turns a refusal into a status code.
  */
 

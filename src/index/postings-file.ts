@@ -46,7 +46,7 @@ export function decodePostings(buffer: ArrayBuffer | SharedArrayBuffer): Lexical
 
 /**
  * postings.bin as a server holds it: everything but the postings themselves, which are read by
- * term (file-postings.ts). All in shared memory, so worker threads are handed the same.
+ * term (postings-source.ts). All in shared memory, so worker threads are handed the same.
  */
 export interface PostingsFileParts {
   file: PiecedFileParts;

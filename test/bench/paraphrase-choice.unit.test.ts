@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseFor, judge, LeakedCorpusError, merit, type Outcome } from '../../bench/quality/paraphrase-choice.js';
 
-/** The leave-one-corpus-out choice of bench/paraphrase-loco.ts: only other corpora steer it. */
+/** The leave-one-corpus-out choice of bench/quality/paraphrase-loco.ts: only other corpora steer it. */
 
 const q = (style: string, hit5Full: number, hit1 = 1, hit5 = 1): Outcome => ({
   id: `${style}-${hit5Full}`,

@@ -71,7 +71,7 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 /**
  * The folder a file belongs to, for the one-way rule: a subfolder of src/, indexer/ or bench/
  * (`src/mcp`, `indexer/load`), or the file itself when it sits loose at the top of one of them
- * (`src/errors`, `indexer/build`: files, not folders; the cycle check covers them). A loose file
+ * (`src/errors.ts`, `indexer/build.ts`: files, not folders; the cycle check covers them). A loose file
  * goes with the folder of its name: `src/cli.ts` is the entry of `src/cli/`.
  */
 function folderOf(file: string): string {

@@ -11,7 +11,7 @@ import { rawExchange, send, statusLine, type HttpAnswer } from './helpers.js';
  * What each hostile or malformed input gets, as a table: every row is answered with a clear
  * error (or, for odd but valid search terms, a normal answer), and after every row the server
  * is healthy, has logged no server error, and still serves a real search. Status codes that
- * test/mcp/http.test.ts already pins (plain malformed JSON, 413, 415, unknown session, foreign
+ * test/mcp/http/http.test.ts already pins (plain malformed JSON, 413, 415, unknown session, foreign
  * Origin/Host, missing/wrong token) appear here only in variants it does not try.
  */
 

@@ -17,7 +17,7 @@ import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js
 /**
  * A damaged or foreign index, or a broken model, at the command line: `svc-docs serve --no-build`
  * refuses to start with exactly one line on stderr that names the file or folder and says what
- * to do, exits 1, and never listens. (The store-level errors are in test/index/store.test.ts;
+ * to do, exits 1, and never listens. (The store-level errors are in test/index/read-index.test.ts;
  * a bad index appearing under a running server is refused while the old one keeps serving, in
  * test/serve/reload.test.ts; the loader's model errors are in test/embedding/embedder-errors.test.ts.)
  */

@@ -15,7 +15,7 @@ import { CLI, cliEnv, linesOf, runCli } from './helpers.js';
  * The indexer (`svc-docs index`, a real process) killed with SIGKILL at points across a build,
  * and failing to write: the index a server would load stays the previous one, whole and
  * searchable, and the next run succeeds. Killing runs in-process (afterBatch throwing) is
- * covered by test/index/store.test.ts; this is the real process and real signals.
+ * covered by test/index/read-index.test.ts; this is the real process and real signals.
  */
 
 /** 41 pages of 51 short sections: 2,000+ vectors, so the vector and HNSW files are large enough to fill limits. */

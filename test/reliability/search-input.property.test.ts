@@ -10,7 +10,7 @@ import { sampleIndex } from '../helpers/index-fixture.js';
 /**
  * Property tests for the search input path, the one piece of the hostile-input surface the
  * existing properties (chunker: test/indexer/chunk.unit.test.ts, tokenizer: test/index/tokenize.unit.test.ts,
- * webhook decoder: test/platform/webhook-decode.property.test.ts) do not cover: whatever string
+ * webhook decoder: packages/platform/test/webhook-decode.property.test.ts) do not cover: whatever string
  * a client sends as searchTerm, the tool's schema refuses it with a clear message or the engine
  * answers with well-formed results that render within the size budget. Nothing throws.
  */

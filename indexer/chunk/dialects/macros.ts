@@ -1,6 +1,6 @@
 /**
  * Template macros, shortcodes and include directives written inline, and what a reader sees in
- * their place. Each is a pattern and a rendering; inline.ts applies them outside code.
+ * their place. Each is a pattern and a rendering; edits.ts applies them outside code.
  *
  * - KumaScript (MDN) `{{Name("arg", …)}}`: a macro that names a thing (a header, an element, an
  *   API, a glossary term) becomes that name, as MDN links it; every other one (`{{Compat}}`,

@@ -211,7 +211,7 @@ describe('what a response spends its budget on', () => {
   });
 
   it('answers a query the docs do not cover briefly, with the two closest pages and no stars', () => {
-    const weak = [0.18, 0.15, 0.1].map((confidence, i) =>
+    const weak = [0.17, 0.15, 0.1].map((confidence, i) =>
       result(`p${i}`, 31, 15, { confidence, band: 4, textChars: 1_500 }),
     );
     const { text, structured } = renderSearch('kubernetes pod eviction policy', weak, { budgetChars: 12_000 });
