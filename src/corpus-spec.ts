@@ -23,7 +23,13 @@ export interface GitSpec {
   /** Forward slashes, no leading or trailing slash; undefined: the whole repository. */
   subfolder: string | undefined;
 }
-export type CorpusSpec = FolderSpec | GitSpec;
+/** A published website, crawled from its start URL (indexer/sources/web-source.ts). */
+export interface WebSpec {
+  kind: 'web';
+  /** The start URL, without fragment; only pages under its folder are read. Never carries credentials (refused). */
+  url: string;
+}
+export type CorpusSpec = FolderSpec | GitSpec | WebSpec;
 
 export type CorpusSpecReason = 'bad-url' | 'credentials' | 'bad-branch' | 'bad-subfolder';
 
@@ -49,7 +55,13 @@ export function isGitSpec(text: string): boolean {
   return text.startsWith(GIT_PREFIX);
 }
 
+/** `https://…` or `http://…`: a website to crawl. */
+export function isWebSpec(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
 export function parseCorpusSpec(text: string): CorpusSpec {
+  if (isWebSpec(text)) return parseWebSpec(text);
   if (!isGitSpec(text)) return { kind: 'folder', path: text };
   const rest = text.slice(GIT_PREFIX.length);
   const hash = rest.indexOf('#');
@@ -82,6 +94,25 @@ function subfolderColon(url: string): number {
   // scp-like `[user@]host:path`: git's rule is a colon before any slash.
   if (first > 0 && (slash < 0 || first < slash)) return url.indexOf(':', first + 1);
   return first;
+}
+
+function parseWebSpec(text: string): WebSpec {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CorpusSpecError(
+      `${displayUrl(text)} is not a URL: give a website's start page, e.g. https://docs.example.com/guide/`,
+      'bad-url',
+    );
+  }
+  if (url.username !== '' || url.password !== '')
+    throw new CorpusSpecError(
+      `${displayUrl(text)}: the URL carries credentials, which svc-docs never stores or logs; crawl a site that needs none`,
+      'credentials',
+    );
+  url.hash = '';
+  return { kind: 'web', url: url.href };
 }
 
 /** The part before the host: `user` or `user:password`, when the URL has one. */
@@ -162,6 +193,7 @@ export function repositoryName(url: string): string {
 /** How the spec is written back (`git+url#branch:subfolder`, any user part hidden), for messages. */
 export function specText(spec: CorpusSpec): string {
   if (spec.kind === 'folder') return spec.path;
+  if (spec.kind === 'web') return spec.url;
   const branch = spec.branch === undefined ? '' : `#${spec.branch}`;
   const sub = spec.subfolder === undefined ? '' : `${branch === '' ? '#' : ''}:${spec.subfolder}`;
   return `${GIT_PREFIX}${displayUrl(spec.url)}${branch}${sub}`;
@@ -176,6 +208,7 @@ export function corpusIdentity(entry: string): { name: string; identity: string 
 }
 
 function identityOf(spec: CorpusSpec): { name: string; identity: string } {
+  if (spec.kind === 'web') return { name: new URL(spec.url).host, identity: `web\0${spec.url}` };
   return spec.kind === 'folder'
     ? { name: basename(resolve(spec.path)), identity: resolve(spec.path) }
     : { name: repositoryName(spec.url), identity: `git\0${spec.url}\0${spec.branch ?? ''}\0${spec.subfolder ?? ''}` };

@@ -34,6 +34,8 @@ export type SvcDocsErrorCode =
   | 'reindex_failed'
   | 'reindex_busy'
   | 'reindex_closed'
+  /** The docs-gap report's worker failed (its heap limit, a store it could not read). */
+  | 'gap_report_failed'
   /** The server cannot listen on its address (the port is taken, or not allowed). */
   | 'listen_failed'
   /** A resources/list cursor this server did not hand out. */

@@ -12,7 +12,8 @@ export interface WorkerEntry {
  * The entry module `name` beside the launching module (`launcherUrl`, its import.meta.url): `.ts`
  * under tsx and vitest, `.js` once compiled. A TypeScript entry needs tsx's loader in the worker
  * too, unless this process was started with it. One helper for the indexer's parse worker
- * (indexer/parse/bounded-chunk.ts) and the search pool (src/serve/pool.ts).
+ * (indexer/parse/bounded-chunk.ts), the search pool (src/serve/pool.ts) and the search page's
+ * report and Markdown workers (src/observe/gap-report-thread.ts, src/web/render-thread.ts).
  */
 export function workerEntry(name: string, launcherUrl: string): WorkerEntry {
   const url = new URL(`./${name}${extname(fileURLToPath(launcherUrl))}`, launcherUrl);

@@ -113,3 +113,17 @@ describe('naming a git corpus', () => {
     expect(displayUrl('https://a:b@h/x')).toBe('https://***@h/x');
   });
 });
+
+describe('a website corpus', () => {
+  it('is an http(s) URL, its fragment dropped, credentials refused, keyed by its URL', () => {
+    expect(parseCorpusSpec('https://docs.example.com/guide/#top')).toEqual({
+      kind: 'web',
+      url: 'https://docs.example.com/guide/',
+    });
+    expect(() => parseCorpusSpec('https://me:secret@docs.example.com/')).toThrow(/carries credentials/);
+    expect(() => parseCorpusSpec('https://me:secret@docs.example.com/')).not.toThrow(/secret/);
+    const key = corpusKey(parseCorpusSpec('https://docs.example.com/guide/'));
+    expect(key).toMatch(/^docs\.example\.com-[0-9a-f]{12}$/);
+    expect(corpusKey(parseCorpusSpec('https://docs.example.com/other/'))).not.toBe(key);
+  });
+});

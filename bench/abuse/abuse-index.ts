@@ -20,6 +20,9 @@ function bigPage(): string {
   return `# Big reference\n\nEvery option, one section each.\n\n${sections.join('\n')}`;
 }
 
+/** A page whose Markdown is costly to render (issue 40): found by `quokka zanzibar nesting`. */
+const HOSTILE_PAGE = `# Quokka zanzibar nesting\n\nQuokka zanzibar nesting, deeply.\n\n${'>'.repeat(6000)} quokka\n\n${'*a_'.repeat(3000)}\n`;
+
 export interface AbuseIndex {
   dir: string;
   /** The two build folders' names, and the builtAt each reports in /readyz. */
@@ -32,6 +35,7 @@ export async function abuseIndex(argocdCorpus: string, work: string, embedder: E
   const corpus = join(work, BIG_PAGE.kb);
   mkdirSync(corpus, { recursive: true });
   writeFileSync(join(corpus, BIG_PAGE.path), bigPage());
+  writeFileSync(join(corpus, 'hostile.md'), HOSTILE_PAGE);
   const served = join(work, 'abuse-index');
   rmSync(served, { recursive: true, force: true });
   mkdirSync(served, { recursive: true });

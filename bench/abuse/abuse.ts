@@ -14,6 +14,7 @@ import {
   redactionPaths,
   unreadClients,
 } from './abuse-phases.js';
+import { homeAfterSearches, hostilePageViews, listenStreams, sessionsHeld } from './abuse-page-phases.js';
 import { memoryOf, spawnServer } from '../lib/child-process.js';
 
 /**
@@ -199,6 +200,10 @@ async function runPhases(
   await timed('abandoned sessions', 0, abandonedSessions);
   await timed('eyJ paths', 10, redactionPaths);
   await timed('fair shares', 20, (c) => fairness(c, 8));
+  await timed('three home views after 5,000 searches', 0, homeAfterSearches);
+  await timed('16 views of a hostile page', 0, hostilePageViews);
+  await timed('listen streams from one address', 0, listenStreams);
+  await timed('ten addresses hold the sessions, then a new client', 0, sessionsHeld);
   // The abandoned sessions expire after the idle time (20 s here): memory is measured after that.
   await timed('after the idle time', 25, async () => (await pause(25), {}));
 }

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { cacheDirOf } from '../../src/settings/commands.js';
 import { projectRoot } from '../../src/project-root.js';
 import { flagValue } from './flags.js';
+import { freePort } from './free-port.js';
 
 /**
  * The benchmark's child processes: the compiled server (`svc-docs serve`, as users run it) and the
@@ -147,19 +147,6 @@ export async function runProbe<T>(
     );
   const last = stdout.trim().split('\n').pop() ?? '';
   return schema.parse(JSON.parse(last));
-}
-
-/** A port nobody is listening on right now (the server binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface SpawnedServer {

@@ -1,3 +1,4 @@
+import { seededRandom } from './random.js';
 /**
  * Paired comparison of two systems on the same queries: per-query differences (b − a), their
  * mean, a two-sided sign-flip randomization test and a bootstrap 95 % interval of the mean
@@ -36,18 +37,6 @@ export interface PairedTest {
 }
 
 export class PairedInputError extends Error {}
-
-/** mulberry32: a small seeded generator, so p-values and intervals repeat run to run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function signFlipP(differences: readonly number[], options: PairedOptions = {}): { p: number; exact: boolean } {
   const nonZero = differences.filter((d) => Math.abs(d) > EPSILON);

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildIndex } from '../../indexer/build.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { parseServerOptions } from '../../src/settings/server-options.js';
@@ -10,6 +8,7 @@ import { defaultCorpusDir } from '../../src/settings/defaults.js';
 import { serve } from '../../src/serve/serve.js';
 import { findChromium, launchChromium } from '../lib/chromium.js';
 import { flagValue } from '../lib/flags.js';
+import { connectClient } from '../lib/mcp-client.js';
 
 /**
  * Screenshots of the search page for the README (`npm run bench` writes them as its `page` part;
@@ -58,8 +57,7 @@ export async function writePageScreenshots(
   })();
   const browser = await launchChromium(chromium, { viewport: { width: 1280, height: 960 } });
   try {
-    const client = new Client({ name: 'svc-docs-screenshot', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(running.http.url)));
+    const { client } = await connectClient(running.http.url, {}, { name: 'svc-docs-screenshot' });
     for (const searchTerm of SESSION) await client.callTool({ name: 'SearchDocs', arguments: { searchTerm } });
     await client.close();
     const base = running.http.url.replace(/\/docs$/, '');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Embedder } from '../../src/embedding/types.js';
+import { seededRandom } from '../lib/random.js';
 
 /**
  * A bigger corpus for the scale benchmark, grown from a real one the way documentation sites grow:
@@ -39,18 +40,6 @@ export function syntheticToken(rank: number): string {
   );
 }
 export const SYNTHETIC_TOKEN = /^(?:[bdfgklmnprstvz][aeiou]){2}\d[bdfgklmnprstvz][aeiou]$/;
-
-/** mulberry32: small, fast and seedable, so a corpus is the same in every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hash32(text: string): number {
   return createHash('sha1').update(text).digest().readUInt32LE(0);

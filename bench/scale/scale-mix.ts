@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seededRandom } from './scale-corpus.js';
+import { seededRandom } from '../lib/random.js';
 import type { MixSource, TemplatePage } from './scale-mix-source.js';
 
 /**

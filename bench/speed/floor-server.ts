@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { searchDocsInputSchema } from '../../src/mcp/tools/docs-server.js';
+import { searchDocsInputSchema } from '../../src/mcp/tools/search-schema.js';
 import { flagValue } from '../lib/flags.js';
 
 /**

@@ -1,7 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { cpuSecondsOf, memoryOf } from '../lib/child-process.js';
 import { percentile } from '../lib/metrics.js';
+import { connectClient } from '../lib/mcp-client.js';
 
 /**
  * One load level of the HTTP benchmark: `sessions` MCP clients (SDK Client +
@@ -36,8 +36,7 @@ export interface HttpLevel {
 
 /** A session as clients open one: initialize, then list the tools (which gives the client the output schema). */
 export async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 'svc-docs-bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const { client } = await connectClient(url, {}, { name: 'svc-docs-bench' });
   await client.listTools();
   return client;
 }

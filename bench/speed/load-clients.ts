@@ -1,11 +1,12 @@
 import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { searchDocsOutputSchema } from '../../src/mcp/render/render.js';
 import type { MemorySample } from './load-report.js';
+import { connectClient } from '../lib/mcp-client.js';
 
 /** The load run's clients (bench/speed/load.ts): MCP sessions, raw initializes, hung streams, and the heap measure. */
 
@@ -28,17 +29,8 @@ export interface Session {
 }
 
 export async function openSession(url: string): Promise<Session> {
-  const client = new Client({ name: 'svc-docs-load', version: '1.0.0' });
   // No SSE reconnection: a stream the server ends (session closed) must stay ended.
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    reconnectionOptions: {
-      maxRetries: 0,
-      initialReconnectionDelay: 1000,
-      maxReconnectionDelay: 1000,
-      reconnectionDelayGrowFactor: 1,
-    },
-  });
-  await client.connect(transport);
+  const { client, transport } = await connectClient(url, {}, { name: 'svc-docs-load', reconnect: false });
   return { client, transport };
 }
 

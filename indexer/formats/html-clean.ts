@@ -69,7 +69,19 @@ function isNoise(element: Element, walk: Walk): boolean {
   if (NEVER_TEXT.has(tagName)) return true;
   if (tagName === 'input') return properties.type !== 'checkbox';
   if (walk.inCode && hasClass(element, LINE_NUMBER_CLASSES)) return true;
-  return tagName === 'a' && isSymbolAnchor(element);
+  return tagName === 'a' && (isSymbolAnchor(element) || isEmptyLink(element));
+}
+
+/**
+ * `<a id="id-1.9.3"></a>`, `<a href="x.html"></a>`: a link target or a link with nothing to read
+ * (DocBook's index terms, Javadoc's anchors). Markdown would show it as `[]()`.
+ */
+function isEmptyLink(element: Element): boolean {
+  return textOf(element).trim() === '' && !hasElement(element, (e) => e.tagName === 'img' || e.tagName === 'svg');
+}
+
+function hasElement(node: Element, test: (element: Element) => boolean): boolean {
+  return node.children.some((c) => c.type === 'element' && (test(c) || hasElement(c, test)));
 }
 
 /**

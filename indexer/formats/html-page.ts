@@ -21,15 +21,37 @@ export interface HtmlPage {
 
 const documentParser = unified().use(rehypeParse);
 
+/** DocBook's divisions, one of which holds a chunked page's content. */
+const DOCBOOK_DIVISIONS = [
+  'book',
+  'part',
+  'chapter',
+  'preface',
+  'appendix',
+  'reference',
+  'refentry',
+  'article',
+  'glossary',
+  'index',
+  'sect1',
+  'section',
+];
+
 /**
  * Where generators put a page's content, most specific first. An `article` counts only when it
  * is the one article inside `main` (MkDocs Material, Docusaurus): `main` also holds sidebars.
+ * DocBook's chunked HTML (PostgreSQL, many GNU and Linux manuals) has one division per page
+ * directly in the body, between its navigation header and footer (CHROME_CLASSES).
  */
 const MAIN_SELECTORS = [
   '[itemprop=articleBody]', // Sphinx (Read the Docs theme), MkDocs' readthedocs theme
   'div.body', // Sphinx (basic, alabaster, classic)
+  '.theme-doc-markdown', // Docusaurus: the article without its breadcrumbs and pager
+  'div.md-content', // MkDocs Material
   '#main-content', // Confluence export
   '.wiki-content', // Confluence
+  '#docContent', // PostgreSQL's DocBook output: the body, navigation dropped as chrome
+  DOCBOOK_DIVISIONS.map((d) => `body > div.${d}`).join(', '),
 ];
 
 /** Confluence titles pages "Space : Page", the site first. */
@@ -41,6 +63,16 @@ const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', '
 const CHROME_CLASSES = [
   'breadcrumb', // outside a nav element (Hugo and Bootstrap themes)
   'breadcrumbs',
+  'navheader', // DocBook: the Prev / Up / Home / Next table above and below each page
+  'navfooter',
+  'toc', // DocBook: a page's table of contents, links to the pages and sections that follow
+  'topNav', // Javadoc before version 11 (later ones mark their content with main)
+  'subNav',
+  'bottomNav',
+  'fixedNav',
+  'legalCopy',
+  'pagination-nav', // Docusaurus: the previous / next pager, outside nav in older versions
+  'md-footer', // MkDocs Material
   'theme-doc-version-badge', // Docusaurus: "Version: 2.x" inside the article
   'theme-doc-toc-mobile', // Docusaurus: the collapsed table of contents
   'md-source-file', // MkDocs Material: "Last update", a div in older versions
@@ -85,6 +117,28 @@ function isChrome(element: Element): boolean {
 }
 
 /**
+ * The name a site's home page gives the site: its declared one (`og:site_name`, the
+ * `application-name` meta tag), else its `<title>`: the whole of it ("PostgreSQL 15.18
+ * Documentation"), or the part after its last separator, where generators put the site's name
+ * ("Welcome — Project 1.0 documentation", "Hello | tRPC"). Undefined when it has none.
+ */
+export function htmlSiteName(source: string): string | undefined {
+  const tree = documentParser.parse(source);
+  for (const selector of ['meta[property="og:site_name"]', 'meta[name="application-name"]']) {
+    const content = select(selector, tree)?.properties.content;
+    if (typeof content === 'string' && content.trim() !== '') return oneLine(content);
+  }
+  const titleElement = select('head > title', tree) ?? select('title', tree);
+  const title = titleElement ? oneLine(textOf(titleElement)) : '';
+  const last = [...title.matchAll(SEPARATOR)].at(-1);
+  const name = last === undefined ? title : title.slice(last.index + last[0].length).trim();
+  return name === '' ? undefined : name;
+}
+
+/** What separates a page's name from its site's in a title: " | ", " — ", " - ", " · ", " :: ". */
+const SEPARATOR = /\s(?:[|—–·:-]|::)\s/g;
+
+/**
  * The page's `<title>` without the site's name: "Install — Project 1.0 documentation" (Sphinx),
  * "Install - Material for MkDocs", "Install | tRPC" (Docusaurus, Hugo) give "Install", as does
  * Confluence's "Space : Install". A part that is the content's first H1 wins; else the part
@@ -94,7 +148,7 @@ function pageTitle(tree: Root, markdown: string, siteFirst: boolean): string | u
   const titleElement = select('head > title', tree) ?? select('title', tree);
   const title = titleElement ? oneLine(textOf(titleElement)) : '';
   if (title === '') return undefined;
-  const separators = [...title.matchAll(/\s(?:[|—–·:-]|::)\s/g)];
+  const separators = [...title.matchAll(SEPARATOR)];
   const first = separators[0];
   const last = separators.at(-1);
   if (first === undefined || last === undefined) return title;

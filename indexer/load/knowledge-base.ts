@@ -24,6 +24,8 @@ export interface CorpusRoot {
   siteDirs?: string[];
   /** The folder whose remembered file digests this root owns (a git corpus's clone, whose earlier checkouts are dropped). */
   scope?: string;
+  /** Each page's published URL by its absolute file path, where a source knows it (a crawled website). */
+  pageUrls?: ReadonlyMap<string, string>;
 }
 
 export interface KnowledgeBase {
@@ -32,6 +34,8 @@ export interface KnowledgeBase {
   site: PublishedSite | undefined;
   /** What its site generator's configuration says of where pages and included files are. */
   layout: SiteLayout;
+  /** Pages' URLs as their source knows them, before `site`'s. */
+  pageUrls?: ReadonlyMap<string, string>;
 }
 
 export interface SiteLayout {
@@ -73,6 +77,7 @@ export function knowledgeBase(kbDir: string, root: CorpusRoot): KnowledgeBase {
   return {
     name,
     layout,
+    ...(root.pageUrls !== undefined && { pageUrls: root.pageUrls }),
     site:
       base === undefined
         ? undefined

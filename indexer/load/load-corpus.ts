@@ -9,7 +9,7 @@ import { SUPPORTED_EXTENSIONS } from '../formats/supported.js';
 import { type CorpusRoot, type KnowledgeBase, knowledgeBase } from './knowledge-base.js';
 import { IncludeFiles } from './include-files.js';
 import { pageTraits, traitsOf, traitsText } from './page-traits.js';
-import { type IncludeContext, pagesAsSeen, type ReadPage } from './pages-as-seen.js';
+import { corpusIncludeBudget, type IncludeContext, pagesAsSeen, type ReadPage } from './pages-as-seen.js';
 import { pageUrl } from './page-url.js';
 import { readRegularFile, SpecialFileError } from './regular-file.js';
 import { SkipLog } from './skipped-files.js';
@@ -74,6 +74,7 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
   const roots = corpusDirs.map((d) => (typeof d === 'string' ? { dir: resolve(d) } : { ...d, dir: resolve(d.dir) }));
   const files = new Set<string>();
   const told = new Set<string>();
+  const corpus = corpusIncludeBudget(limits.maxFileBytes);
   for (const root of roots) {
     const { dir } = root;
     if (!existsSync(dir) || !statSync(dir).isDirectory())
@@ -81,6 +82,7 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
     const includes: IncludeContext = {
       files: new IncludeFiles(dir, limits.maxFileBytes),
       maxChars: limits.maxFileBytes,
+      corpus,
       skips: limits.skips,
       told,
     };
@@ -103,15 +105,18 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
       documents.push(...pagesAsSeen(pages, kb, includes));
     }
   }
+  // A corpus with nothing to read ends in one line, which names the files it has instead.
+  if (documents.length === 0) {
+    const others = limits.skips.unsupportedTypes.map((t) => `${t.extension} (${t.count})`).join(', ');
+    throw new CorpusError(
+      `no documents found in ${roots.map((r) => r.dir).join(', ')}${others === '' ? '' : ` (only files of other types: ${others})`}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
+    );
+  }
   limits.skips.reportUnsupported();
   options.digests?.save(
     roots.map((r) => r.scope ?? r.dir),
     files,
   );
-  if (documents.length === 0)
-    throw new CorpusError(
-      `no documents found in ${roots.map((r) => r.dir).join(', ')}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
-    );
   return documents;
 }
 
@@ -123,7 +128,7 @@ function readDocument(
 ): ReadPage<CorpusDocument> | undefined {
   const kb = kbOf.name;
   const path = relative(kbDir, file).split(sep).join('/');
-  const url = kbOf.site && pageUrl(kbOf.site, file);
+  const url = kbOf.pageUrls?.get(file) ?? (kbOf.site && pageUrl(kbOf.site, file));
   let bytes: Buffer;
   let stat: BigIntStats;
   try {

@@ -2,15 +2,17 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
+import { htmlSiteName } from '../formats/html-page.js';
 
 /**
  * A name for a corpus root read off its home page: the title of its README.md, index.md or
- * _index.md (front matter `title`, else the first `# Heading`), when that title reads as a name:
+ * _index.md (front matter `title`, else the first `# Heading`), or the site name of its
+ * index.html (an HTML export's or a crawled site's: html-page.ts), when that title reads as a name:
  * short, plain text, and not a generic page title ("Overview", "Introduction") that would say
  * nothing about which docs these are. Pure but for reading the page's first bytes.
  */
 
-const HOME_PAGES = ['readme.md', 'index.md', '_index.md', 'readme.mdx', 'index.mdx'];
+const HOME_PAGES = ['readme.md', 'index.md', '_index.md', 'readme.mdx', 'index.mdx', 'index.html', 'index.htm'];
 const HEAD_BYTES = 16 * 1024;
 const MAX_NAME_CHARS = 60;
 const MAX_NAME_WORDS = 6;
@@ -108,7 +110,8 @@ export function homePageName(dir: string): string | undefined {
   for (const home of HOME_PAGES) {
     const file = entries.find((e) => e.toLowerCase() === home);
     const source = file === undefined ? undefined : readHead(join(dir, file));
-    const name = source === undefined ? undefined : nameLike(pageTitle(source));
+    const title = /\.html?$/.test(home) ? htmlSiteName : pageTitle;
+    const name = source === undefined ? undefined : nameLike(title(source));
     if (name !== undefined) return name;
   }
   return undefined;

@@ -34,6 +34,8 @@ export interface IncludeContext {
   files: IncludeFiles;
   /** Included text a page may take in all, in characters (the per-file size limit). */
   maxChars: number;
+  /** Included text the pages of the whole load may still take (corpusIncludeBudget), shared by every page. */
+  corpus: { left: number };
   skips: SkipLog;
   /** Problems already told in this load, so each is told once. */
   told: Set<string>;
@@ -64,41 +66,62 @@ export function pagesAsSeen<D extends PageDocument>(
   return out;
 }
 
+/**
+ * What the pages of one load may include in all: 32 times the per-file limit (32 MiB by default).
+ * Each page's bound alone let 2 KB of 200-byte pages, each including 1 MiB, make a 37 MB index
+ * (689 MB peak, issue 40); real corpora include well under a tenth of this.
+ */
+export const CORPUS_INCLUDE_FACTOR = 32;
+
+export function corpusIncludeBudget(maxFileBytes: number): { left: number } {
+  return { left: CORPUS_INCLUDE_FACTOR * maxFileBytes };
+}
+
 function withIncludes<D extends PageDocument>(
   { doc, file }: ReadPage<D>,
   kb: KnowledgeBase,
   context: IncludeContext,
 ): D {
-  const { files } = context;
+  const { files, corpus } = context;
   const page = { id: files.idOf(file), text: doc.source };
+  const maxChars = Math.min(context.maxChars, corpus.left);
   const expanded = expandIncludes<ReadInclude>(
     page,
     (directive, from) => files.resolve(directive, from.id, kb.layout),
     {
       maxDepth: DEFAULT_INCLUDE_DEPTH,
-      maxChars: context.maxChars,
+      maxChars,
     },
   );
-  for (const problem of expanded.problems) tell(problem, context);
+  corpus.left -= Math.max(0, expanded.text.length - doc.source.length);
+  for (const problem of expanded.problems)
+    tell(
+      problem.kind === 'too-large' && maxChars < context.maxChars ? { ...problem, kind: 'corpus-full' } : problem,
+      context,
+    );
   if (expanded.included.length === 0) return doc;
   const digest = createHash('sha256').update(doc.hash);
   for (const included of expanded.included) digest.update(`\0${included.id}\0${included.hash}`);
   return { ...doc, source: expanded.text, hash: digest.digest('hex') };
 }
 
-const PROBLEMS: Record<IncludeProblem['kind'], string> = {
+type Told = Omit<IncludeProblem, 'kind'> & { kind: IncludeProblem['kind'] | 'corpus-full' };
+
+const PROBLEMS: Record<Told['kind'], string> = {
   missing: 'no such file inside the corpus folder; it is left out',
   cycle: 'the file includes itself (through others); the repeat is left out',
   'too-deep': `includes are nested more than ${DEFAULT_INCLUDE_DEPTH} deep; the deeper ones are left out`,
   'too-large':
-    'what the page includes in all is over the per-file size limit (SVC_DOCS_MAX_FILE_BYTES); the rest is left out',
+    'what the page includes in all (indentation counted) is over the per-file size limit (SVC_DOCS_MAX_FILE_BYTES); the rest is left out',
+  'corpus-full': `what the corpus's pages include in all is over ${CORPUS_INCLUDE_FACTOR} times the per-file size limit (SVC_DOCS_MAX_FILE_BYTES); the rest is left out`,
 };
 
-function tell(problem: IncludeProblem, context: IncludeContext): void {
+function tell(problem: Told, context: IncludeContext): void {
   const key = `${problem.kind}\0${problem.from}\0${problem.target}`;
   if (context.told.has(key)) return;
   context.told.add(key);
   context.skips.tell(
     `warning: ${escapeName(problem.from)} includes "${escapeName(problem.target)}": ${PROBLEMS[problem.kind]}`,
+    `includes: ${problem.kind}`,
   );
 }

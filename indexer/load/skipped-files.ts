@@ -41,9 +41,18 @@ export interface SkipSummary {
 
 const NO_EXTENSION = 'no extension';
 
+/**
+ * Lines of one kind told (an include that leads nowhere, say) before the rest are only counted:
+ * a corpus with 40,000 missing includes printed 40,000 lines (issue 40); the count comes at the
+ * end of the walk.
+ */
+export const TOLD_PER_KIND = 10;
+
 export class SkipLog {
   readonly files: SkippedFile[] = [];
   private readonly counts = new Map<string, number>();
+  /** Lines told by kind, and those past TOLD_PER_KIND, not shown. */
+  private readonly told = new Map<string, { shown: number; more: number }>();
 
   constructor(private readonly warn: (line: string) => void = () => {}) {}
 
@@ -54,9 +63,14 @@ export class SkipLog {
     this.warn(line);
   }
 
-  /** A line for the build's log that leaves no file out (an include that leads nowhere). */
-  tell(line: string): void {
-    this.warn(line);
+  /** A line for the build's log that leaves no file out (an include that leads nowhere); past TOLD_PER_KIND of its `kind`, counted. */
+  tell(line: string, kind = line): void {
+    const count = this.told.get(kind) ?? { shown: 0, more: 0 };
+    this.told.set(kind, count);
+    if (count.shown < TOLD_PER_KIND) {
+      count.shown++;
+      this.warn(line);
+    } else count.more++;
   }
 
   /** A file of a type the indexer does not read (told by reportUnsupported). */
@@ -76,8 +90,10 @@ export class SkipLog {
     return { leftOut: this.files, unsupported: this.unsupportedTypes };
   }
 
-  /** The lines for the files of unsupported types, once the whole corpus has been walked. */
+  /** The lines for the files of unsupported types and the count of lines not told, once the whole corpus has been walked. */
   reportUnsupported(): void {
+    for (const [kind, { more }] of this.told)
+      if (more > 0) this.warn(`… and ${more.toLocaleString('en-US')} more warnings like the above (${kind})`);
     const others: UnsupportedType[] = [];
     for (const type of this.unsupportedTypes) {
       const why = UNSUPPORTED_DOCUMENTS[type.extension];

@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../src/worker-entry.js';
 import type { ChunkedDocument, ChunkOptions } from '../chunk/chunk.js';
 import type { CorpusFile } from './chunk-file.js';
 import type { ChunkRequest } from './chunk-worker.js';
 import { cpuDeadline, workerCpuClock } from './cpu-deadline.js';
-import { workerEntry } from '../../src/worker-entry.js';
 
 /**
  * Chunks documents on a worker thread with a limit on each document's parse, counted in the
@@ -26,11 +26,26 @@ export interface Chunker {
 
 type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: false; error: string };
 
+/**
+ * The parser's heap, MB: its memory is bounded like its time. Hostile AsciiDoc took 2.6 GB and
+ * HTML 1.2 GB to parse (issue 40); a document over it ends the worker and is left out (a
+ * Markdown one is indexed as plain text), and the next document gets a new worker.
+ */
+export const PARSE_HEAP_MB = 512;
+
+/** Why a worker stopped, as the skip line says it. */
+function stoppedBy(error: Error & { code?: string }, heapMb: number): string {
+  return error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `over the parser's memory limit of ${heapMb} MB` : error.name;
+}
+
 export class BoundedChunker implements Chunker {
   private worker: { thread: Worker; ready: Promise<void> } | undefined;
   private nextId = 0;
 
-  constructor(public timeoutMs: number) {}
+  constructor(
+    public timeoutMs: number,
+    private readonly heapMb = PARSE_HEAP_MB,
+  ) {}
 
   /** Starts the worker now, so that loading the parser overlaps whatever the caller does before its first document. */
   warm(): void {
@@ -62,7 +77,7 @@ export class BoundedChunker implements Chunker {
         finish(reply.ok ? { ok: true, doc: reply.doc } : { ok: false, reason: 'error', error: reply.error });
       };
       // A worker that dies (out of memory, say) fails this document only; the next one gets a new worker.
-      const onError = (error: Error) => end({ ok: false, reason: 'error', error: error.name });
+      const onError = (error: Error) => end({ ok: false, reason: 'error', error: stoppedBy(error, this.heapMb) });
       const gone = () => end({ ok: false, reason: 'error', error: 'WorkerExited' });
       worker.on('message', onMessage);
       worker.on('error', onError);
@@ -87,7 +102,7 @@ export class BoundedChunker implements Chunker {
   private start(): { thread: Worker; ready: Promise<void> } {
     if (this.worker === undefined) {
       const { url, execArgv } = workerEntry('chunk-worker', import.meta.url);
-      const thread = new Worker(url, { execArgv });
+      const thread = new Worker(url, { execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
       // An idle worker must not keep the process alive; close() ends it when the build is done.
       thread.unref();
       const ready = new Promise<void>((resolve, reject) => {

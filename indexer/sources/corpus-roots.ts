@@ -3,7 +3,9 @@ import { parseCorpusSpec, repositoryName } from '../../src/corpus-spec.js';
 import { SETTINGS } from '../../src/settings/catalogue.js';
 import { defaultSourcesDir } from '../../src/settings/defaults.js';
 import type { CorpusRoot } from '../load/knowledge-base.js';
+import { DEFAULT_WEB_LIMITS, type WebLimits } from '../../src/settings/web.js';
 import { syncGitSource } from './git-source.js';
+import { syncWebSource } from './web-source.js';
 
 /**
  * The load step's first move: each `--corpus` entry as a folder to read. A folder is itself; a
@@ -18,6 +20,8 @@ export interface SourceOptions {
   sourcesDir?: string;
   /** Each git command's time limit; default SVC_DOCS_GIT_TIMEOUT_SECONDS's. */
   gitTimeoutMs?: number;
+  /** A website corpus's crawl bounds; default the settings' defaults. */
+  webLimits?: WebLimits;
   /** False: use each git corpus as last fetched, without asking its remote (serve's check of its index). Default true. */
   fetch?: boolean;
   log?: (line: string) => void;
@@ -39,6 +43,22 @@ export async function corpusRoots(entries: readonly string[], options: SourceOpt
     const spec = parseCorpusSpec(entry);
     if (spec.kind === 'folder') {
       roots.push({ dir: resolve(spec.path) });
+      continue;
+    }
+    if (spec.kind === 'web') {
+      const site = await syncWebSource(spec, {
+        sourcesDir: options.sourcesDir ?? defaultSourcesDir(options.cacheDir),
+        limits: options.webLimits ?? DEFAULT_WEB_LIMITS,
+        fetch: options.fetch ?? true,
+        log: options.log ?? (() => {}),
+      });
+      roots.push({
+        dir: site.dir,
+        name: new URL(spec.url).host,
+        siteDirs: [site.dir],
+        scope: site.home,
+        pageUrls: site.pageUrls,
+      });
       continue;
     }
     const source = await syncGitSource(spec, {

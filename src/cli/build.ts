@@ -6,6 +6,7 @@ import { loadEmbedder, modelChecksum } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
 import type { IndexSettings } from '../settings/commands.js';
 import type { Log } from '../observe/log.js';
+import { terminalLines } from '../observe/terminal-text.js';
 import type { FromReindexer, ToReindexer } from '../serve/reindex-process.js';
 
 /**
@@ -49,7 +50,7 @@ function buildOptions(settings: IndexSettings): BuildOptions {
     cacheDir: settings.cacheDir,
     vectorCacheDir: settings.vectorCacheDir,
     limits: settings.fileLimits,
-    sources: { gitTimeoutMs: settings.gitTimeoutMs },
+    sources: { gitTimeoutMs: settings.gitTimeoutMs, webLimits: settings.webLimits },
   };
 }
 
@@ -63,7 +64,7 @@ export async function buildWithProgress(settings: IndexSettings): Promise<void> 
       log: (line) => progress.log(line),
     });
     progress.stop();
-    for (const line of describeBuild(summary)) console.log(line);
+    for (const line of describeBuild(summary)) console.log(terminalLines(line));
   } finally {
     progress.stop();
   }
@@ -74,6 +75,8 @@ export async function buildQuietly(settings: IndexSettings, log: Log): Promise<v
   const summary = await buildIndex({
     ...buildOptions(settings),
     log: (line) => log({ event: 'index-build-output', message: line }),
+    // Files left out are the user's to act on: at warn level, as the log's other warnings.
+    warn: (line) => log({ level: 'warn', event: 'index-build-output', message: line }),
   });
   log({
     event: 'index-built',
@@ -95,7 +98,7 @@ export async function buildOnRequest(settings: IndexSettings): Promise<void> {
     throw new Error('--ipc is only for the reindexer serve --watch starts: this process has no IPC channel');
   // Once the server has let go, there is no one to answer.
   const answer = (message: FromReindexer) => process.connected && process.send?.(message);
-  const log = (line: string) => console.error(line);
+  const log = (line: string) => console.error(terminalLines(line));
   // The model is kept too (loading a sentence model takes seconds), as long as its files are
   // those it was loaded from.
   const modelOptions = {
@@ -119,7 +122,7 @@ export async function buildOnRequest(settings: IndexSettings): Promise<void> {
   const build = async (id: number) => {
     try {
       const summary = await buildIndex({ ...buildOptions(settings), embedder: await embedder(), log, keep });
-      for (const line of describeBuild(summary)) console.log(line);
+      for (const line of describeBuild(summary)) console.log(terminalLines(line));
       answer({ type: 'built', id });
     } catch (error) {
       const message = (error as Error).message;

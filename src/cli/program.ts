@@ -1,11 +1,14 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { positiveInt } from './flags.js';
 import { addReportCommand } from './report.js';
 import { addServeCommand } from './serve.js';
+import { addStatusCommand } from './status.js';
+import { readsLine } from './reads-line.js';
 import { SvcDocsError } from '../errors.js';
 import { SETTINGS } from '../settings/catalogue.js';
 import { configSettings, debugRequested, indexSettings, searchSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
+import { rememberCorpus } from '../settings/last-corpus.js';
 import type { Env } from '../settings/values.js';
 
 /**
@@ -28,12 +31,16 @@ export function createProgram(env: Env): Command {
   program
     .name('svc-docs')
     .description('Documentation search for AI coding assistants: index Markdown, serve it over MCP.')
-    .showHelpAfterError();
+    // Commander's own errors (a typo'd flag, a missing argument) are printed by `main` as one line
+    // naming --help, not as the error and then the whole help; set before the commands inherit it.
+    .configureOutput({ outputError: () => {} })
+    .exitOverride();
   addIndexCommand(program, env);
   addServeCommand(program, env);
   addConfigCommand(program, env);
   addSearchCommand(program, env);
   addReportCommand(program, env);
+  addStatusCommand(program, env);
   return program;
 }
 
@@ -46,7 +53,10 @@ function addIndexCommand(program: Command, env: Env): void {
     .action(async (flags: { ipc?: boolean }) => {
       // The indexer is imported only by the commands that build: `serve --no-build` starts without it.
       const { buildOnRequest, buildWithProgress } = await import('./build.js');
-      await (flags.ipc ? buildOnRequest : buildWithProgress)(indexSettings(flags, env));
+      const settings = indexSettings(flags, env);
+      if (flags.ipc) return await buildOnRequest(settings);
+      await buildWithProgress(settings);
+      rememberCorpus(settings, 'index');
     });
 }
 
@@ -76,7 +86,7 @@ async function printClientConfigs(flags: { url: string; auth?: boolean }, env: E
   }
 }
 
-type SearchFlags = { limit?: number; json?: boolean };
+type SearchFlags = { limit?: number; json?: boolean; kb?: string };
 
 function addSearchCommand(program: Command, env: Env): void {
   const command = program
@@ -89,6 +99,7 @@ function addSearchCommand(program: Command, env: Env): void {
       `maximum number of results (default: ${SETTINGS.maxResults.variable}, else its default)`,
       positiveInt,
     )
+    .option('--kb <name>', 'search this knowledge base only (default: all of them)')
     .option('--json', 'print results as JSON')
     .action((words: string[], flags: SearchFlags) => printSearch(words, flags, env));
 }
@@ -107,7 +118,9 @@ async function printSearch(words: string[], flags: SearchFlags, env: Env): Promi
     cacheDir: settings.cacheDir,
   });
   try {
-    const results = await engine.search(term, { limit: flags.limit ?? settings.maxResults });
+    // First, which docs answer; on stderr beside --json, whose stdout stays one JSON document.
+    (flags.json ? console.error : console.log)(readsLine(settings, engine.summary()));
+    const results = await engine.search(term, { limit: flags.limit ?? settings.maxResults, knowledgeBase: flags.kb });
     if (flags.json) console.log(JSON.stringify(results, null, 2));
     else console.log(renderSearch(term, results, { budgetChars: settings.responseBudgetChars }).text);
   } finally {
@@ -117,17 +130,35 @@ async function printSearch(words: string[], flags: SearchFlags, env: Env): Promi
 
 export async function main(argv: string[], env: Env): Promise<number> {
   const program = createProgram(env);
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
     return 0;
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (typeof code === 'string' && code.startsWith('commander.')) {
-      return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : 2;
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      // No command given: commander has printed the help, to stderr.
+      if (error.code === 'commander.help') return 1;
+      console.error(commanderErrorLine(error, program, argv));
+      return 2;
     }
     console.error(`svc-docs: ${(error as Error).message}`);
     if (debugRequested(env)) console.error(error);
     return 1;
   }
+}
+
+/**
+ * Commander's error as one line: "error: unknown option '--corpse'" and its "(Did you mean
+ * --corpus?)" hint joined, and the help to read named (the command's own, when one was given).
+ */
+export function commanderErrorLine(error: CommanderError, program: Command, argv: readonly string[]): string {
+  const text = error.message
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+  const command = program.commands.find((c) => c.name() === argv[2]);
+  const help = command === undefined ? 'svc-docs --help' : `svc-docs ${command.name()} --help`;
+  return `svc-docs: ${text}; see ${help}`;
 }

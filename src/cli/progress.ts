@@ -1,9 +1,11 @@
 import cliProgress from 'cli-progress';
 import type { BuildProgress } from '../../indexer/write/embed.js';
+import { terminalLines } from '../observe/terminal-text.js';
 
 /**
  * Build progress for the terminal: a bar on a TTY, otherwise a plain line per phase at 0, 25,
- * 50, 75 and 100 %, so CI logs and Docker logs stay readable.
+ * 50, 75 and 100 %, so CI logs and Docker logs stay readable. The indexer's lines name corpus
+ * files, so their control characters are escaped (terminal-text.ts).
  */
 interface ProgressReporter {
   update(progress: BuildProgress): void;
@@ -33,7 +35,7 @@ export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
         } else bar?.update(p.done);
       },
       log(line) {
-        stream.write(`\n${line}\n`);
+        stream.write(`\n${terminalLines(line)}\n`);
       },
       stop() {
         bar?.stop();
@@ -50,7 +52,7 @@ export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {
       stream.write(`${LABELS[p.phase]}: ${p.done}/${p.total}\n`);
     },
     log(line) {
-      stream.write(`${line}\n`);
+      stream.write(`${terminalLines(line)}\n`);
     },
     stop() {},
   };

@@ -9,6 +9,7 @@ import { reportSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
 import type { Env } from '../settings/values.js';
 import { age, positiveInt } from './flags.js';
+import { indexHolds, readsLine } from './reads-line.js';
 
 /**
  * `svc-docs report`: the docs-gap report from the searches a server recorded in an index folder
@@ -48,7 +49,10 @@ async function indexPages(indexDir: string): Promise<string[] | undefined> {
 }
 
 async function printReport(flags: ReportFlags, env: Env): Promise<void> {
-  const { indexDir } = reportSettings(flags, env);
+  const settings = reportSettings(flags, env);
+  const { indexDir } = settings;
+  // First, which docs' searches; on stderr beside --json, whose stdout stays one JSON document.
+  (flags.json ? console.error : console.log)(readsLine(settings, await indexHolds(indexDir)));
   const now = new Date();
   const window = flags.since ?? age(DEFAULT_SINCE);
   const since = Number.isFinite(window) ? new Date(now.getTime() - window) : undefined;

@@ -4,8 +4,10 @@ import { chooseLogFormat, logWriter } from '../observe/pretty-log.js';
 import { secretFree } from '../observe/redacted-log.js';
 import { type IndexSettings, type ServeSettings, serveSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
+import { rememberCorpus } from '../settings/last-corpus.js';
 import type { Env } from '../settings/values.js';
 import { KeptReindexer } from '../serve/reindex-process.js';
+import { checkCanListen } from '../serve/listen-error.js';
 import type { RunningDocsServer, ServeOptions } from '../serve/serve.js';
 import { parseCorpusSpec } from '../corpus-spec.js';
 import { readyEntry, startEntry } from './serve-events.js';
@@ -51,6 +53,8 @@ async function runServe(flags: ServeFlags, env: Env): Promise<void> {
     // Build only for a corpus the user pointed at, or into the corpus's own index folder, so
     // serving someone's --index never overwrites it with the bundled corpus.
     const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexIsDefault);
+    // A port in use is said before a build that can take minutes, not after it.
+    await checkCanListen(settings.server.host, settings.server.port);
     if (mayBuild) await buildIfStale(settings, log);
     running = await startServing({ settings, reindexer, mayBuild, out, log });
   } catch (error) {
@@ -58,8 +62,12 @@ async function runServe(flags: ServeFlags, env: Env): Promise<void> {
     await reindexer?.close();
     throw error;
   }
+  // Listened for before `ready` is said: a supervisor may stop the server as soon as it reads it.
+  const signalled = untilSignalled();
   log(readyEntry(running.http.url, settings.server, running.live.current.summary()));
-  const signal = await untilSignalled();
+  // search, report and status read these docs from now on, unless told otherwise.
+  rememberCorpus(settings, 'serve');
+  const signal = await signalled;
   const stopping = performance.now();
   log({ event: 'stopping', signal });
   // Side by side: the server waits for a reindex under way, which the reindexer, let go, ends
@@ -85,6 +93,7 @@ async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   const roots = await corpusRoots(corpusDirs, {
     cacheDir: settings.cacheDir,
     gitTimeoutMs: settings.gitTimeoutMs,
+    webLimits: settings.webLimits,
     log: (l) => console.error(l),
   });
   const status = await indexStatus(roots, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
@@ -133,14 +142,28 @@ async function startServing({ settings, reindexer, mayBuild, out, log }: Serving
   }
 }
 
-/** Folders are watched; git corpora are polled, through the reindexer: while serving, only it runs git. */
+/**
+ * Folders are watched; git corpora and websites are polled (the shorter interval of those served),
+ * through the reindexer: while serving, only it runs git or crawls.
+ */
 function watchSpec(settings: ServeSettings, reindexer: KeptReindexer): ServeOptions['watch'] {
   const specs = settings.corpusDirs.map(parseCorpusSpec);
   return {
     dirs: specs.flatMap((s) => (s.kind === 'folder' ? [s.path] : [])),
-    pollMs: specs.some((s) => s.kind === 'git') ? settings.gitPollMs : undefined,
+    pollMs: pollInterval(
+      specs.map((s) => s.kind),
+      settings,
+    ),
     rebuild: () => reindexer.rebuild(),
   };
+}
+
+function pollInterval(kinds: readonly string[], settings: ServeSettings): number | undefined {
+  const intervals = [
+    ...(kinds.includes('git') ? [settings.gitPollMs] : []),
+    ...(kinds.includes('web') ? [settings.webPollMs] : []),
+  ];
+  return intervals.length === 0 ? undefined : Math.min(...intervals);
 }
 
 function untilSignalled(): Promise<NodeJS.Signals> {

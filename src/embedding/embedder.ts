@@ -21,13 +21,8 @@ interface LoadEmbedderOptions {
   batchSize?: number;
   log?: (line: string) => void;
   /**
-   * 'auto' (default): a static lookup model is embedded without Transformers.js (same vectors,
-   * a fraction of the memory and load time); 'transformers': always its pipeline.
-   */
-  runtime?: 'auto' | 'transformers';
-  /**
-   * A static lookup model's table: 'memory' (default) for embedding many texts, 'file' to read
-   * its rows from the model file on demand (a server, which embeds queries only).
+   * The default model's table: 'memory' (default) for embedding many texts, 'file' to read its
+   * rows from the model file on demand (a server, which embeds queries only).
    */
   tableRows?: TableRowsMode;
 }
@@ -54,9 +49,9 @@ interface ModelSource {
 }
 
 /**
- * Loads any Transformers.js model (the default static model, a model folder, or, when allowed,
- * a Hub id) behind the same `Embedder`: the real feature-extraction pipeline, mean pooling,
- * L2 normalisation, fp32 weights.
+ * Loads the default static model (its table, read directly: lookup-embedder.ts) or any
+ * Transformers.js model (a model folder, or, when allowed, a Hub id) behind the same `Embedder`:
+ * for the latter the real feature-extraction pipeline, mean pooling, L2 normalisation, fp32 weights.
  */
 export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
   const log = options.log ?? (() => {});
@@ -66,15 +61,15 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
   const started = Date.now();
   const source = await resolveSource(options, log);
   if (source.kind !== 'hub') {
-    const missing = REQUIRED_FILES.filter((file) => !existsSync(join(source.dir, file)));
-    if (missing.length > 0) throw new ModelError(loadError(source, `${missing.join(', ')} missing`));
-    const lookup = options.runtime === 'transformers' ? undefined : loadLookup(source, options.tableRows);
+    const lookup = loadLookup(source, options.tableRows);
     if (lookup !== undefined) {
       log(
         `loaded model ${source.modelId} (${lookup.dimensions} dimensions, a static lookup model: no inference runtime needed) in ${Date.now() - started} ms`,
       );
       return lookup;
     }
+    const missing = REQUIRED_FILES.filter((file) => !existsSync(join(source.dir, file)));
+    if (missing.length > 0) throw new ModelError(loadError(source, `${missing.join(', ')} missing`));
   }
   const embedder = await loadPipelineEmbedder(source, batchSize, options.cacheDir ?? defaultCacheDir());
   log(
@@ -93,7 +88,7 @@ export async function modelChecksum(options: LoadEmbedderOptions = {}): Promise<
   return folderChecksum(source.dir);
 }
 
-/** A static model's folder, embedded without Transformers.js (lookup-embedder.ts); undefined for other models. */
+/** A static model's folder (the default model's format), embedded without Transformers.js; undefined for other models. */
 function loadLookup(source: ModelSource, tableRows: TableRowsMode | undefined): Embedder | undefined {
   try {
     return loadLookupEmbedder(source.dir, source.modelId, folderChecksum(source.dir), tableRows);

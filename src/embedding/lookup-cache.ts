@@ -8,9 +8,9 @@ import type { UnigramParts } from './unigram-tokenizer.js';
 
 /**
  * A static model compiled for loading: its tokenizer's parts as typed arrays and where the table
- * sits in onnx/model.onnx, in one hidden file in the model folder. Loading it reads ≈ 5 MB and
- * parses a few hundred bytes of JSON (the vocabulary's hash slots are stored too, not rebuilt), where the model's own files need a 3.5 MB tokenizer.json
- * (150,000 small arrays, ≈ 0.3 s) and a 60 MB protobuf decoded. It is valid only for the folder
+ * sits in its vectors file, in one hidden file in the model folder. Loading it reads ≈ 5 MB and
+ * parses a few hundred bytes of JSON (the vocabulary's hash slots are stored too, not rebuilt), where the model's own files need a
+ * 3.5 MB tokenizer.json parsed (150,000 small arrays, ≈ 0.3 s). It is valid only for the folder
  * checksum it records (the digest of every model file, remembered by stat signature in
  * digest-cache.ts), so any change to a model file makes it stale and it is compiled again.
  * A folder that cannot be written just parses the model's files every time.

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CompiledLookup, readCompiledLookup, writeCompiledLookup } from './lookup-cache.js';
-import { fileRows, memoryRows, readLookupTable, readTableAt, type TableRows } from './lookup-table.js';
+import { fileRows, memoryRows, readTableAt, type TableRows } from './lookup-table.js';
 import { LITTLE_ENDIAN_HOST } from './byte-order.js';
+import { STATIC_MODEL_TYPE, VECTORS_FILE } from './static-model-settings.js';
 import type { Embedder } from './types.js';
 import { UnigramTokenizer } from './unigram-tokenizer.js';
 
@@ -17,12 +18,13 @@ const NO_TOKEN_LIMIT = 1_000_000;
 export type TableRowsMode = 'memory' | 'file';
 
 /**
- * A static model (its ONNX graph is a table lookup) embedded without ONNX Runtime or
- * Transformers.js: token ids from `UnigramTokenizer`, rows from the table, then Transformers.js's
- * own arithmetic for mean pooling and L2 normalisation, so the vectors are bit for bit the ones
- * its feature-extraction pipeline returns. Loads from its compiled form (lookup-cache.ts) when
- * that matches `checksum`, else from the model's files (and compiles it for next time);
- * undefined for any folder that is not such a model.
+ * The default model (static-model-builder.ts: a vector table, a word list, the Unigram split)
+ * embedded as Transformers.js's feature-extraction pipeline would embed the same table: token ids
+ * from `UnigramTokenizer`, rows from the table, then Transformers.js's own arithmetic for mean
+ * pooling and L2 normalisation (test/embedding/default-vectors.test.ts pins the vectors). Loads
+ * from its compiled form (lookup-cache.ts) when that matches `checksum`, else from the model's
+ * files (and compiles it for next time); undefined for a folder that is neither VECTORS_FILE nor
+ * says it is such a model in config.json: a Transformers.js model.
  */
 export function loadLookupEmbedder(
   dir: string,
@@ -30,34 +32,41 @@ export function loadLookupEmbedder(
   checksum: string,
   mode: TableRowsMode = 'memory',
 ): Embedder | undefined {
-  const onnxPath = join(dir, 'onnx', 'model.onnx');
-  if (!existsSync(onnxPath)) return undefined;
+  const vectorsPath = join(dir, VECTORS_FILE);
+  if (!existsSync(vectorsPath) && field(readJsonIfThere(join(dir, 'config.json')), 'model_type') !== STATIC_MODEL_TYPE)
+    return undefined;
   const cached = LITTLE_ENDIAN_HOST ? readCompiledLookup(dir, checksum) : undefined;
-  const loaded = cached === undefined ? compile(dir, onnxPath) : { compiled: cached, table: undefined };
-  if (loaded === undefined) return undefined;
-  const { compiled, table } = loaded;
+  const compiled = cached ?? compile(dir, vectorsPath);
   if (cached === undefined) writeCompiledLookup(dir, checksum, compiled);
   const at = compiled.table;
   const rows =
     mode === 'file' && LITTLE_ENDIAN_HOST
-      ? fileRows(onnxPath, at)
-      : memoryRows(table ?? readTableAt(onnxPath, at), at.rows, at.dimensions);
+      ? fileRows(vectorsPath, at)
+      : memoryRows(readTableAt(vectorsPath, at), at.rows, at.dimensions);
   return new LookupEmbedder(UnigramTokenizer.fromParts(compiled.tokenizer), rows, modelId, checksum);
 }
 
-/** The model's own files parsed: the tokenizer's parts, and the table with its place in the file. */
-function compile(dir: string, onnxPath: string): { compiled: CompiledLookup; table: Float32Array } | undefined {
+/** The model's own files parsed: the tokenizer's parts, and the table's shape from config.json. */
+function compile(dir: string, vectorsPath: string): CompiledLookup {
   const config = readJson(join(dir, 'config.json'));
   const tokenizerConfig = readJson(join(dir, 'tokenizer_config.json'));
   const tokenizerJson = readJson(join(dir, 'tokenizer.json'));
   const maxTokens = tokenLimit(field(tokenizerConfig, 'model_max_length'), config) ?? Number.POSITIVE_INFINITY;
   const tokenizer = UnigramTokenizer.fromJson(tokenizerJson, tokenizerConfig, maxTokens);
-  if (tokenizer === undefined) return undefined;
-  const lookup = readLookupTable(onnxPath);
-  if (lookup === undefined) return undefined;
-  const { table, ...location } = lookup;
-  return { compiled: { tokenizer: tokenizer.parts, table: location }, table };
+  if (tokenizer === undefined) throw new Error('tokenizer.json is not the Unigram tokenizer the builder writes');
+  const rows = field(config, 'vocab_size');
+  const dimensions = field(config, 'hidden_size');
+  if (field(config, 'model_type') !== STATIC_MODEL_TYPE || !isCount(rows) || !isCount(dimensions))
+    throw new Error(
+      `config.json does not give the table's shape (model_type ${STATIC_MODEL_TYPE}, vocab_size, hidden_size)`,
+    );
+  if (!existsSync(vectorsPath)) throw new Error(`${VECTORS_FILE} missing`);
+  if (statSync(vectorsPath).size !== rows * dimensions * 4)
+    throw new Error(`${VECTORS_FILE} does not hold ${rows} × ${dimensions} float32 values`);
+  return { tokenizer: tokenizer.parts, table: { offset: 0, rows, dimensions } };
 }
+
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
 
 /**
  * Tokens per text, as Transformers.js truncates: the tokenizer's model_max_length, or when that
@@ -127,6 +136,14 @@ export function finiteUnit(vector: Float32Array): Float32Array {
 
 function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function readJsonIfThere(path: string): unknown {
+  try {
+    return readJson(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function field(value: unknown, key: string): unknown {

@@ -1,22 +1,7 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type onnxProto from 'onnx-proto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 
-/**
- * The ONNX protobuf classes, loaded on first use: a model with a current compiled form
- * (lookup-cache.ts) is read without them, and start-up is spared the package.
- */
-function onnxClasses(): typeof onnxProto.onnx {
-  return (createRequire(import.meta.url)('onnx-proto') as typeof onnxProto).onnx;
-}
-
-/** The embedding table of a static (lookup-only) model: row i is the vector of token id i. */
-interface LookupTable extends TableLocation {
-  table: Float32Array;
-}
-
-/** Where the table's float32 values (little-endian, row-major) sit in the ONNX file. */
+/** Where the table's float32 values (little-endian, row-major) sit in the model's vectors file. */
 export interface TableLocation {
   /** Byte offset of the first value in the file. */
   offset: number;
@@ -33,55 +18,6 @@ export interface TableRows {
   close(): void;
 }
 
-/** The node types, in order, of the graph `lookupModelBytes` writes (onnx-graph.ts). */
-const LOOKUP_OPS = ['Gather', 'Cast', 'Unsqueeze', 'Mul'];
-
-/**
- * Reads the table out of an ONNX file when its graph is exactly a static-embedding lookup
- * (table[input_ids] × attention_mask, as written by `lookupModelBytes`); undefined for any other
- * graph, which then needs ONNX Runtime. Running a lookup needs no runtime: this is all it computes.
- */
-export function readLookupTable(onnxPath: string): LookupTable | undefined {
-  const bytes = readFileSync(onnxPath);
-  // The table is moved within these bytes below: a small file's Buffer may share a pool with others.
-  const owned = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength;
-  const onnx = onnxClasses();
-  const model = onnx.ModelProto.decode(owned ? bytes : Uint8Array.from(bytes));
-  const graph = model.graph;
-  const nodes = graph?.node ?? [];
-  if (nodes.map((n) => n.opType).join() !== LOOKUP_OPS.join()) return undefined;
-  const gather = nodes[0];
-  const tableName = gather?.input?.[0];
-  const outputs = (graph?.output ?? []).map((o) => o.name).join();
-  if (gather?.input?.[1] !== 'input_ids' || outputs !== 'last_hidden_state') return undefined;
-  if ((gather.attribute ?? []).some((a) => a.name === 'axis' && Number(a.i) !== 0)) return undefined;
-  const tensor = (graph?.initializer ?? []).find((t) => t.name === tableName);
-  const dims = (tensor?.dims ?? []).map(Number);
-  if (tensor?.dataType !== onnx.TensorProto.DataType.FLOAT || dims.length !== 2) return undefined;
-  const [rows, dimensions] = dims as [number, number];
-  const raw = tensor.rawData;
-  if (raw === undefined || raw === null || raw.length !== rows * dimensions * 4) return undefined;
-  // raw_data is a view into the decoded buffer, which holds the whole file from its first byte.
-  const offset = raw.byteOffset;
-  return { offset, table: littleEndianFloats(raw), rows, dimensions };
-}
-
-/**
- * The table as float32 without a second copy of it: ONNX raw_data is little-endian and may sit at
- * any byte offset of the file's buffer, so it is moved down (by at most 3 bytes, over the already
- * decoded header) to a 4-byte boundary and viewed there. Big-endian hosts get a converted copy.
- */
-function littleEndianFloats(raw: Uint8Array): Float32Array {
-  const count = raw.length / 4;
-  if (!LITTLE_ENDIAN_HOST) {
-    const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
-    return Float32Array.from({ length: count }, (_, i) => view.getFloat32(i * 4, true));
-  }
-  const aligned = raw.byteOffset - (raw.byteOffset % 4);
-  new Uint8Array(raw.buffer).copyWithin(aligned, raw.byteOffset, raw.byteOffset + raw.length);
-  return new Float32Array(raw.buffer, aligned, count);
-}
-
 export function memoryRows(table: Float32Array, rows: number, dimensions: number): TableRows {
   return {
     rows,
@@ -94,15 +30,17 @@ export function memoryRows(table: Float32Array, rows: number, dimensions: number
   };
 }
 
-/** The table read whole from its place in the file (no protobuf decoding): little-endian hosts only. */
-export function readTableAt(onnxPath: string, at: TableLocation): Float32Array {
+/** The table read whole from its place in the file, in the host's byte order. */
+export function readTableAt(path: string, at: TableLocation): Float32Array {
   const table = new Float32Array(at.rows * at.dimensions);
-  const fd = openSync(onnxPath, 'r');
+  const bytes = new Uint8Array(table.buffer);
+  const fd = openSync(path, 'r');
   try {
-    readFully(fd, new Uint8Array(table.buffer), at.offset);
+    readFully(fd, bytes, at.offset);
   } finally {
     closeSync(fd);
   }
+  if (!LITTLE_ENDIAN_HOST) for (let i = 0; i < bytes.length; i += 4) bytes.subarray(i, i + 4).reverse();
   return table;
 }
 
@@ -111,13 +49,13 @@ export function readTableAt(onnxPath: string, at: TableLocation): Float32Array {
  * server embeds only queries, and this keeps the 60 MB table in the page cache, shared and
  * evictable, instead of in its own memory. Little-endian hosts only (the file's byte order).
  */
-export function fileRows(onnxPath: string, at: TableLocation): TableRows {
+export function fileRows(path: string, at: TableLocation): TableRows {
   const { rows, dimensions, offset } = at;
-  const fd = openSync(onnxPath, 'r');
+  const fd = openSync(path, 'r');
   const rowBytes = dimensions * 4;
   if (fstatSync(fd).size < offset + rows * rowBytes) {
     closeSync(fd);
-    throw new Error(`${onnxPath} is shorter than its ${rows} × ${dimensions} table`);
+    throw new Error(`${path} is shorter than its ${rows} × ${dimensions} table`);
   }
   const row = new Float32Array(dimensions);
   const bytes = new Uint8Array(row.buffer);

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import {
   BUILDER_VERSION,
   DEFAULT_SETTINGS,
+  STATIC_MODEL_TYPE,
+  VECTORS_FILE,
   type StaticModelProvenance,
   type StaticModelSettings,
   type StaticModelSource,
 } from './static-model-settings.js';
-import { lookupModelBytes } from './onnx-graph.js';
+import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 import { sifTable } from './sif-table.js';
 import { buildVocab, SPECIAL_TOKENS, tokenizerConfigJson, tokenizerJson, zipfProbability } from './vocab.js';
 
@@ -23,8 +25,11 @@ export function wordsUsed(words: readonly string[], settings: StaticModelSetting
 }
 
 /**
- * Writes a static-embedding Transformers.js model folder into `dir` (created if needed) and
- * returns its provenance. Deterministic: the same source and settings give byte-identical files.
+ * Writes the default model's folder into `dir` (created if needed) and returns its provenance:
+ * the vector table (VECTORS_FILE), the Unigram tokenizer's tokenizer.json and its config, and
+ * config.json with the table's shape. The lookup embedder reads it directly (lookup-embedder.ts);
+ * it is not a Transformers.js model folder. Deterministic: the same source and settings give
+ * byte-identical files.
  */
 export function buildStaticModel(
   source: StaticModelSource,
@@ -39,28 +44,12 @@ export function buildStaticModel(
   );
   const dims = source.dimensions;
   const files: Record<string, Uint8Array | string> = {
-    'onnx/model.onnx': lookupModelBytes({
-      table,
-      rows: vocab.tokens.length,
-      dimensions: dims,
-      producerVersion: String(BUILDER_VERSION),
-      docString: `static word embeddings built by svc-docs: SIF-weighted ${source.name}@${source.version} vectors`,
-    }),
+    [VECTORS_FILE]: littleEndianBytes(table),
     'tokenizer.json': tokenizerJson(vocab.tokens, { scores, maxRunLength: settings.maxRunLength }),
     'tokenizer_config.json': tokenizerConfigJson(settings.maxTokens),
-    'config.json': json({
-      // A BERT encoder to Transformers.js: it feeds input_ids and attention_mask and reads last_hidden_state.
-      model_type: 'bert',
-      architectures: ['BertModel'],
-      hidden_size: dims,
-      vocab_size: vocab.tokens.length,
-      max_position_embeddings: settings.maxTokens,
-      num_hidden_layers: 0,
-      pad_token_id: 0,
-      'transformers.js_config': { dtype: 'fp32' },
-    }),
+    'config.json': json({ model_type: STATIC_MODEL_TYPE, hidden_size: dims, vocab_size: vocab.tokens.length }),
   };
-  mkdirSync(join(dir, 'onnx'), { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const checksums: Record<string, string> = {};
   for (const [path, content] of Object.entries(files)) {
     writeFileSync(join(dir, path), content);
@@ -77,6 +66,13 @@ export function buildStaticModel(
   };
   writeFileSync(join(dir, 'provenance.json'), json(provenance));
   return provenance;
+}
+
+/** The table's float32 values as stored: little-endian whatever the host (swapped on big-endian hosts). */
+function littleEndianBytes(values: Float32Array): Uint8Array {
+  const bytes = new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
+  if (!LITTLE_ENDIAN_HOST) for (let i = 0; i < bytes.length; i += 4) bytes.subarray(i, i + 4).reverse();
+  return bytes;
 }
 
 function json(value: unknown): string {

@@ -3,7 +3,15 @@ import type { Provenance } from './model-folder.js';
 /** What the default model's builder takes and records: shared by the builder and by the check that a built folder is current. */
 
 /** Bump when the builder's output changes; a folder from another version is rebuilt. */
-export const BUILDER_VERSION = 3;
+export const BUILDER_VERSION = 4;
+
+/**
+ * The default model's vector table: row i (float32, little-endian, row-major) is token id i's
+ * vector. Version 4 stores it as is; earlier versions packaged it as an ONNX graph.
+ */
+export const VECTORS_FILE = 'table.f32';
+/** config.json's model_type for such a folder: its hidden_size and vocab_size give the table's shape. */
+export const STATIC_MODEL_TYPE = 'svc-docs-static-lookup';
 
 export interface StaticModelSettings {
   /** Words kept, most frequent first; a word outside splits into kept words, or is [UNK]. */

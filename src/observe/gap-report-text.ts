@@ -1,13 +1,18 @@
 import type { GapReport, QuestionGroup } from './gap-report.js';
+import { terminalText } from './terminal-text.js';
 
-/** The docs-gap report as text for a terminal (`svc-docs report`): the uncovered questions first. */
+/**
+ * The docs-gap report as text for a terminal (`svc-docs report`): the uncovered questions first.
+ * Every field a client or a corpus chose (terms, client names, pages) is shown through
+ * terminalText, so none can send the terminal an escape sequence or a line of its own.
+ */
 
 function day(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
 
 function quoted(term: string): string {
-  return JSON.stringify(term.replace(/\s+/g, ' '));
+  return terminalText(JSON.stringify(term.replace(/\s+/g, ' ')));
 }
 
 function confidence(value: number | undefined): string {
@@ -28,7 +33,7 @@ function section(title: string, lines: string[], empty: string): string[] {
 
 export function gapReportText(report: GapReport): string {
   const window = report.since === undefined ? 'all searches kept' : `since ${day(report.since)}`;
-  const clients = report.clients.length > 0 ? `; clients: ${report.clients.join(', ')}` : '';
+  const clients = report.clients.length > 0 ? `; clients: ${report.clients.map(terminalText).join(', ')}` : '';
   const lines = [
     `Docs-gap report, ${window} (until ${day(report.until)}): ${report.searches} searches, ${report.notCoveredSearches} not covered${clients}`,
     ...section(
@@ -39,7 +44,8 @@ export function gapReportText(report: GapReport): string {
     ...section(
       'Weakest answers (best result below "Very relevant", lowest first):',
       report.weakest.map(
-        (w) => `  ${confidence(w.bestConfidence)}  ${quoted(w.term)}  → ${w.pages[0] ?? '(no page shown)'}`,
+        (w) =>
+          `  ${confidence(w.bestConfidence)}  ${quoted(w.term)}  → ${terminalText(w.pages[0] ?? '(no page shown)')}`,
       ),
       'none',
     ),
@@ -55,7 +61,7 @@ export function gapReportText(report: GapReport): string {
     lines.push(
       ...section(
         `Pages never returned: ${never.total} of ${never.of}${never.total > never.pages.length ? ` (first ${never.pages.length})` : ''}:`,
-        never.pages.map((p) => `  ${p}`),
+        never.pages.map((p) => `  ${terminalText(p)}`),
         'none: every page was in some answer',
       ),
     );

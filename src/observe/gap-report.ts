@@ -51,11 +51,23 @@ export function questionWords(term: string): string {
   return words.length > 0 ? words.join(' ') : term.trim().toLowerCase();
 }
 
-function groupOf(records: readonly QueryRecord[]): QuestionGroup {
+/** A term's words, each distinct term tokenized once per report (three lists group by them). */
+type WordsOf = (term: string) => string;
+
+function wordsOnce(): WordsOf {
+  const seen = new Map<string, string>();
+  return (term) => {
+    let words = seen.get(term);
+    if (words === undefined) seen.set(term, (words = questionWords(term)));
+    return words;
+  };
+}
+
+function groupOf(records: readonly QueryRecord[], wordsOf: WordsOf): QuestionGroup {
   const latest = records.reduce((a, b) => (b.time >= a.time ? b : a));
   const confidences = records.flatMap((r) => (r.bestConfidence === undefined ? [] : [r.bestConfidence]));
   return {
-    words: questionWords(latest.term),
+    words: wordsOf(latest.term),
     count: records.length,
     example: latest.term,
     otherWordings: new Set(records.map((r) => r.term)).size - 1,
@@ -69,15 +81,17 @@ function groupOf(records: readonly QueryRecord[]): QuestionGroup {
 }
 
 /** Groups of searches by their words, most asked first (the latest asked first among equals). */
-function groups(records: readonly QueryRecord[]): QuestionGroup[] {
+function groups(records: readonly QueryRecord[], wordsOf: WordsOf): QuestionGroup[] {
   const byWords = new Map<string, QueryRecord[]>();
   for (const record of records) {
-    const key = questionWords(record.term);
+    const key = wordsOf(record.term);
     const group = byWords.get(key);
     if (group) group.push(record);
     else byWords.set(key, [record]);
   }
-  return [...byWords.values()].map(groupOf).sort((a, b) => b.count - a.count || b.last.localeCompare(a.last));
+  return [...byWords.values()]
+    .map((group) => groupOf(group, wordsOf))
+    .sort((a, b) => b.count - a.count || b.last.localeCompare(a.last));
 }
 
 /**
@@ -87,11 +101,11 @@ function groups(records: readonly QueryRecord[]): QuestionGroup[] {
 const WEAK_BELOW = DEFAULT_RELEVANCE_THRESHOLDS.veryRelevant;
 
 /** Answered searches with a weak best result, lowest first, one per question. */
-function weakest(records: readonly QueryRecord[], limit: number): GapReport['weakest'] {
+function weakest(records: readonly QueryRecord[], limit: number, wordsOf: WordsOf): GapReport['weakest'] {
   const lowest = new Map<string, QueryRecord>();
   for (const record of records) {
     if (record.notCovered || record.bestConfidence === undefined || record.bestConfidence >= WEAK_BELOW) continue;
-    const key = questionWords(record.term);
+    const key = wordsOf(record.term);
     const kept = lowest.get(key);
     if (kept === undefined || record.bestConfidence < kept.bestConfidence!) lowest.set(key, record);
   }
@@ -110,15 +124,16 @@ function neverReturned(records: readonly QueryRecord[], pages: readonly string[]
 export function gapReport(records: readonly QueryRecord[], options: GapReportOptions): GapReport {
   const { limit } = options;
   const uncovered = records.filter((r) => r.notCovered);
+  const wordsOf = wordsOnce();
   return {
     since: options.since?.toISOString(),
     until: options.now.toISOString(),
     searches: records.length,
     notCoveredSearches: uncovered.length,
     clients: [...new Set(records.flatMap((r) => (r.client === undefined ? [] : [r.client])))].sort(),
-    notCovered: groups(uncovered).slice(0, limit),
-    weakest: weakest(records, limit),
-    mostAsked: groups(records).slice(0, limit),
+    notCovered: groups(uncovered, wordsOf).slice(0, limit),
+    weakest: weakest(records, limit, wordsOf),
+    mostAsked: groups(records, wordsOf).slice(0, limit),
     neverReturned: options.pages === undefined ? undefined : neverReturned(records, options.pages, limit),
     slowest: [...records]
       .sort((a, b) => b.ms - a.ms)

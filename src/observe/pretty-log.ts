@@ -1,5 +1,6 @@
 import type { LogFormat } from '../settings/observability.js';
 import type { LogLine } from './log.js';
+import { terminalText } from './terminal-text.js';
 
 /**
  * The log for people: the same lines as the JSON log, each shown as `time LEVEL event message
@@ -13,9 +14,10 @@ function paint(text: string, code: string | undefined, colour: boolean): string 
   return colour && code !== undefined ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
+/** A field's value; a string with control characters is quoted and escaped like any other (terminal-text.ts). */
 function shown(value: unknown): string {
-  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
-  return JSON.stringify(value);
+  if (typeof value === 'string' && /^[^\s"=]+$/.test(value) && terminalText(value) === value) return value;
+  return terminalText(JSON.stringify(value));
 }
 
 /** One JSON log line as a line for people; a line that is not a JSON object is shown as it is. */
@@ -24,19 +26,21 @@ export function prettyLine(line: string, colour = false): string {
   try {
     entry = JSON.parse(line);
   } catch {
-    return line;
+    return terminalText(line);
   }
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return line;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return terminalText(line);
   const { time, level, event, message, ...fields } = entry as Record<string, unknown>;
   const clock = typeof time === 'string' ? time.slice(11, 23) : '';
   const levelText = typeof level === 'string' ? level.toUpperCase().padEnd(5) : 'INFO ';
   const head = [
     clock,
     paint(levelText, LEVEL_COLOURS[String(level)], colour),
-    paint(String(event ?? ''), '1', colour),
-    ...(typeof message === 'string' ? [message] : []),
+    paint(terminalText(String(event ?? '')), '1', colour),
+    ...(typeof message === 'string' ? [terminalText(message)] : []),
   ];
-  const rest = Object.entries(fields).map(([key, value]) => `${paint(key, '90', colour)}=${shown(value)}`);
+  const rest = Object.entries(fields).map(
+    ([key, value]) => `${paint(terminalText(key), '90', colour)}=${shown(value)}`,
+  );
   return [...head, ...rest].filter((part) => part !== '').join(' ');
 }
 

@@ -47,6 +47,11 @@ export class QueryStore {
     this.enqueue = options.secretFree?.(push) ?? push;
   }
 
+  /** The index folder the store's files are in (a report's worker reads them there). */
+  get indexDir(): string {
+    return this.options.indexDir;
+  }
+
   record(outcome: SearchOutcome, client: string | undefined): void {
     if (this.failed || this.pending.length >= MAX_PENDING) return;
     this.enqueue(JSON.stringify(queryRecord(outcome, client, new Date())));

@@ -24,6 +24,7 @@ import { SectionStore } from '../index/section-store.js';
 import { tokenize } from '../index/tokenize.js';
 import { OwnMatches } from './own-matches.js';
 import type { SearchOptions } from './types.js';
+import { hitsWithin, KnowledgeBaseScope, neighboursWithin, type SectionFilter } from './scope.js';
 
 /** Query → retrieve (BM25F + vectors) → fuse → rank documents → window → label. */
 
@@ -62,6 +63,7 @@ export class Searcher {
   /** Headings of the sections of the pages ranked, read when a result needs them. */
   private readonly sections: SectionStore;
   private readonly sectionDoc: Int32Array;
+  private readonly scope: KnowledgeBaseScope;
 
   constructor(
     private readonly parts: SearchParts,
@@ -93,6 +95,7 @@ export class Searcher {
     this.ranker = new DocumentRanker(parts.documents.length);
     this.slotOf = new Int32Array(this.sectionDoc.length);
     this.matches = new OwnMatches(this.sectionDoc.length, parts.documents.length, this.sectionDoc);
+    this.scope = new KnowledgeBaseScope(parts.documents, this.sectionDoc);
   }
 
   /** Closes the index files it reads (a search after it opens them again). */
@@ -103,6 +106,7 @@ export class Searcher {
 
   async search(term: string, options: SearchOptions, embed: Embed): Promise<DetailedSearch<RankedResult>> {
     const { text, limit } = checkSearchInput(term, options);
+    const keep = this.scope.filter(options.knowledgeBase);
     const t0 = performance.now();
     const parsed = parseQuery(text, this.rewrites);
     const useVectors = this.retrieval !== 'lexical';
@@ -113,11 +117,12 @@ export class Searcher {
     pendingVector?.catch(() => undefined);
     const query = early ?? { parsed, terms: parsed.terms, expansions: [], vector: undefined };
     const t1 = performance.now();
-    const lexical = this.retrieval === 'vector' ? { hits: NO_HITS, corrections: [] } : this.lexicalStage(text, query);
+    const lexical =
+      this.retrieval === 'vector' ? { hits: NO_HITS, corrections: [] } : this.lexicalStage(text, query, keep);
     const t2 = performance.now();
     const vector = query.vector ?? (await pendingVector);
     // From here to the end nothing awaits: the scratch arrays are this query's alone.
-    const ranked = this.rank(lexical.hits, vector, limit, t2, parsed.question);
+    const ranked = this.rank(lexical.hits, vector, { limit, keep }, t2, parsed.question);
     return {
       results: ranked.results,
       expansions: query.expansions,
@@ -132,7 +137,7 @@ export class Searcher {
   }
 
   /** BM25F over the query's terms, their rewrites and typo fixes: the matching sections. */
-  private lexicalStage(text: string, query: PreparedQuery): LexicalStage {
+  private lexicalStage(text: string, query: PreparedQuery, keep: SectionFilter | undefined): LexicalStage {
     let terms = query.terms;
     let variants = new Map<string, string[]>();
     if (this.rewrites) {
@@ -150,15 +155,17 @@ export class Searcher {
         corrections.push({ term, correction });
       }
     }
-    const topK = this.pruning ? this.lexicalCandidates : undefined;
-    return { hits: this.lexical.search(terms, variants, topK), corrections };
+    // A scoped search scores every match: the best of the whole index may all lie elsewhere.
+    const topK = this.pruning && keep === undefined ? this.lexicalCandidates : undefined;
+    const hits = this.lexical.search(terms, variants, topK);
+    return { hits: keep === undefined ? hits : hitsWithin(hits, keep), corrections };
   }
 
   /** Candidates → cosines → fusion → documents → windows, in one synchronous stretch; the scratch is clear again after. */
   private rank(
     hits: LexicalHits,
     vector: Float32Array | undefined,
-    limit: number,
+    { limit, keep }: { limit: number; keep: SectionFilter | undefined },
     t2: number,
     question: boolean,
   ): { results: RankedResult[]; timings: Omit<StageTimings, 'embedMs' | 'lexicalMs'> } {
@@ -174,7 +181,7 @@ export class Searcher {
       this.filler.addVector(
         c,
         this.slotOf,
-        this.graphCandidates ? this.vectors.search(vector, this.fusion.vectorCandidates) : NO_NEIGHBOURS,
+        this.graphCandidates ? this.neighbours(vector, keep) : NO_NEIGHBOURS,
         this.parts.vectors,
         vector,
       );
@@ -193,6 +200,12 @@ export class Searcher {
     const t5 = performance.now();
     this.clearScratch();
     return { results, timings: { vectorMs: t3 - t2, fuseMs: t4 - t3, windowMs: t5 - t4 } };
+  }
+
+  /** The graph's nearest sections; a scoped search asks for more, as it keeps only its knowledge base's. */
+  private neighbours(vector: Float32Array, keep: SectionFilter | undefined) {
+    if (keep === undefined) return this.vectors.search(vector, this.fusion.vectorCandidates);
+    return neighboursWithin(this.vectors.search(vector, SCOPED_NEIGHBOURS * this.fusion.vectorCandidates), keep);
   }
 
   /** Fuses the candidates' lexical and vector scores, and ranks their documents. */
@@ -254,6 +267,9 @@ export class Searcher {
     };
   }
 }
+
+/** How many times the usual nearest sections a scoped search asks the graph for. */
+const SCOPED_NEIGHBOURS = 4;
 
 /** The IDF share of the query's own terms whose bits are set in `bits`. */
 function shareOf(bits: number, termShare: readonly number[]): number {

@@ -76,6 +76,8 @@ export interface SearchOptions {
   limit?: number;
   /** Who asked (fair-share.ts): a search pool serves waiting searches in turn by client. Not part of ranking. */
   client?: string;
+  /** Search this knowledge base only (its name as served); all of them when absent. */
+  knowledgeBase?: string;
 }
 
 export interface IndexSummary {

@@ -25,6 +25,8 @@ import { pageAuth } from '../web/page-access.js';
 import { searchPageRoutes } from '../web/page-routes.js';
 import { writeTimeout } from '../mcp/http/write-timeout.js';
 import { MCP_ALIAS, MCP_PATH, MCP_PATHS, mcpRoutes } from '../mcp/http/routes.js';
+import { clientTag, requestShare } from '../mcp/http/fair-share.js';
+import { proxyTrust } from '../http/client-identity.js';
 
 /**
  * The Express app, assembled here because serving is what puts the parts together: the MCP
@@ -128,14 +130,19 @@ function observeRoutes(
   app: Express,
   options: AppOptions,
   view: ReturnType<typeof liveView>,
-  access: { auth: RequestHandler; hasCredentials: boolean; metrics: ServerMetrics | undefined },
+  access: {
+    auth: RequestHandler;
+    shares: RequestHandler[];
+    hasCredentials: boolean;
+    metrics: ServerMetrics | undefined;
+  },
 ): void {
   const host = hostGuard(options.allowedHosts);
   if (access.metrics !== undefined)
     metricsRoute(app, [host, metricsAuth(options.metricsToken, access.auth, access.hasCredentials)], access.metrics);
   if (options.webPage)
     searchPageRoutes(app, {
-      guards: [host, pageAuth(options.authToken, access.auth)],
+      guards: [host, pageAuth(options.authToken, access.auth), ...access.shares],
       ...view,
       store: options.store,
       search: { maxResults: options.maxResults, responseBudgetChars: options.responseBudgetChars },
@@ -178,7 +185,6 @@ export function createApp(options: AppOptions): App {
     newServer,
     event,
   });
-
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -191,9 +197,10 @@ export function createApp(options: AppOptions): App {
   const auth = authGuard(options.authToken, oauth, event);
   if (oauth !== undefined) metadataRoutes(app, options, oauth);
   healthRoutes(app, options, auth, sessions);
-  mcpRoutes(app, options, { auth, legacy: sessions, stateless, observer, event });
+  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
+  mcpRoutes(app, options, { auth, shares, legacy: sessions, stateless, observer });
   const hasCredentials = options.authToken !== undefined || oauth !== undefined;
-  observeRoutes(app, options, view, { auth, hasCredentials, metrics });
+  observeRoutes(app, options, view, { auth, shares, hasCredentials, metrics });
   app.use((req: Request, res: Response) => {
     res.status(404).json({
       error: `Not found: ${req.method} ${req.path}. The MCP endpoint is ${MCP_PATH} (alias ${MCP_ALIAS}); health checks are /healthz and /readyz${metrics ? `; metrics: ${METRICS_PATH}` : ''}.`,

@@ -7,7 +7,7 @@ import { type LogEntry, type LogLine, logLine } from '../observe/log.js';
 import type { PageIndex } from '../mcp/tools/pages.js';
 import { writeLine } from '../mcp/http/request-log.js';
 import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from '../settings/server-options.js';
-import { SvcDocsError } from '../errors.js';
+import { listenError } from './listen-error.js';
 
 /**
  * The listening server: binds, enforces the slow-client timeouts, reports where it listens, and
@@ -62,17 +62,6 @@ function withBoundHost(allowedHosts: string[], host: string): string[] {
   if (host === '0.0.0.0' || host === '::' || host === '') return allowedHosts;
   const name = host.includes(':') ? `[${host.toLowerCase()}]` : host.toLowerCase();
   return allowedHosts.includes(name) ? allowedHosts : [...allowedHosts, name];
-}
-
-/** Why the server cannot listen, and what to change; the system's error is its `cause` (its `code` says which). */
-function listenError(error: NodeJS.ErrnoException, where: string): Error {
-  const explained: Record<string, string> = {
-    EADDRINUSE: `port ${where} is already in use: stop the other process or choose another port (--port / SVC_DOCS_PORT)`,
-    EACCES: `not allowed to listen on ${where}: use a port above 1023 (--port / SVC_DOCS_PORT)`,
-    EADDRNOTAVAIL: `cannot listen on ${where}: this machine has no such address (--host / SVC_DOCS_HOST)`,
-  };
-  const message = explained[error.code ?? ''];
-  return message === undefined ? error : new SvcDocsError('listen_failed', message, { cause: error });
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {

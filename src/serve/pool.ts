@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Embedder } from '../embedding/types.js';
 import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { SearchPolicy } from '../search/search-policy.js';
-import { FairQueue } from './fair-queue.js';
+import { FairQueue } from '../http/fair-queue.js';
 import type { FromWorker, HnswFile, ToWorker } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
 import { SvcDocsError } from '../errors.js';
@@ -52,7 +52,7 @@ interface Job {
 
 /**
  * Searches one worker is sent at once: two, so it never waits for the main thread between
- * searches; the rest wait here, served in turn by client (fair-queue.ts), so one client's burst
+ * searches; the rest wait here, served in turn by client (src/http/fair-queue.ts), so one client's burst
  * of heavy searches delays another's by about one search, not by the whole burst.
  */
 const SEARCHES_PER_WORKER = 2;

@@ -153,7 +153,9 @@ function watchCorpus(spec: NonNullable<ServeOptions['watch']>, live: LiveEngine,
   };
   const watchers: FSWatcher[] = spec.dirs.map((dir) => watch(dir, { recursive: true }, schedule));
   const poll =
-    spec.pollMs === undefined ? undefined : setInterval(() => void run('polling the git corpora'), spec.pollMs);
+    spec.pollMs === undefined
+      ? undefined
+      : setInterval(() => void run('polling the git and website corpora'), spec.pollMs);
   log({
     event: 'watching',
     dirs: spec.dirs,

@@ -17,9 +17,10 @@
 import { OBSERVABILITY_SETTINGS } from './observability.js';
 import { SERVER_LIMITS } from './limits.js';
 import { OAUTH_SETTINGS } from './oauth.js';
+import { WEB_SETTINGS } from './web.js';
 
 /** The commands that read settings. */
-export type CommandName = 'index' | 'serve' | 'search' | 'config' | 'report';
+export type CommandName = 'index' | 'serve' | 'search' | 'config' | 'report' | 'status';
 
 /**
  * How a value is read, from a variable or a flag alike: `text` (trimmed; blank is unset),
@@ -45,22 +46,29 @@ export interface Setting {
 const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 const BUILDING = ['index', 'serve'] as const;
 const READING = ['index', 'serve', 'search'] as const;
-/** The commands that find an index (report reads the searches recorded beside it). */
-const LOCATING = [...READING, 'report'] as const;
+/** The commands that find an index (report reads the searches recorded beside it, status its manifest). */
+const LOCATING = [...READING, 'report', 'status'] as const;
 
 export const SETTINGS = {
   corpus: {
     variable: 'SVC_DOCS_CORPUS',
     flag: '--corpus <dir>',
     kind: 'list',
-    shown: '`./corpus` (in the svc-docs folder)',
+    shown:
+      '`./corpus` (in the svc-docs folder); search, report and status: the corpus `serve` or `index` last used here, else that',
     meaning:
-      'Corpus folders or git repositories `git+<url>[#<branch>][:<subfolder>]` (docs/sources.md), one knowledge base each (comma-separated; the flag repeats)',
+      'Corpus folders, git repositories `git+<url>[#<branch>][:<subfolder>]` or websites `https://…/start/` (docs/sources.md), one knowledge base each (comma-separated; the flag repeats)',
     commands: LOCATING,
   },
   index: {
     variable: 'SVC_DOCS_INDEX',
-    flag: { index: '--out <dir>', serve: '--index <dir>', search: '--index <dir>', report: '--index <dir>' },
+    flag: {
+      index: '--out <dir>',
+      serve: '--index <dir>',
+      search: '--index <dir>',
+      report: '--index <dir>',
+      status: '--index <dir>',
+    },
     kind: 'text',
     shown: "the corpus's own: `<cache>/indexes/<folder names>-<hash of their paths>`",
     meaning: 'Index folder',
@@ -203,6 +211,7 @@ export const SETTINGS = {
     commands: ['serve'],
   },
   ...SERVER_LIMITS,
+  ...WEB_SETTINGS,
   maxBodyBytes: {
     variable: 'SVC_DOCS_MAX_BODY_BYTES',
     kind: 'whole',

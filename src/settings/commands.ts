@@ -1,3 +1,4 @@
+import { DEFAULT_WEB_LIMITS, type WebLimits } from './web.js';
 import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { SETTINGS } from './catalogue.js';
 import {
@@ -11,6 +12,7 @@ import { LOG_FORMATS, type LogFormat } from './observability.js';
 import { readVariable, SettingsError } from './read-value.js';
 import { readFlags, readValues, readVariables, overlay, type Env, type Flags, type Values } from './values.js';
 import { serverOptionsOf } from './server.js';
+import { readLastCorpus } from './last-corpus.js';
 
 /**
  * Each command's settings: its flags and variables read once, at the edge (the CLI), into one
@@ -36,6 +38,8 @@ export interface IndexSettings {
   fileLimits: { maxFileBytes: number; parseTimeoutMs: number };
   /** Each git command's time limit, for git corpora. */
   gitTimeoutMs: number;
+  /** A website corpus's crawl bounds. */
+  webLimits: WebLimits;
 }
 
 /** What `svc-docs serve` reads: the index's settings, the search pool's and the HTTP server's. */
@@ -44,14 +48,30 @@ export interface ServeSettings extends IndexSettings {
   searchThreads: number;
   /** How often serve --watch asks a git corpus's remote for a new commit. */
   gitPollMs: number;
+  /** How often serve --watch crawls a website corpus again. */
+  webPollMs: number;
   /** The log's format asked for; undefined lets the output decide (pretty on a terminal). */
   logFormat: LogFormat | undefined;
   server: ServerOptions;
 }
 
-/** What `svc-docs search` reads: which index, and how to render as the server does. */
-export interface SearchSettings {
+/**
+ * How a reading command (search, report, status) found its index: named by a flag or variable, the
+ * one `serve` or `index` last used here (last-corpus.ts), or the bundled corpus's.
+ */
+export type IndexOrigin = 'named' | 'last' | 'default';
+
+/** Which index a reading command reads, and why: its first line says so (src/cli/reads-line.ts). */
+export interface ReadingSettings {
   indexDir: string;
+  /** The corpus the index is of, as named or recorded; for a named --index alone, the default's. */
+  corpusDirs: string[];
+  origin: IndexOrigin;
+  cacheDir: string;
+}
+
+/** What `svc-docs search` reads: which index, and how to render as the server does. */
+export interface SearchSettings extends ReadingSettings {
   model: string | undefined;
   allowRemoteModels: boolean;
   cacheDir: string;
@@ -60,9 +80,7 @@ export interface SearchSettings {
 }
 
 /** What `svc-docs report` reads: which index's recorded searches (and pages). */
-export interface ReportSettings {
-  indexDir: string;
-}
+export type ReportSettings = ReadingSettings;
 
 /** What `svc-docs config` reads: whether the server takes a token (inline or from a file). */
 export interface ConfigSettings {
@@ -85,6 +103,17 @@ function whereFrom(values: Values) {
   };
 }
 
+/** A reading command's index: the one named, else the one last served or built here, else the default. */
+function readingFrom(values: Values): ReadingSettings {
+  const where = whereFrom(values);
+  const named = where.corpusGiven || !where.indexIsDefault;
+  const last = named ? undefined : readLastCorpus(where.cacheDir);
+  if (last !== undefined)
+    return { indexDir: last.index, corpusDirs: last.corpus, origin: 'last', cacheDir: where.cacheDir };
+  const { indexDir, corpusDirs, cacheDir } = where;
+  return { indexDir, corpusDirs, origin: named ? 'named' : 'default', cacheDir };
+}
+
 function indexSettingsOf(values: Values): IndexSettings {
   const where = whereFrom(values);
   return {
@@ -95,6 +124,14 @@ function indexSettingsOf(values: Values): IndexSettings {
       parseTimeoutMs: (values.parseTimeoutSeconds ?? SETTINGS.parseTimeoutSeconds.default) * 1000,
     },
     gitTimeoutMs: (values.gitTimeoutSeconds ?? SETTINGS.gitTimeoutSeconds.default) * 1000,
+    webLimits: {
+      maxPages: values.webMaxPages ?? DEFAULT_WEB_LIMITS.maxPages,
+      maxPageBytes: values.webMaxPageBytes ?? DEFAULT_WEB_LIMITS.maxPageBytes,
+      maxTotalBytes: values.webMaxTotalBytes ?? DEFAULT_WEB_LIMITS.maxTotalBytes,
+      concurrency: values.webConcurrency ?? DEFAULT_WEB_LIMITS.concurrency,
+      requestsPerSecond: values.webRequestsPerSecond ?? DEFAULT_WEB_LIMITS.requestsPerSecond,
+      timeoutMs: (values.webTimeoutSeconds ?? SETTINGS.webTimeoutSeconds.default) * 1000,
+    },
   };
 }
 
@@ -109,6 +146,7 @@ export function serveSettings(flags: Flags, env: Env): ServeSettings {
     ...indexSettingsOf(values),
     searchThreads: values.searchThreads ?? defaultSearchThreads(),
     gitPollMs: (values.gitPollSeconds ?? SETTINGS.gitPollSeconds.default) * 1000,
+    webPollMs: (values.webPollSeconds ?? SETTINGS.webPollSeconds.default) * 1000,
     logFormat: logFormatOf(values.logFormat),
     server: serverOptionsOf(layers),
   };
@@ -124,17 +162,21 @@ function logFormatOf(value: string | undefined): LogFormat | undefined {
 
 export function searchSettings(flags: Flags, env: Env): SearchSettings {
   const values = readValues('search', flags, env);
-  const { indexDir, model, allowRemoteModels, cacheDir } = whereFrom(values);
+  const { model, allowRemoteModels } = whereFrom(values);
   // Checked as the server checks them: the search renders as SearchDocs does.
   const { responseBudgetChars, maxResults } = parseServerOptions({
     responseBudgetChars: values.responseBudgetChars,
     maxResults: values.maxResults,
   });
-  return { indexDir, model, allowRemoteModels, cacheDir, responseBudgetChars, maxResults };
+  return { ...readingFrom(values), model, allowRemoteModels, responseBudgetChars, maxResults };
 }
 
 export function reportSettings(flags: Flags, env: Env): ReportSettings {
-  return { indexDir: whereFrom(readValues('report', flags, env)).indexDir };
+  return readingFrom(readValues('report', flags, env));
+}
+
+export function statusSettings(flags: Flags, env: Env): ReadingSettings {
+  return readingFrom(readValues('status', flags, env));
 }
 
 export function configSettings(flags: Flags, env: Env): ConfigSettings {

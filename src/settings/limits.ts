@@ -21,7 +21,8 @@ export const SERVER_LIMITS = {
     variable: 'SVC_DOCS_MAX_REQUESTS_PER_CLIENT',
     kind: 'positive',
     default: 8,
-    meaning: 'Requests one client runs at once at most, answers it has not read included; beyond, 429',
+    meaning:
+      'Requests one client runs at once at most, answers it has not read, its streams and search page requests included; beyond, 429',
     commands: ['serve'],
   },
   trustedProxies: {

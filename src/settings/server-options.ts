@@ -48,7 +48,7 @@ const originEntry = z
   });
 
 /** A bearer token: long enough to resist guessing, and sendable in an HTTP header. */
-const bearerToken = z
+export const bearerToken = z
   .string()
   .min(16, 'is too short: use at least 16 random characters, e.g. the output of `openssl rand -hex 32`')
   // Bounded: it travels in a header (Node takes 16 KB of them), and redaction looks for it in every log line.

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import {
+  bearerToken,
   parseServerOptions,
   SERVER_OPTION_NAMES,
   type ServerOptions,
@@ -55,6 +56,9 @@ function readTokenFile(path: string, source: string): string {
   }
   const token = content.trim();
   if (token === '') throw new SettingsError(`${source}: the token file ${path} is empty`);
+  // Checked here, so a bad token names its file, not SVC_DOCS_AUTH_TOKEN (issue 40); never its content.
+  const checked = bearerToken.safeParse(token);
+  if (!checked.success) throw new SettingsError(`${source}: the token in ${path} ${checked.error.issues[0]?.message}`);
   return token;
 }
 

@@ -1,8 +1,9 @@
-import type { GapReport, QuestionGroup } from '../observe/gap-report.js';
+import type { QuestionGroup } from '../observe/gap-report.js';
 import type { PageIndex } from '../mcp/tools/pages.js';
 import type { IndexSummary } from '../search/types.js';
 import { type Html, html, trustedHtml, when } from './html.js';
 import { PAGE_CSS } from './page-style.js';
+import type { ReportState } from './report-source.js';
 
 /** The page around an answer: the layout, the search form, the knowledge bases and the docs-gap report. */
 
@@ -21,16 +22,39 @@ export function layout(title: string, body: Html): string {
 `.text;
 }
 
-export function searchForm(term: string, problem?: string): Html {
+/**
+ * The search box's example: a main topic of the docs served (their profile's first), never a
+ * fixed one: the bundled docs' "webhook signature verification" showed over every corpus.
+ */
+export function placeholderOf(summary: Pick<IndexSummary, 'profiles'>): string {
+  const topic = summary.profiles.find((p) => p.topics.length > 0)?.topics[0];
+  return topic === undefined ? 'Search the docs' : `e.g. ${topic}`;
+}
+
+/** The search form; with knowledge bases, a select to search one of them (`kb`), all by default. */
+export function searchForm(
+  term: string,
+  placeholder: string,
+  problem?: string,
+  scope?: { names: readonly string[]; chosen?: string },
+): Html {
   return html`<header>
 <h1><a href="/">svc-docs</a></h1>
 <p>Search the documentation the AI assistants search, and see exactly what they get back.</p>
 </header>
 <form class="search" method="get" action="/" role="search">
-<input type="search" name="q" value="${term}" maxlength="1000" placeholder="e.g. webhook signature verification" aria-label="Search the docs" autofocus>
+<input type="search" name="q" value="${term}" maxlength="1000" placeholder="${placeholder}" aria-label="Search the docs" autofocus>
+${scope === undefined || scope.names.length < 2 ? '' : scopeSelect(scope.names, scope.chosen)}
 <button type="submit">Search</button>
 </form>
 ${problem === undefined ? '' : html`<p class="not-covered" role="alert">${problem}</p>`}`;
+}
+
+function scopeSelect(names: readonly string[], chosen: string | undefined): Html {
+  const options = names.map(
+    (n) => html`<option value="${n}"${n === chosen ? trustedHtml(' selected') : ''}>${n}</option>`,
+  );
+  return html`<select name="kb" aria-label="Knowledge base"><option value="">All knowledge bases</option>${options}</select>`;
 }
 
 export function knowledgeBasesView(summary: IndexSummary, pages: PageIndex): Html {
@@ -63,10 +87,13 @@ function table(label: string, head: string[], rows: Html[], empty: string): Html
   return html`<h3>${label}</h3><div class="table-wrap"><table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-export function gapReportView(report: GapReport | undefined): Html {
+export function gapReportView(state: ReportState): Html {
   const heading = html`<h2>Docs-gap report</h2>`;
-  if (report === undefined)
+  if ('off' in state)
     return html`<section aria-label="Docs-gap report">${heading}<p class="note">Searches are not recorded on this server (SVC_DOCS_QUERY_STORE=0), so there is no report.</p></section>`;
+  if ('failed' in state)
+    return html`<section aria-label="Docs-gap report">${heading}<p class="note">The report could not be built (${state.failed}). <code>svc-docs report</code> prints it.</p></section>`;
+  const { report } = state;
   const never = report.neverReturned;
   return html`<section aria-label="Docs-gap report">${heading}
 <p class="note">${report.searches} searches over MCP since ${report.since === undefined ? 'the start' : when(report.since)}, ${report.notCoveredSearches} not covered. <code>svc-docs report</code> prints the same.</p>

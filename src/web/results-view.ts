@@ -78,7 +78,9 @@ export function answerView(answer: SearchDocsAnswer, pages: PageIndex, render: M
     structured.omittedResults > 0
       ? html`<p class="note">${structured.omittedResults} weaker results were left out of the answer.</p>`
       : '';
-  return html`<p class="note">${outcome.results} result${outcome.results === 1 ? '' : 's'} for “${outcome.term}”, ${outcome.chars} characters sent to the model.</p>
+  // The results the model's text holds, not those found: weaker ones left out are said below.
+  const shown = structured.results.length;
+  return html`<p class="note">${shown} result${shown === 1 ? '' : 's'} for “${outcome.term}”, ${outcome.chars} characters sent to the model.</p>
 ${uncovered}
 <div class="answer">
 <section class="readable" aria-label="The pages, readable"><h2>The pages, readable</h2>

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { bundledIndex, sampleIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { testRemote } from '../helpers/git-repo.js';
@@ -54,6 +54,28 @@ describe.concurrent('svc-docs: a mistake is one line on stderr and a non-zero ex
 
   it('refuses an empty search term', async () => {
     expectOneLineError(await run(['search', '   ', '--index', bundledIndex()]), /the search term is empty/);
+  });
+
+  it('searches one knowledge base with --kb, and names the served ones for an unknown name', async () => {
+    const scoped = await run([
+      'search',
+      'mcpServers',
+      'url',
+      'webhooks',
+      '--kb',
+      'platform',
+      '--json',
+      '--index',
+      sampleIndex(),
+    ]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    const sources = (JSON.parse(scoped.stdout) as { source: string }[]).map((r) => r.source);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(new Set(sources)).toEqual(new Set(['platform']));
+    expectOneLineError(
+      await run(['search', 'webhooks', '--kb', 'nosuch', '--index', sampleIndex()]),
+      /no knowledge base is named "nosuch": pass one of "(guide|platform)", "(guide|platform)"/,
+    );
   });
 
   it('says there is no index to search or serve', async () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { defaultCorpusDir, defaultIndexDir } from '../../src/settings/defaults.js';
@@ -64,11 +64,11 @@ describe('svc-docs serve', () => {
 
 describe('svc-docs: each corpus gets its own index folder', () => {
   it('a server of the default corpus keeps serving its docs while serve --corpus <other> builds and serves another', async () => {
-    // The project's own cache folder (where the default model is), as npm start uses it.
+    // The tests' cache folder, laid out as npm start's (never the checkout's: the user's records are there).
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('own-index-vectors') });
-    const ownIndex = defaultIndexDir([defaultCorpusDir()]);
+    const ownIndex = defaultIndexDir([defaultCorpusDir()], inject('testCacheDir'));
     const other = writeCorpus({ 'zoo/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
-    const otherIndex = defaultIndexDir([other]);
+    const otherIndex = defaultIndexDir([other], inject('testCacheDir'));
     const first = await startServe(['serve', '--port', '0'], env);
     try {
       const served = readFileSync(join(ownIndex, 'CURRENT'), 'utf8');

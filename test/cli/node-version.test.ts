@@ -11,7 +11,7 @@ import { projectRoot } from '../../src/project-root.js';
  */
 
 const MESSAGE =
-  /^svc-docs: needs Node\.js 22 or newer, but .+ is v\d+\.\d+\.\d+: .*'\. scripts\/use-node\.sh'.*install Node 22\+$/;
+  /^svc-docs: needs Node\.js 22\.13 or newer, but .+ is v\d+\.\d+\.\d+: .*'\. scripts\/use-node\.sh'.*install Node 22\.13\+$/;
 
 function nodeMajor(binary: string): number | undefined {
   const result = spawnSync(binary, ['-p', 'process.versions.node'], { encoding: 'utf8' });

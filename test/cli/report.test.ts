@@ -56,11 +56,15 @@ describe('svc-docs report', () => {
     const text = await runCli(['report', '--index', index]);
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.split('\n');
-    expect(lines[0]).toMatch(
+    // First, which docs' searches these are (src/cli/reads-line.ts).
+    expect(lines[0]).toBe(
+      `Reading guide, platform (5 pages) from ${index}: as named (--corpus, --index or their SVC_DOCS_* variables)`,
+    );
+    expect(lines[1]).toMatch(
       /^Docs-gap report, since .*: 8 searches, 4 not covered; clients: svc-docs-test, svc-docs-test-v2$/,
     );
     const heading = lines.indexOf('Questions the docs did not cover (most asked first):');
-    expect(heading).toBe(2);
+    expect(heading).toBe(3);
     const uncovered = lines.slice(heading + 1, lines.indexOf('', heading));
     expect(uncovered).toEqual([
       expect.stringMatching(/^ {3}3× {2}"Banana bread recipes" \(\+2 other wordings\) {2}last /),

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
@@ -43,7 +43,12 @@ async function serveWithReports(reports: string): Promise<{ child: ChildProcess;
       '--index',
       bundledIndex(),
     ],
-    { cwd: projectRoot(), env: { ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: projectRoot(),
+      // The tests' own cache folder: serve records the docs it served there.
+      env: { ...env, NODE_OPTIONS: '', SVC_DOCS_CACHE_DIR: inject('testCacheDir') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   children.push(child);
   let stdout = '';

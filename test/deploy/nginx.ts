@@ -9,10 +9,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { renderNginxConfig, type Replica } from '../../deploy/nginx/nginx-config.js';
+import { freePort } from '../../bench/lib/free-port.js';
 
 /**
  * A private nginx for a test: Debian's binary, run in the foreground with its own prefix, config,
@@ -35,19 +35,6 @@ export function findNginx(): string | undefined {
     } catch {
       return false;
     }
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
   });
 }
 

@@ -37,7 +37,7 @@ describe('the default model', () => {
     expect(provenance.vocabulary.words).toBe(provenance.settings.maxWords);
     expect(Object.keys(provenance.files).sort()).toEqual([
       'config.json',
-      'onnx/model.onnx',
+      'table.f32',
       'tokenizer.json',
       'tokenizer_config.json',
     ]);

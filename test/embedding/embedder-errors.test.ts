@@ -4,6 +4,7 @@ import { env } from '@huggingface/transformers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL_ID } from '../../src/embedding/default-model.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
+import { buildTinyBert } from './tiny-bert.js';
 import { buildModelWithBrokenTokenizer, buildTinyModel, scratchDir } from './tiny-model.js';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -11,13 +12,16 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 describe('loadEmbedder errors', () => {
   const root = scratchDir('errors');
   let good: string;
+  let bert: string;
   beforeAll(async () => {
     good = buildTinyModel(join(root, 'good'));
+    bert = buildTinyBert(join(root, 'bert'));
   });
 
-  function damaged(name: string, damage: (dir: string) => void): string {
+  /** A copy of the tiny static model (or of the tiny Transformers.js model), damaged. */
+  function damaged(name: string, damage: (dir: string) => void, from: 'static' | 'bert' = 'static'): string {
     const dir = join(root, name);
-    cpSync(good, dir, { recursive: true });
+    cpSync(from === 'static' ? good : bert, dir, { recursive: true });
     damage(dir);
     return dir;
   }
@@ -28,18 +32,28 @@ describe('loadEmbedder errors', () => {
     );
 
   it('names the folder and the missing file', async () => {
-    const dir = damaged('no-onnx', (d) => rmSync(join(d, 'onnx', 'model.onnx')));
+    const dir = damaged('no-onnx', (d) => rmSync(join(d, 'onnx', 'model.onnx')), 'bert');
     await expect(loadEmbedder({ model: dir })).rejects.toThrow(
       `the model folder ${dir} cannot be loaded (onnx/model.onnx missing)`,
     );
   });
 
   it('reports a truncated model file as one clear error', async () => {
-    const dir = damaged('truncated-onnx', (d) => {
-      const path = join(d, 'onnx', 'model.onnx');
+    const dir = damaged(
+      'truncated-onnx',
+      (d) => {
+        const path = join(d, 'onnx', 'model.onnx');
+        writeFileSync(path, readFileSync(path).subarray(0, 300));
+      },
+      'bert',
+    );
+    await expect(loadEmbedder({ model: dir })).rejects.toThrow(folderError(dir));
+    const table = damaged('truncated-table', (d) => {
+      const path = join(d, 'table.f32');
       writeFileSync(path, readFileSync(path).subarray(0, 300));
     });
-    await expect(loadEmbedder({ model: dir })).rejects.toThrow(folderError(dir));
+    await expect(loadEmbedder({ model: table })).rejects.toThrow(folderError(table));
+    await expect(loadEmbedder({ model: table })).rejects.toThrow('(table.f32 does not hold ');
   });
 
   it('reports a broken tokenizer.json as one clear error', async () => {

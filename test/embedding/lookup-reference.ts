@@ -1,12 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tokenizers from '@huggingface/tokenizers';
-import { afterAll, beforeAll } from 'vitest';
+import { beforeAll } from 'vitest';
 import { ensureDefaultModel } from '../../src/embedding/default-model.js';
-import { loadEmbedder } from '../../src/embedding/embedder.js';
-import type { Embedder } from '../../src/embedding/types.js';
 
-/** What the lookup embedder's tests compare it with: @huggingface/tokenizers, and real docs to feed both. */
+/** What the lookup embedder's tokenizer is compared with: @huggingface/tokenizers, and real docs to feed both. */
 
 /** Paragraphs of every Markdown file under `dir`: the kinds of text the indexer embeds. */
 export function paragraphs(dir: string): string[] {
@@ -33,24 +31,11 @@ export function referenceTokenizer(modelDir: string): Reference {
   return new Tokenizer(...tokenizerFiles(modelDir));
 }
 
-/** The default model's folder and the model loaded both ways, filled in beforeAll, for one test file. */
-export interface BothEmbedders {
-  dir: string;
-  lookup: Embedder;
-  pipeline: Embedder;
-}
-
-/** Loads the default model as the lookup embedder and through Transformers.js before the file's tests, and disposes both after. */
-export function useBothEmbedders(): BothEmbedders {
-  const both = {} as BothEmbedders;
+/** The default model's folder, filled in beforeAll, for one test file. */
+export function useDefaultModelDir(): { dir: string } {
+  const model = { dir: '' };
   beforeAll(async () => {
-    both.dir = await ensureDefaultModel();
-    both.lookup = await loadEmbedder();
-    both.pipeline = await loadEmbedder({ runtime: 'transformers' });
+    model.dir = await ensureDefaultModel();
   }, 300_000);
-  afterAll(async () => {
-    await both.lookup?.dispose();
-    await both.pipeline?.dispose();
-  });
-  return both;
+  return model;
 }

@@ -49,9 +49,9 @@ describe('ensureModelFolder', () => {
     const { counter, ensure } = tinyEnsurer();
     const dir = join(root, 'repair', 'model');
     await ensure(dir);
-    const onnx = join(dir, 'onnx', 'model.onnx');
-    writeFileSync(onnx, readFileSync(onnx).subarray(0, 100));
-    expect(folderProblem(dir, isCurrent)).toBe('onnx/model.onnx does not match its checksum');
+    const table = join(dir, 'table.f32');
+    writeFileSync(table, readFileSync(table).subarray(0, 100));
+    expect(folderProblem(dir, isCurrent)).toBe('table.f32 does not match its checksum');
     await ensure(dir);
     expect(counter.builds).toBe(2);
     expect(folderProblem(dir, isCurrent)).toBeUndefined();

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
-import { buildTinyModel, scratchDir } from './tiny-model.js';
+import { buildTinyBert } from './tiny-bert.js';
+import { scratchDir } from './tiny-model.js';
 
 /**
  * Transformers.js is an optional dependency (the Docker image leaves it out): a model that needs
@@ -15,7 +16,7 @@ const HIDE = join(projectRoot(), 'test', 'embedding', 'hide-transformers.mjs');
 /** loadEmbedder on `dir` through Transformers.js in a child process: 'loaded', or the error's name, code and message. */
 function loadInChild(dir: string, preload: string[]): string {
   const script = `import('./src/embedding/embedder.ts')
-    .then((m) => m.loadEmbedder({ model: ${JSON.stringify(dir)}, runtime: 'transformers' }))
+    .then((m) => m.loadEmbedder({ model: ${JSON.stringify(dir)} }))
     .then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message })));`;
   const run = spawnSync(process.execPath, [...preload, '--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: projectRoot(),
@@ -26,7 +27,7 @@ function loadInChild(dir: string, preload: string[]): string {
 }
 
 describe('a model that needs Transformers.js', () => {
-  const dir = buildTinyModel(join(scratchDir('runtime'), 'tiny'));
+  const dir = buildTinyBert(join(scratchDir('runtime'), 'tiny-bert'));
 
   it('loads where Transformers.js is installed', () => {
     expect(loadInChild(dir, [])).toBe('loaded');

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { tempDir } from './index-fixture.js';
 import { connectClient } from './mcp-client.js';
@@ -20,12 +20,15 @@ export interface Finished {
   stderr: string;
 }
 
-/** The environment without the user's SVC_DOCS_* settings, plus `extra`. */
-export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/**
+ * The environment without the user's SVC_DOCS_* settings, in `cache` (default: the tests' own
+ * cache folder, never the checkout's, where the user's records are), plus `extra`.
+ */
+export function cliEnv(extra: Record<string, string> = {}, cache = inject('testCacheDir')): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_') && k !== 'NODE_OPTIONS'),
   );
-  return { ...env, ...extra };
+  return { ...env, SVC_DOCS_CACHE_DIR: cache, ...extra };
 }
 
 const children: ChildProcess[] = [];

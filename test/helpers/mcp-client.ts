@@ -1,7 +1,5 @@
 import { request } from 'node:http';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /**
  * Talking to the server in tests: the real SDK clients (v1, the 2025-era session client the
@@ -18,18 +16,7 @@ export function textOf(result: { content: readonly { type: string }[] }): string
   return first.text;
 }
 
-export interface Connected {
-  client: Client;
-  transport: StreamableHTTPClientTransport;
-  close(): Promise<void>;
-}
-
-export async function connectClient(url: string, headers: Record<string, string> = {}): Promise<Connected> {
-  const client = new Client({ name: 'svc-docs-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  await client.connect(transport);
-  return { client, transport, close: () => client.close() };
-}
+export { type Connected, connectClient } from '../../bench/lib/mcp-client.js';
 
 export interface ConnectedV2 {
   client: V2Client;

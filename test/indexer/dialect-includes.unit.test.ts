@@ -158,6 +158,22 @@ describe('include directives', () => {
     expect(big.problems).toEqual([{ kind: 'too-large', from: 'page.md', target: 'b.md' }]);
   });
 
+  it('counts the indentation it adds to every included line against the size bound (issue 40)', () => {
+    const fragment = 'line\n'.repeat(1000);
+    const page = (spaces: number) => ({ id: 'page.md', text: `Top\n${' '.repeat(spaces)}{{% include "f.md" %}}\n` });
+    const limits = { ...LIMITS, maxChars: 50_000 };
+    const shallow = expandIncludes(page(4), filesOf({ 'f.md': fragment }), limits);
+    expect(shallow.text.length).toBe(4 + 1000 * 9);
+    expect(shallow.problems).toEqual([]);
+    // 5,000 characters of text, 100 spaces on each of its 1,000 lines: 105,000 produced, over 50,000.
+    const deep = expandIncludes(page(100), filesOf({ 'f.md': fragment }), limits);
+    expect(deep.text).toBe('Top\n');
+    expect(deep.problems).toEqual([{ kind: 'too-large', from: 'page.md', target: 'f.md' }]);
+    // Lines broken by a lone \r are indented too, so they count.
+    const carriage = expandIncludes(page(100), filesOf({ 'f.md': 'x\r'.repeat(1000) }), limits);
+    expect(carriage.problems.map((p) => p.kind)).toEqual(['too-large']);
+  });
+
   it('a missing file becomes nothing, told once as a problem', () => {
     const out = expand('Before.\n\n{{% include "/_common/gone.md" %}}\n\nAfter.\n', {});
     expect(out.text).toBe('Before.\n\n\nAfter.\n');

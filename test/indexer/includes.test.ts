@@ -74,6 +74,28 @@ describe('included files', () => {
     ]);
   });
 
+  it('bounds what the pages of a corpus include in all, and counts warnings past ten of a kind (issue 40)', () => {
+    const maxFileBytes = 1000;
+    const pages = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`client/p${i}.mdx`, `import F from '../partials/_f.mdx';\n\n<F />\n`]),
+    );
+    const lines: string[] = [];
+    const docs = loadCorpus([writeCorpus({ ...pages, 'partials/_f.mdx': 'f'.repeat(900) })], {
+      maxFileBytes,
+      warn: (line) => lines.push(line),
+    });
+    const included = docs.filter((d) => d.source.includes('f'.repeat(900)));
+    // 32 × 1,000 characters in all: 35 pages of 900, not 60.
+    expect(included).toHaveLength(35);
+    expect(docs).toHaveLength(60);
+    const warnings = lines.filter((l) => l.startsWith('warning:'));
+    expect(warnings).toHaveLength(10);
+    expect(warnings[0]).toMatch(
+      /includes "..\/partials\/_f.mdx": what the corpus's pages include in all is over 32 times/,
+    );
+    expect(lines).toContain('… and 15 more warnings like the above (includes: corpus-full)');
+  });
+
   it('Docusaurus: a partial starting with `_` is not a page, and shows in the page that renders it', () => {
     const corpus = writeCorpus({
       'client/setup.mdx':

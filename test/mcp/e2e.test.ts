@@ -59,7 +59,7 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         additionalProperties: false,
         properties: { searchTerm: { type: 'string', minLength: 1, maxLength: 1000 } },
       });
-      expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['searchTerm']);
+      expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['searchTerm', 'knowledgeBase']);
       expect(tool.outputSchema).toMatchObject({
         type: 'object',
         required: expect.arrayContaining(['query', 'results']),

@@ -88,4 +88,18 @@ describe('the docs-gap report', () => {
     ]);
     expect(text.indexOf('terraform')).toBeLessThan(text.indexOf('webhook signature'));
   });
+
+  it('escapes control characters in every field it prints: client names, terms and pages', () => {
+    const hostile = '\u001b[2J\u009b31m\u202e';
+    const text = gapReportText(
+      gapReport([searched(`a${hostile}b`, { client: `evil\n${hostile}`, notCovered: true, pages: [] })], {
+        limit: 10,
+        now,
+        pages: [`kb/x${hostile}.md`],
+      }),
+    );
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('clients: evil\\u{a}\\u{1b}[2J\\u{9b}31m\\u{202e}');
+    expect(text).toContain('kb/x\\u{1b}[2J');
+  });
 });

@@ -29,6 +29,9 @@ describe('the structured log', () => {
       '10:11:12.345 ERROR e error="two words"',
     );
     expect(prettyLine('not json')).toBe('not json');
+    // Values, messages and events a client chose reach a terminal: their control characters are escaped.
+    const hostile = logLine({ event: 'e\u001b[2J', message: 'm\u009b1m', clientName: '\u001b]0;x\u0007' }, at);
+    expect(prettyLine(hostile)).toBe('10:11:12.345 INFO  e\\u{1b}[2J m\\u{9b}1m clientName="\\u001b]0;x\\u0007"');
     expect(prettyLine(line, true)).toContain('\u001b[36mINFO ');
   });
 

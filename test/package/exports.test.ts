@@ -47,7 +47,7 @@ const PLATFORM_API = [
   'openSqliteWebhookStore',
   'startFakePlatform',
 ];
-/** The platform's libraries: one of them native (better-sqlite3), none used by the server. */
+/** The platform's libraries (better-sqlite3 was, before node:sqlite replaced it), none used by the server. */
 // jose is not on the list: the server verifies OAuth access tokens with it too (src/mcp/oauth/verify.ts).
 const PLATFORM_ONLY = ['better-sqlite3', 'ajv', 'ajv-formats', '@types/better-sqlite3'];
 
@@ -124,5 +124,13 @@ describe('the platform package', () => {
       }
     }
     expect(outside).toEqual([]);
+  });
+
+  it('installs without a native compile: no dependency of its lockfile has an install script', () => {
+    const lock = readJson<{ packages: Record<string, { hasInstallScript?: boolean }> }>(
+      join(platformRoot, 'package-lock.json'),
+    );
+    const scripted = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true);
+    expect(scripted.map(([path]) => path)).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ function testFiles(): string[] {
 
 describe('the test tiers', () => {
   it('run the fast tier with the full run timeouts and pool, without its global setup', () => {
-    for (const key of ['testTimeout', 'hookTimeout', 'pool'] as const)
+    for (const key of ['testTimeout', 'hookTimeout', 'teardownTimeout', 'pool'] as const)
       expect(fast.test?.[key], key).toBe(all.test?.[key]);
     expect(fast.test?.include).toEqual(['test/**/*.unit.test.ts', 'packages/platform/test/**/*.unit.test.ts']);
     expect(fast.test?.globalSetup).toEqual([]);
@@ -41,7 +41,7 @@ describe('the test tiers', () => {
     expect(all.test?.exclude).toEqual(expect.arrayContaining(FULL_TESTS));
     expect(full.test?.include).toEqual(FULL_TESTS);
     expect(full.test?.exclude).not.toEqual(expect.arrayContaining(FULL_TESTS));
-    for (const key of ['testTimeout', 'hookTimeout', 'pool', 'globalSetup', 'maxWorkers'] as const)
+    for (const key of ['testTimeout', 'hookTimeout', 'teardownTimeout', 'pool', 'globalSetup', 'maxWorkers'] as const)
       expect(full.test?.[key], key).toEqual(all.test?.[key]);
     const { scripts } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;

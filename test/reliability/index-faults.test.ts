@@ -207,18 +207,18 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
 
   it('serve: the model file of the index is missing', async () => {
     const { index, model } = await indexWithFolderModel();
-    unlinkSync(join(model, 'onnx', 'model.onnx'));
+    unlinkSync(join(model, 'table.f32'));
     await expectRefusal(
       index,
       new RegExp(
-        `the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(onnx/model\\.onnx missing\\): .*export or download it again`,
+        `the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(table\\.f32 missing\\): .*export or download it again`,
       ),
     );
   });
 
   it('serve: the model file of the index is truncated', async () => {
     const { index, model } = await indexWithFolderModel();
-    truncateSync(join(model, 'onnx', 'model.onnx'), 200);
+    truncateSync(join(model, 'table.f32'), 200);
     await expectRefusal(
       index,
       new RegExp(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchDocsInputSchema } from '../../src/mcp/tools/docs-server.js';
+import { searchDocsInputSchema } from '../../src/mcp/tools/search-schema.js';
 import { renderSearch, searchDocsOutputSchema } from '../../src/mcp/render/render.js';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { FILLER_WEIGHT, parseQuery } from '../../src/search/query.js';

@@ -23,9 +23,10 @@ const page = readFileSync(join(projectRoot(), 'docs', 'configuration.md'), 'utf8
 const COMMAND_FLAGS: Record<CommandName, string[]> = {
   index: ['--ipc'],
   serve: ['--no-build', '--watch'],
-  search: ['--limit', '--json'],
+  search: ['--limit', '--json', '--kb'],
   config: ['--url', '--auth'],
   report: ['--since', '--limit', '--json'],
+  status: ['--json'],
 };
 
 describe('the settings catalogue', () => {

@@ -77,6 +77,14 @@ describe('settings', () => {
     expect(() => serveSettings({}, { [SETTINGS.authTokenFile.variable]: missing })).toThrow(
       /SVC_DOCS_AUTH_TOKEN_FILE: cannot read the token file .* \(ENOENT\)/,
     );
+    // A bad token read from a file names the file (and never the token).
+    const short = join(tmpdir(), `svc-docs-short-token-${process.pid}`);
+    writeFileSync(short, 'tooshort\n');
+    expect(() => serveSettings({}, { [SETTINGS.authTokenFile.variable]: short })).toThrow(
+      new SettingsError(
+        `SVC_DOCS_AUTH_TOKEN_FILE: the token in ${short} is too short: use at least 16 random characters, e.g. the output of \`openssl rand -hex 32\``,
+      ),
+    );
     // search renders as the server does, with the server's checks of the two settings it reads.
     expect(searchSettings({}, { [SETTINGS.responseBudgetChars.variable]: '8000' }).responseBudgetChars).toBe(8000);
     expect(() => searchSettings({}, { [SETTINGS.responseBudgetChars.variable]: '100' })).toThrow(

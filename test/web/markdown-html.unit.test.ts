@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from '../../src/web/markdown-html.js';
+import { boundedNesting, MAX_NESTING, markdownToHtml } from '../../src/web/markdown-html.js';
 
 /**
  * The search page's Markdown rendering on its own: whatever a section's Markdown carries (the
@@ -37,5 +37,13 @@ describe('the search page renders Markdown', () => {
     expect(html).toContain('<code>code &#x3C;script></code>');
     expect(html).toContain('<strong>kept</strong>');
     expect(html).toContain('bold');
+  });
+
+  it('bounds nesting: 6,000 nested quotes render as 16, deep indentation is cut (issue 40)', async () => {
+    const render = await markdownToHtml();
+    const quoted = render(`${'>'.repeat(6000)} deep`).text;
+    expect(quoted.match(/<blockquote>/g)).toHaveLength(MAX_NESTING);
+    expect(quoted).toContain('deep');
+    expect(boundedNesting(`${' '.repeat(500)}x\n> > y`)).toBe(`${' '.repeat(64)}x\n> > y`);
   });
 });

@@ -8,6 +8,7 @@ import { openEngine } from '../../src/search/engine.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 import { connectClient, raw, textOf } from '../helpers/mcp-client.js';
 import { useServedEngine } from '../helpers/served-engine.js';
+import { placeholderOf } from '../../src/web/page-view.js';
 
 /**
  * The search page over HTTP (its behaviour in a browser: search-page-browser.test.ts): the same
@@ -15,7 +16,7 @@ import { useServedEngine } from '../helpers/served-engine.js';
  * /docs, off by a setting, and its searches kept out of the query store.
  */
 
-const { serve } = useServedEngine(() => openEngine(bundledIndex()));
+const { serve, engine } = useServedEngine(() => openEngine(bundledIndex()));
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 const unescape = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
@@ -46,6 +47,9 @@ describe('the search page', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     const pre = /<section class="model"[^>]*>.*?<pre>([\s\S]*?)<\/pre>/.exec(response.text)?.[1];
     expect(unescape(pre!)).toBe(modelText);
+    // The summary counts the results the model's text holds (it counted those found, 5 beside 4).
+    const shown = (modelText.match(/^===== Result \d+ =====$/gm) ?? []).length;
+    expect(response.text).toMatch(new RegExp(`<p class="note">${shown} results? for “`));
     expect(response.text).toContain('Best match · section');
     expect(response.text).not.toMatch(/<script/i);
   });
@@ -56,6 +60,8 @@ describe('the search page', () => {
     expect(home.status).toBe(200);
     expect(home.text).toMatch(/<tr><td>svc-platform<\/td><td class="n">\d+<\/td>/);
     expect(home.text).toContain('Docs-gap report');
+    // The box's example is a main topic of the docs served, never a fixed one.
+    expect(home.text).toContain(`placeholder="${placeholderOf(engine().summary())}"`);
     const tooLong = await page(server.url, `?q=${'x'.repeat(1001)}`);
     expect(tooLong.status).toBe(400);
     expect(tooLong.text).toContain('searchTerm is longer than 1000 characters');

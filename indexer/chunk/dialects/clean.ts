@@ -3,6 +3,7 @@ import { visit } from 'unist-util-visit';
 import { cleanBlocks } from './blocks.js';
 import { applyEdits, inlineEdits, overlaps, type Range } from './edits.js';
 import { htmlEdits } from './html-nodes.js';
+import { linkTextEdits } from './link-text.js';
 
 /**
  * A Markdown page of any site generator's dialect → the page as its readers see it, as plain
@@ -30,7 +31,10 @@ export function cleanDialects(source: string, parse: (text: string) => Root): Cl
   const kept = [...codeRanges(tree), ...html.block].sort((a, b) => a.start - b.start);
   const inline = inlineEdits(blocks, kept);
   // A tag inside a macro or shortcode went with it (`{{<figure src=…>}}` parses as a tag).
-  const edits = [...html.block, ...inline, ...html.inline.filter((e) => !overlaps(e, inline))];
+  const marked = [...html.block, ...inline, ...html.inline.filter((e) => !overlaps(e, inline))];
+  const sorted = [...marked].sort((a, b) => a.start - b.start);
+  // Links shown as their text and entities decoded, where no other edit is (link-text.ts).
+  const edits = [...marked, ...linkTextEdits(tree, blocks).filter((e) => !overlaps(e, sorted))];
   if (edits.length === 0) return { text: blocks, tree };
   return { text: applyEdits(blocks, edits) };
 }

@@ -11,6 +11,8 @@ import { mdbookPart } from './mdbook-include.js';
  * Pure: files come from `resolve`, which says where a directive leads (or that it leads nowhere
  * that may be read). Guards: a file already being included higher up (a cycle), includes nested
  * deeper than `maxDepth`, and text past `maxChars` in all become nothing, each told as a problem.
+ * `maxChars` counts what is produced: the indentation added to every included line too (a
+ * 1 MB fragment included 100 spaces deep made a 117-byte page 52 MB, issue 40).
  */
 
 export interface IncludedFile {
@@ -82,7 +84,9 @@ function expand<F extends IncludedFile>(
     at = directive.end;
     const body = inlined(file, directive, stack, walk);
     const lineEnd = /\r?\n$/.exec(text.slice(directive.start, directive.end))?.[0] ?? '';
-    out += directive.indent === undefined ? body : indented(body, directive.indent, lineEnd);
+    if (directive.indent === undefined) out += body;
+    else if (withinLimit(body, directive.indent, walk)) out += indented(body, directive.indent, lineEnd);
+    else walk.problems.push({ kind: 'too-large', from: file.id, target: directive.target });
   }
   return out + text.slice(at);
 }
@@ -130,8 +134,21 @@ function region(text: string, name: string): string {
   return lines.slice(start + 1, end < 0 ? lines.length : end).join('');
 }
 
+/** Whether indenting `body` keeps the page's included text within the limit (counting it if so), before the text is made. */
+function withinLimit<F extends IncludedFile>(body: string, indent: string, walk: Walk<F>): boolean {
+  if (indent === '' || body === '') return true;
+  const lines = body.match(LINE_START)?.length ?? 0;
+  const added = lines * indent.length;
+  if (walk.chars + added > walk.limits.maxChars) return false;
+  walk.chars += added;
+  return true;
+}
+
+/** Where indented() puts the indentation: each line with text (`^` in `m` mode also follows \r, U+2028, U+2029). */
+const LINE_START = /^(?=[^\r\n])/gm;
+
 function indented(body: string, indent: string, lineEnd: string): string {
   if (body === '') return '';
-  const text = indent === '' ? body : body.replace(/^(?=[^\r\n])/gm, indent);
+  const text = indent === '' ? body : body.replace(LINE_START, indent);
   return /\n$/.test(text) ? text : text + (lineEnd || '\n');
 }

@@ -26,7 +26,7 @@ export type PlatformErrorCode =
   | 'invalid_trigger_payload'
   /** A trigger schema cannot be compiled, or is too deep or cyclic to check. */
   | 'invalid_trigger_schema'
-  /** An optional library a feature needs is not installed (better-sqlite3 for the SQLite webhook store). */
+  /** A library a feature needs is not available (node:sqlite, on a Node older than 22.13, for the SQLite webhook store). */
   | 'dependency_missing'
   | WebhookErrorCode;
 

@@ -1,9 +1,11 @@
 /**
- * The default webhook store: one SQLite file (better-sqlite3, WAL), durable
- * on commit, so a delivery answered with 200 survives a crash or power loss.
+ * The default webhook store: one SQLite file (Node's built-in node:sqlite, WAL), durable on
+ * commit, so a delivery answered with 200 survives a crash or power loss. node:sqlite needs no
+ * native compile at install (better-sqlite3 compiled SQLite from source for minutes where no
+ * prebuilt binary matched); it is unflagged from Node 22.13 and 23.4 (package.json's engines).
  */
 import { createRequire } from 'node:module';
-import type Database from 'better-sqlite3';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { PlatformError } from './errors.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
 import type { PendingDelivery, RecordOutcome, WebhookStore } from './webhook-store.js';
@@ -79,10 +81,12 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     requeueFailed,
   } = prepareStatements(db);
 
-  const record = db.transaction((delivery: WebhookDelivery): RecordOutcome => {
+  const record = (delivery: WebhookDelivery): RecordOutcome => {
     const { event, instanceId } = delivery;
     if (findEvent.get(event.id) !== undefined) return 'duplicate';
-    const last = lastSequence.get(instanceId, event.entityFqdn, event.entityId);
+    const last = lastSequence.get(instanceId, event.entityFqdn, event.entityId) as
+      | { last_sequence: number }
+      | undefined;
     if (last !== undefined && event.entityEventSequence <= last.last_sequence) return 'stale';
     insertDelivery.run({
       eventId: event.id,
@@ -96,17 +100,19 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     });
     raiseSequence.run(instanceId, event.entityFqdn, event.entityId, event.entityEventSequence);
     return 'stored';
-  });
+  };
 
-  // better-sqlite3 is synchronous; the async wrappers only fit the WebhookStore interface.
+  // node:sqlite is synchronous; the async wrappers only fit the WebhookStore interface.
   return {
     // IMMEDIATE takes the write lock up front, so two processes cannot both pass the duplicate check.
-    record: async (delivery) => record.immediate(delivery),
+    record: async (delivery) => immediate(db, () => record(delivery)),
     pending: async () =>
-      byStatus
-        .all('pending')
-        .map(({ delivery_json, attempts }) => ({ delivery: JSON.parse(delivery_json) as WebhookDelivery, attempts })),
-    startAttempt: async (eventId) => startAttempt.get(Date.now(), eventId)?.attempts,
+      rows(byStatus, 'pending').map(({ delivery_json, attempts }) => ({
+        delivery: JSON.parse(delivery_json) as WebhookDelivery,
+        attempts,
+      })),
+    startAttempt: async (eventId) =>
+      (startAttempt.get(Date.now(), eventId) as { attempts: number } | undefined)?.attempts,
     markAttemptFailed: async (eventId, error) => {
       finishAttempt.run('pending', error, Date.now(), eventId);
     },
@@ -116,10 +122,28 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     markFailed: async (eventId, error) => {
       finishAttempt.run('failed', error, Date.now(), eventId);
     },
-    list: async (status) => byStatus.all(status).map(toStored),
-    requeue: async (eventId) => requeueFailed.run(Date.now(), eventId).changes > 0,
+    list: async (status) => rows(byStatus, status).map(toStored),
+    requeue: async (eventId) => Number(requeueFailed.run(Date.now(), eventId).changes) > 0,
     close: () => db.close(),
   };
+}
+
+/** Runs `work` in a BEGIN IMMEDIATE transaction: committed when it returns, rolled back when it throws. */
+function immediate<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** The rows a status query returns, typed: node:sqlite returns plain records of SQL values. */
+function rows(statement: StatementSync, status: DeliveryStatus): DeliveryRow[] {
+  return statement.all(status) as unknown as DeliveryRow[];
 }
 
 function toStored(row: DeliveryRow): StoredDelivery {
@@ -133,24 +157,25 @@ function toStored(row: DeliveryRow): StoredDelivery {
 }
 
 /** Opens the file with durable settings and the current schema, or a PlatformError saying why it cannot. */
-function openDatabase(filename: string): Database.Database {
-  const Driver = loadDriver();
-  let db: Database.Database;
+function openDatabase(filename: string): DatabaseSync {
+  const { DatabaseSync: Driver } = loadDriver();
+  let db: DatabaseSync | undefined;
   try {
     db = new Driver(filename);
-    db.pragma('journal_mode = WAL');
+    db.exec('PRAGMA journal_mode = WAL');
     // FULL: a commit is on disk before record() returns, which the 200 promises.
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    const version = db.pragma('user_version', { simple: true });
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA busy_timeout = 5000');
+    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined)?.user_version;
     if (typeof version === 'number' && version > SCHEMA_VERSION) {
       throw new Error(
         `it has schema version ${version}, newer than this package's ${SCHEMA_VERSION}; upgrade @svc-docs/platform`,
       );
     }
     db.exec(SCHEMA);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   } catch (error) {
+    if (db?.isOpen) db.close();
     throw new PlatformError(
       'invalid_argument',
       `cannot open the webhook store ${JSON.stringify(filename)}: ${error instanceof Error ? error.message : String(error)}`,
@@ -160,11 +185,9 @@ function openDatabase(filename: string): Database.Database {
 }
 
 /** The store's SQL, prepared once per open database. */
-function prepareStatements(db: Database.Database) {
-  const findEvent = db.prepare<[string], { found: number }>(
-    'SELECT 1 AS found FROM webhook_deliveries WHERE event_id = ?',
-  );
-  const lastSequence = db.prepare<[string, string, string], { last_sequence: number }>(
+function prepareStatements(db: DatabaseSync) {
+  const findEvent = db.prepare('SELECT 1 AS found FROM webhook_deliveries WHERE event_id = ?');
+  const lastSequence = db.prepare(
     'SELECT last_sequence FROM webhook_entity_sequences WHERE instance_id = ? AND entity_fqdn = ? AND entity_id = ?',
   );
   const insertDelivery = db.prepare(
@@ -175,16 +198,16 @@ function prepareStatements(db: Database.Database) {
     `INSERT INTO webhook_entity_sequences (instance_id, entity_fqdn, entity_id, last_sequence) VALUES (?, ?, ?, ?)
      ON CONFLICT (instance_id, entity_fqdn, entity_id) DO UPDATE SET last_sequence = excluded.last_sequence`,
   );
-  const byStatus = db.prepare<[DeliveryStatus], DeliveryRow>(
+  const byStatus = db.prepare(
     'SELECT delivery_json, attempts, status, last_error, received_at FROM webhook_deliveries WHERE status = ? ORDER BY id',
   );
-  const startAttempt = db.prepare<[number, string], { attempts: number }>(
+  const startAttempt = db.prepare(
     "UPDATE webhook_deliveries SET attempts = attempts + 1, updated_at = ? WHERE event_id = ? AND status = 'pending' RETURNING attempts",
   );
-  const finishAttempt = db.prepare<[DeliveryStatus, string | null, number, string]>(
+  const finishAttempt = db.prepare(
     "UPDATE webhook_deliveries SET status = ?, last_error = ?, updated_at = ? WHERE event_id = ? AND status = 'pending'",
   );
-  const requeueFailed = db.prepare<[number, string]>(
+  const requeueFailed = db.prepare(
     "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, updated_at = ? WHERE event_id = ? AND status = 'failed'",
   );
   return {
@@ -200,19 +223,17 @@ function prepareStatements(db: Database.Database) {
 }
 
 /**
- * better-sqlite3 is loaded on first use rather than imported, so the package imports (tokens,
- * triggers, webhook verification) where its native build is absent, e.g. an `--ignore-scripts` install.
+ * node:sqlite is loaded on first use rather than imported, so the package imports (tokens,
+ * triggers, webhook verification) on a Node without it: 22.5 to 22.12 and 23.0 to 23.3 have it
+ * only behind --experimental-sqlite, older ones not at all.
  */
-function loadDriver(): typeof Database {
+function loadDriver(): typeof import('node:sqlite') {
   try {
-    const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
-    // The native addon loads on the first open: an install without its build fails here, not later.
-    new Driver(':memory:').close();
-    return Driver;
+    return createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
   } catch (error) {
     throw new PlatformError(
       'dependency_missing',
-      `the SQLite webhook store needs better-sqlite3, which did not load (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): install it with its native build (npm install better-sqlite3), or pass another WebhookStore`,
+      `the SQLite webhook store needs Node's node:sqlite (Node 22.13 or newer; ${process.version} has it only behind --experimental-sqlite, or not at all): ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; upgrade Node, or pass another WebhookStore`,
     );
   }
 }

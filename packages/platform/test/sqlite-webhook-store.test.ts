@@ -74,11 +74,11 @@ describe('SQLite webhook store', () => {
   });
 
   it('uses WAL journaling', async () => {
-    const { default: Database } = await import('better-sqlite3');
+    const { DatabaseSync } = await import('node:sqlite');
     const file = join(dir.dir, 'hooks.db');
     openSqliteWebhookStore(file).close();
-    const db = new Database(file, { readonly: true });
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const db = new DatabaseSync(file, { readOnly: true });
+    expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     db.close();
   });
 

@@ -7,8 +7,11 @@ import type { Log } from '../../observe/log.js';
  * Fair shares: no client (http/client-identity.ts) may take the server's capacity from the others. Each
  * request is tagged with its client (res.locals, and as the MCP SDK's authInfo.clientId so a tool
  * knows who asked), and a client runs at most `maxRequestsPerClient` requests at once, counting
- * those whose answers it has not read yet; beyond that it gets 429 with Retry-After. Sessions per
- * client are bounded where sessions are opened (legacy-sessions.ts).
+ * those whose answers it has not read yet, its server-to-client streams (GET with a session) and
+ * its search page requests, all together; beyond that it gets 429 with Retry-After. Streams take
+ * at most half the share, so a client holding streams can still send requests. (Ten addresses'
+ * worth of sessions, 100 each, could otherwise each hold a stream: issue 40.) Sessions per client
+ * are bounded where sessions are opened (legacy-sessions.ts).
  */
 
 /** What the auth guard leaves for this module: the verified OAuth subject, when there is one. */
@@ -33,29 +36,44 @@ export function clientTag(trust: ProxyTrust): RequestHandler {
   };
 }
 
-/** Bounds the requests one client runs at once (its POSTs; GET streams are bounded by its sessions). */
+/** What one client holds open now. */
+interface Held {
+  requests: number;
+  streams: number;
+}
+
+/**
+ * Bounds what one client runs at once: POSTs, GETs (a session's stream, a search page) and
+ * DELETEs are not counted. One handler serves every route that shares the bound.
+ */
 export function requestShare(maxRequestsPerClient: number, event: Log): RequestHandler {
-  const running = new Map<string, number>();
+  const held = new Map<string, Held>();
+  const maxStreams = Math.max(1, Math.floor(maxRequestsPerClient / 2));
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST') return next();
+    if (req.method !== 'POST' && req.method !== 'GET') return next();
     const client = clientKeyOf(res);
-    const count = running.get(client) ?? 0;
-    if (count >= maxRequestsPerClient) {
+    const now = held.get(client) ?? { requests: 0, streams: 0 };
+    const stream = req.method === 'GET' && req.header('mcp-session-id') !== undefined;
+    if (now.requests + now.streams >= maxRequestsPerClient || (stream && now.streams >= maxStreams)) {
       event({ level: 'warn', event: 'client-requests-full', clientKey: client, max: maxRequestsPerClient });
+      const what = stream ? `${maxStreams} streams open` : `${maxRequestsPerClient} requests running or unread`;
       refuse(
         res,
         429,
-        `Too Many Requests: this client already has ${maxRequestsPerClient} requests running or unread. Read their answers, then retry.`,
+        `Too Many Requests: this client already has ${what}. Read their answers, then retry.`,
         RpcCode.ServerError,
-        { 'Retry-After': '1' },
+        {
+          'Retry-After': '1',
+        },
       );
       return;
     }
-    running.set(client, count + 1);
+    const kind = stream ? 'streams' : 'requests';
+    now[kind]++;
+    held.set(client, now);
     res.once('close', () => {
-      const left = (running.get(client) ?? 1) - 1;
-      if (left > 0) running.set(client, left);
-      else running.delete(client);
+      now[kind]--;
+      if (now.requests + now.streams === 0) held.delete(client);
     });
     next();
   };

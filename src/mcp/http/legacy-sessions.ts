@@ -149,9 +149,14 @@ export class LegacySessions {
   }
 
   private async initialize(req: Request, res: Response, body: unknown): Promise<void> {
-    if (this.registry.isFull()) return this.refuseFull(res);
     const client = clientKeyOf(res);
     if (this.registry.ownedBy(client) >= this.options.maxSessionsPerClient) return this.refuseClientFull(res, client);
+    if (this.registry.isFull()) {
+      // The oldest idle session of the client holding most gives way (sessions.ts), so no one is locked out.
+      const evicted = this.registry.evictForNew();
+      if (evicted === undefined) return this.refuseFull(res);
+      this.options.event({ level: 'warn', event: 'session-evicted', session: evicted, max: this.options.maxSessions });
+    }
     const id = newSessionId(this.options.replicaId);
     const session = this.openSession(id, clientOfBody(body));
     // Registered before any await, so concurrent initializes cannot exceed the caps.

@@ -1,15 +1,12 @@
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { proxyTrust } from '../../http/client-identity.js';
 import { preflight } from '../../http/cors.js';
 import { refuse } from '../../http/refuse.js';
-import type { Log } from '../../observe/log.js';
 import { describeMcpBody } from '../../observe/mcp-request.js';
 import type { RequestObserver } from '../../observe/request-observer.js';
 import type { ServerOptions } from '../../settings/server-options.js';
 import { jsonBody } from './body.js';
-import { clientTag, requestShare } from './fair-share.js';
 import { hostGuard } from './guards.js';
 import type { LegacySessions } from './legacy-sessions.js';
 import type { Stateless } from './stateless.js';
@@ -27,23 +24,23 @@ export const MCP_PATH = '/docs';
 export const MCP_ALIAS = '/mcp';
 export const MCP_PATHS = [MCP_PATH, MCP_ALIAS];
 
-type RouteOptions = Pick<ServerOptions, 'trustedProxies' | 'maxRequestsPerClient' | 'allowedHosts' | 'maxBodyBytes'>;
+type RouteOptions = Pick<ServerOptions, 'allowedHosts' | 'maxBodyBytes'>;
 
 /** What the routes share: the access check, both eras' handlers, and the observer of each request. */
 export interface Parts {
   auth: RequestHandler;
+  /** The client tag and its share (fair-share.ts): one count for /docs and the search page (serve/app.ts). */
+  shares: RequestHandler[];
   legacy: LegacySessions;
   stateless: Stateless;
   observer: RequestObserver;
-  event: Log;
 }
 
 export function mcpRoutes(
   app: Express,
   options: RouteOptions,
-  { auth, legacy, stateless, observer, event }: Parts,
+  { auth, shares, legacy, stateless, observer }: Parts,
 ): void {
-  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
   app.use(MCP_PATHS, hostGuard(options.allowedHosts), preflight, auth, ...shares);
   app.post(MCP_PATHS, ...jsonBody(options.maxBodyBytes), async (req: Request, res: Response) => {
     const body: unknown = req.body;

@@ -121,6 +121,33 @@ export class SessionRegistry<T extends Closable> {
     return Math.max(1, Math.ceil(soonest / 1000));
   }
 
+  /**
+   * Makes room for a new session when the cap is reached: closes the idle session (no request
+   * running) of the client holding the most sessions, the one idle longest among them, and
+   * returns its id; undefined when no client holding two or more has an idle one. Ten addresses
+   * holding 100 sessions each kept every new client out for the whole idle time (30 minutes,
+   * issue 40); now a new client takes the place of one of theirs, and a client's only session is
+   * never taken.
+   */
+  evictForNew(): string | undefined {
+    let chosen: [string, Entry<T>] | undefined;
+    for (const candidate of this.entries) {
+      const entry = candidate[1];
+      if (entry.busy > 0 || this.ownedBy(entry.owner) < 2) continue;
+      if (chosen === undefined) {
+        chosen = candidate;
+        continue;
+      }
+      const [held, best] = [this.ownedBy(entry.owner), this.ownedBy(chosen[1].owner)];
+      if (held > best || (held === best && entry.lastActive < chosen[1].lastActive)) chosen = candidate;
+    }
+    if (chosen === undefined) return undefined;
+    const [id, entry] = chosen;
+    this.delete(id);
+    void entry.value.close().catch(() => undefined);
+    return id;
+  }
+
   /** Closes and forgets every session. */
   async closeAll(): Promise<void> {
     const values = [...this.entries.values()].map((e) => e.value);

@@ -31,7 +31,7 @@ export function describeTool(engine: SearchEngine, maxResults: number): string {
   const kbs = servedKnowledgeBases(engine);
   const served =
     kbs.length > 0
-      ? `Searches these knowledge bases:\n${kbs.map(describeKnowledgeBase).join('\n')}`
+      ? `Searches these knowledge bases:\n${kbs.map(describeKnowledgeBase).join('\n')}\nTo search one of them only, pass its name as knowledgeBase (${kbs.map((kb) => `"${kb.name}"`).join(', ')}); without it all are searched.`
       : 'Searches the indexed documentation.';
   return [
     served,

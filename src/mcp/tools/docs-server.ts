@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { projectRoot } from '../../project-root.js';
+import { SearchInputError } from '../../search/search-input.js';
 import type { SearchEngine } from '../../search/types.js';
 import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
@@ -10,6 +11,7 @@ import { registerReadPageTool } from './read-page.js';
 import { describeTool } from './describe.js';
 import { searchDocsOutputSchema } from '../render/render.js';
 import { searchDocs } from './search-docs.js';
+import { searchDocsInput, servedNames } from './search-schema.js';
 import { errorText, logLine } from '../../observe/log.js';
 import type { SearchOutcome } from '../../observe/search-outcome.js';
 import { parseServerOptions } from '../../settings/server-options.js';
@@ -21,25 +23,6 @@ import { parseServerOptions } from '../../settings/server-options.js';
  */
 
 const TOOL_NAME = 'SearchDocs';
-const MAX_SEARCH_TERM_CHARS = 1000;
-
-export const searchDocsInputSchema = z.strictObject({
-  searchTerm: z
-    .string()
-    .trim()
-    .min(
-      1,
-      'searchTerm is empty: pass specific technical terms, e.g. an option, API or error name and what you want to do with it',
-    )
-    .max(
-      MAX_SEARCH_TERM_CHARS,
-      `searchTerm is longer than ${MAX_SEARCH_TERM_CHARS} characters: keep the key terms and drop the rest`,
-    )
-    .describe(
-      'What to look for. Specific technical terms with context work best: the API, option, field or error names the answer would mention, and what you want to do.',
-    ),
-});
-
 interface DocsServerOptions {
   /** Largest result, text and structured copy together (see render.ts). */
   responseBudgetChars: number;
@@ -108,16 +91,22 @@ function registerSearchTool(server: McpServer, engine: SearchEngine, options: Do
     {
       title: 'Search documentation',
       description: describeTool(engine, options.maxResults),
-      inputSchema: searchDocsInputSchema,
+      inputSchema: searchDocsInput(servedNames(engine)),
       ...(structuredOutput ? { outputSchema: searchDocsOutputSchema } : {}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async ({ searchTerm }, ctx) => {
+    async ({ searchTerm, knowledgeBase }, ctx) => {
       let answer;
       try {
         // The client the HTTP layer tagged the request with: searches are served in turn by client.
-        answer = await searchDocs(engine, searchTerm, options, ctx.http?.authInfo?.clientId);
+        answer = await searchDocs(engine, searchTerm, options, {
+          client: ctx.http?.authInfo?.clientId,
+          knowledgeBase,
+        });
       } catch (error) {
+        // A knowledge base gone since this session listed the tool: the caller's to fix, not the index's.
+        if (error instanceof SearchInputError)
+          return { isError: true, content: [{ type: 'text' as const, text: `SearchDocs: ${error.message}` }] };
         const reason = errorText(error);
         log?.(logLine({ level: 'error', event: 'search-failed', error: reason }));
         return searchFailed(reason);

@@ -27,11 +27,11 @@ export async function searchDocs(
   engine: SearchEngine,
   term: string,
   settings: SearchDocsSettings,
-  /** Who asked (fair-share.ts): a search pool serves waiting searches in turn by client. */
-  client?: string,
+  /** Who asked (fair-share.ts), and the one knowledge base to search (all when absent). */
+  { client, knowledgeBase }: { client?: string; knowledgeBase?: string } = {},
 ): Promise<SearchDocsAnswer> {
   const start = performance.now();
-  const results = await engine.search(term, { limit: settings.maxResults, client });
+  const results = await engine.search(term, { limit: settings.maxResults, client, knowledgeBase });
   const { text, structured } = renderSearch(term, results, { budgetChars: settings.responseBudgetChars });
   const confidences = results.map((r) => r.confidence);
   const outcome: SearchOutcome = {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlPage } from '../../../indexer/formats/html-page.js';
+import { htmlPage, htmlSiteName } from '../../../indexer/formats/html-page.js';
 
 /**
  * Pages in the shapes four generators write (pages/html: a Sphinx Read the Docs theme page, MkDocs
@@ -64,5 +64,49 @@ describe('htmlPage', () => {
     expect(titled('Site | Getting started', '<h1>Getting started</h1>')).toBe('Getting started');
     expect(titled('Plain title')).toBe('Plain title');
     expect(titled('  ')).toBeUndefined();
+  });
+
+  it('reads a DocBook page as its one division, without the Prev / Up / Next tables, its contents or empty anchors', () => {
+    const page = htmlPage(
+      '<html><head><title>5.7. Privileges</title><meta name="generator" content="DocBook XSL Stylesheets"/></head><body>' +
+        '<div class="navheader"><table><tr><th colspan="3">5.7. Privileges</th></tr><tr><td><a accesskey="p" href="a.html">Prev</a></td>' +
+        '<td><a accesskey="u" href="ddl.html">Up</a></td><td><a accesskey="n" href="b.html">Next</a></td></tr></table><hr/></div>' +
+        '<div class="sect1" id="DDL-PRIV"><div class="titlepage"><div><div><h2 class="title">5.7. Privileges</h2></div></div></div>' +
+        '<div class="toc"><dl><dt><a href="#x">5.7.1. Owners</a></dt></dl></div>' +
+        '<a id="id-1.5.4.9.2" class="indexterm"></a><a href="lost.html"></a><p>Use <code>GRANT</code> to give roles privileges.</p></div>' +
+        '<div class="navfooter"><hr/><table><tr><td><a href="a.html">Prev</a></td><td><a href="index.html">Home</a></td><td><a href="b.html">Next</a></td></tr></table></div>' +
+        '</body></html>',
+    );
+    expect(page).toEqual({
+      title: '5.7. Privileges',
+      markdown: '## 5.7. Privileges\n\nUse `GRANT` to give roles privileges.',
+    });
+  });
+
+  it('reads a Javadoc page without its navigation bars, and a Docusaurus page without its breadcrumbs and pager', () => {
+    const javadoc = htmlPage(
+      '<body><div class="topNav"><ul class="navList"><li><a href="overview.html">Overview</a></li></ul></div>' +
+        '<div class="subNav"><a href="prev.html">Prev Class</a></div><div class="header"><h1 class="title">Class Widget</h1></div>' +
+        '<div class="contentContainer"><div class="block">A widget.</div></div><div class="bottomNav"><a href="index.html">Frames</a></div>' +
+        '<p class="legalCopy">Copyright 2024</p></body>',
+    );
+    expect(javadoc.markdown).toBe('# Class Widget\n\nA widget.');
+    const docusaurus = htmlPage(
+      '<main><article><nav aria-label="Breadcrumbs"><a href="/">Home</a></nav>' +
+        '<div class="theme-doc-markdown markdown"><header><h1>Routers</h1></header><p>Define a router.</p></div>' +
+        '<div class="pagination-nav"><a href="/prev">Previous</a><a href="/next">Next</a></div></article></main>',
+    );
+    expect(docusaurus.markdown).toBe('# Routers\n\nDefine a router.');
+  });
+
+  it("names a site from its home page: the declared site name, else the title's site part", () => {
+    expect(
+      htmlSiteName('<head><meta property="og:site_name" content="Acme Docs"><title>Home | Other</title></head>'),
+    ).toBe('Acme Docs');
+    expect(htmlSiteName('<head><meta name="application-name" content="Quill"></head>')).toBe('Quill');
+    expect(htmlSiteName('<title>PostgreSQL 15.18 Documentation</title>')).toBe('PostgreSQL 15.18 Documentation');
+    expect(htmlSiteName('<title>Welcome — Project 1.0 documentation</title>')).toBe('Project 1.0 documentation');
+    expect(htmlSiteName('<title>Hello from tRPC | tRPC</title>')).toBe('tRPC');
+    expect(htmlSiteName('<p>no title</p>')).toBeUndefined();
   });
 });

@@ -223,22 +223,39 @@ describe('access control', () => {
 });
 
 describe('capacity and lifetime', () => {
-  it('answers 503 with Retry-After when sessions are full, stays healthy, and takes new sessions once one closes', async () => {
-    const server = await serve({ maxSessions: 2, maxSessionsPerClient: 2 });
-    const a = await openRawSession(server.url);
-    await openRawSession(server.url);
-    const full = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS }, body: initializeBody() });
+  it('when sessions are full, an idle one of the client holding most gives way; 503 with Retry-After when none can', async () => {
+    const server = await serve({ maxSessions: 3, maxSessionsPerClient: 2, trustedProxies: ['loopback'] });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const a1 = await openRawSession(server.url, from('10.0.0.1'));
+    const a2 = await openRawSession(server.url, from('10.0.0.1'));
+    const b1 = await openRawSession(server.url, from('10.0.0.2'));
+    await openRawSession(server.url, from('10.0.0.3'));
+    expect(server.sessionCount()).toBe(3);
+    const gone = await raw(server.url, {
+      method: 'POST',
+      headers: { ...sessionHeaders(a1), ...from('10.0.0.1') },
+      body: LIST_TOOLS,
+    });
+    expect(gone.status).toBe(404);
+    expect(server.lines.some((l) => JSON.parse(l).event === 'session-evicted')).toBe(true);
+    const kept = [a2, b1].map((id) =>
+      raw(server.url, {
+        method: 'POST',
+        headers: { ...sessionHeaders(id), ...from(id === a2 ? '10.0.0.1' : '10.0.0.2') },
+        body: LIST_TOOLS,
+      }),
+    );
+    expect((await Promise.all(kept)).map((r) => r.status)).toEqual([200, 200]);
+    // Everyone holds one now: a fourth client waits.
+    const full = await raw(server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...from('10.0.0.4') },
+      body: initializeBody(),
+    });
     expect(full.status).toBe(503);
     expect(Number(full.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(rpcError(full.text).message).toMatch(/all 2 sessions are in use/);
-    expect(server.sessionCount()).toBe(2);
-
+    expect(rpcError(full.text).message).toMatch(/all 3 sessions are in use/);
     expect((await raw(server.url.replace('/docs', '/healthz'), { method: 'GET' })).status).toBe(200);
-    expect((await raw(server.url, { method: 'POST', headers: sessionHeaders(a), body: LIST_TOOLS })).status).toBe(200);
-
-    expect((await raw(server.url, { method: 'DELETE', headers: sessionHeaders(a) })).status).toBe(200);
-    await openRawSession(server.url);
-    expect(server.sessionCount()).toBe(2);
   });
 
   it('closes idle sessions: their id gets 404 and the slot is free', async () => {

@@ -105,6 +105,24 @@ describe('SessionRegistry', () => {
     expect(registry.ownedBy('bob')).toBe(0);
   });
 
+  it('makes room at the cap: the idle session of the client holding most goes, idle longest first; never a lone one', () => {
+    const registry = new SessionRegistry<FakeSession>({ maxSessions: 5, idleMs: 60_000 });
+    const sessions = Object.fromEntries(['a1', 'a2', 'a3', 'b1', 'b2', 'c1'].map((id) => [id, new FakeSession()]));
+    for (const id of ['a1', 'b1', 'a2', 'b2', 'a3', 'c1']) {
+      vi.advanceTimersByTime(1000);
+      registry.add(id, sessions[id]!, id[0]);
+    }
+    registry.begin('a1');
+    expect(registry.evictForNew()).toBe('a2');
+    expect(sessions.a2!.closed).toBe(1);
+    // a and b hold two each now: the one idle longest of theirs goes (a1 is busy).
+    expect(registry.evictForNew()).toBe('b1');
+    expect(registry.evictForNew()).toBe('a3');
+    // a's last is busy, b's and c's are their only ones.
+    expect(registry.evictForNew()).toBeUndefined();
+    expect([registry.ownedBy('a'), registry.ownedBy('b'), registry.ownedBy('c')]).toEqual([1, 1, 1]);
+  });
+
   it('closeAll closes and forgets every session', async () => {
     const registry = new SessionRegistry<FakeSession>({ maxSessions: 5, idleMs: 1000 });
     const sessions = [new FakeSession(), new FakeSession()];

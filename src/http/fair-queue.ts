@@ -2,7 +2,8 @@
  * Waiting work, served in turn by who asked: each key (a client) has its own first-in-first-out
  * queue, and the next item comes from the key that has waited longest since it was last served.
  * One client with 30 searches waiting and another with one: the other's is served after at most
- * one of the first client's, not after all 30. Pure data structure; the search pool uses it.
+ * one of the first client's, not after all 30. Pure data structure; the search pool and the search
+ * page's Markdown renderer use it.
  */
 export class FairQueue<T> {
   /** Keys in the order they are served next (a Map keeps insertion order). */

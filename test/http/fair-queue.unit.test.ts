@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairQueue } from '../../src/serve/fair-queue.js';
+import { FairQueue } from '../../src/http/fair-queue.js';
 
 describe('FairQueue', () => {
   it('serves keys in turn, each in its own order, so one key with many items waits its turn', () => {

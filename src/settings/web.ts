@@ -1,0 +1,78 @@
+/**
+ * The catalogue's entries (catalogue.ts spreads them into SETTINGS) for a website corpus: the
+ * bounds a crawl keeps to, so a hostile or broken site (a link maze, a huge page, a slow server, a
+ * sitemap of a million entries) costs a bounded time and space and the build goes on
+ * (docs/sources.md).
+ */
+export const WEB_SETTINGS = {
+  webMaxPages: {
+    variable: 'SVC_DOCS_WEB_MAX_PAGES',
+    kind: 'positive',
+    default: 5000,
+    meaning: 'Pages read from one website corpus at most (sitemap entries and followed links alike)',
+    commands: ['index', 'serve'],
+  },
+  webMaxPageBytes: {
+    variable: 'SVC_DOCS_WEB_MAX_PAGE_BYTES',
+    kind: 'positive',
+    default: 4 * 1024 * 1024,
+    meaning: 'A larger web page (or sitemap) is cut off at this many bytes and skipped with a line',
+    commands: ['index', 'serve'],
+  },
+  webMaxTotalBytes: {
+    variable: 'SVC_DOCS_WEB_MAX_TOTAL_BYTES',
+    kind: 'positive',
+    default: 512 * 1024 * 1024,
+    meaning: 'Bytes downloaded from one website corpus per crawl at most; the crawl stops there',
+    commands: ['index', 'serve'],
+  },
+  webConcurrency: {
+    variable: 'SVC_DOCS_WEB_CONCURRENCY',
+    kind: 'positive',
+    default: 4,
+    meaning: 'Requests to one website in flight at once at most',
+    commands: ['index', 'serve'],
+  },
+  webRequestsPerSecond: {
+    variable: 'SVC_DOCS_WEB_REQUESTS_PER_SECOND',
+    kind: 'positive',
+    default: 8,
+    meaning: 'Requests started per second to one website at most',
+    commands: ['index', 'serve'],
+  },
+  webTimeoutSeconds: {
+    variable: 'SVC_DOCS_WEB_TIMEOUT_SECONDS',
+    kind: 'positive',
+    default: 30,
+    meaning: 'Time limit of each request to a website, its whole answer included',
+    commands: ['index', 'serve'],
+  },
+  webPollSeconds: {
+    variable: 'SVC_DOCS_WEB_POLL_SECONDS',
+    kind: 'positive',
+    default: 3600,
+    meaning:
+      'How often `serve --watch` crawls a website corpus again (conditional requests: unchanged pages are not downloaded)',
+    commands: ['serve'],
+  },
+} as const;
+
+/** A website crawl's bounds, as the indexer takes them (indexer/sources/crawl.ts). */
+export interface WebLimits {
+  maxPages: number;
+  maxPageBytes: number;
+  maxTotalBytes: number;
+  concurrency: number;
+  requestsPerSecond: number;
+  timeoutMs: number;
+}
+
+/** The defaults, for callers that pass none (tests, library users). */
+export const DEFAULT_WEB_LIMITS: WebLimits = {
+  maxPages: WEB_SETTINGS.webMaxPages.default,
+  maxPageBytes: WEB_SETTINGS.webMaxPageBytes.default,
+  maxTotalBytes: WEB_SETTINGS.webMaxTotalBytes.default,
+  concurrency: WEB_SETTINGS.webConcurrency.default,
+  requestsPerSecond: WEB_SETTINGS.webRequestsPerSecond.default,
+  timeoutMs: WEB_SETTINGS.webTimeoutSeconds.default * 1000,
+};
