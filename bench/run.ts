@@ -13,13 +13,13 @@ import { measureColdStart } from './speed/coldstart.js';
 import { measureHttp } from './speed/http.js';
 import { measureIndexing } from './speed/indexing.js';
 import { measureLatency } from './speed/latency.js';
-import { heldOutComparison } from './quality/heldout.js';
-import { engineRanker, evaluate, miniSearchRanker, type SystemReport } from './quality/quality.js';
-import { labelledSets, splitHalf, type QuerySet } from './queries.js';
+import type { CorpusRuns } from './quality/loco-cache.js';
+import { leftOutSummary } from './quality/loco-report.js';
+import { qualityOf, searchEverySet } from './quality/quality-part.js';
+import { labelledSets, type QuerySet } from './queries.js';
 import { measureScale, scaleChart } from './scale/scale.js';
-import { misspelt } from './quality/typos.js';
-import type { BenchResults, QualityReport } from './report/results.js';
-import { renderSummary } from './report/summary.js';
+import type { BenchResults } from './report/results.js';
+import { renderQualitySummary, renderSummary } from './report/summary.js';
 import { writePageScreenshots } from './report/search-page-screenshot.js';
 
 /**
@@ -28,66 +28,14 @@ import { writePageScreenshots } from './report/search-page-screenshot.js';
  * receives their answers, then every other system), query latency by stage, indexing speed, end-to-end latency over HTTP, cold
  * start, and behaviour at scale, all measured in this one run on this machine, screenshots of
  * the search page for the README, and the abuse and soak run. Select parts with
- * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; abuse:
+ * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; `leftout`:
+ * the quality part's left-out figures alone; abuse:
  * bench/abuse/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
- * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md and
+ * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md, quality.md (the quality part alone) and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
  * (an exception), never because the machine is slow.
  */
-
-async function qualityOf(
-  set: QuerySet,
-  indexRoot: string,
-  embedder: Awaited<ReturnType<typeof loadEmbedder>>,
-): Promise<QualityReport> {
-  const indexDir = join(indexRoot, `${set.name}-index`);
-  const built = await buildIndex({ corpusDirs: [set.corpusDir], outDir: indexDir, embedder });
-  const answers = await heldOutComparison(set, indexDir, embedder);
-  const heldOut = splitHalf(set, 'heldout');
-  const rankers = [
-    miniSearchRanker([set.corpusDir]),
-    await engineRanker('bm25f alone', indexDir, embedder, {
-      retrieval: 'lexical',
-      rewrites: false,
-      fusion: { documentBreadthWeight: 0 },
-    }),
-    await engineRanker('bm25f + query rewrites + breadth', indexDir, embedder, { retrieval: 'lexical' }),
-    await engineRanker('vector (hnsw)', indexDir, embedder, { retrieval: 'vector' }),
-    await engineRanker('vector (exact)', indexDir, embedder, { retrieval: 'vector', vectorSearch: 'exact' }),
-    await engineRanker('hybrid rrf', indexDir, embedder, { fusion: { method: 'rrf', expansionTerms: 0 } }),
-    await engineRanker('hybrid weighted, no expansion', indexDir, embedder, { fusion: { expansionTerms: 0 } }),
-    await engineRanker('hybrid (shipped)', indexDir, embedder),
-  ];
-  const systems: SystemReport[] = [];
-  for (const ranker of rankers) {
-    systems.push(await evaluate(heldOut, ranker));
-    await ranker.close();
-  }
-  const typoSet = misspelt(heldOut);
-  const typoRankers = [
-    miniSearchRanker([set.corpusDir]),
-    await engineRanker('hybrid (shipped), no typo tolerance', indexDir, embedder, { typoTolerance: false }),
-    await engineRanker('hybrid (shipped)', indexDir, embedder),
-  ];
-  const typos: SystemReport[] = [];
-  for (const ranker of typoRankers) {
-    typos.push(await evaluate(typoSet, ranker));
-    await ranker.close();
-  }
-  const typoExamples = typoSet.queries.slice(0, 4).map((q) => q.query);
-  return {
-    set: set.name,
-    corpus: set.corpus,
-    queries: heldOut.queries.length,
-    documents: built.documents,
-    sections: built.sections,
-    answers,
-    systems,
-    typos,
-    typoExamples,
-  };
-}
 
 /** What every part of a run shares: the flags, where it works, the model, the labelled sets, the results so far. */
 interface RunContext {
@@ -132,11 +80,18 @@ async function main(): Promise<void> {
   const argocdQueries = argocd.queries.map((q) => q.query);
   const context = { flags, root, work, log, embedder, sets, argocd, argocdQueries, argocdIndex, results, timed };
   await timed('quality', async () => {
+    const runs: CorpusRuns[] = [];
     for (const set of sets) {
       log(`quality: ${set.name} (${set.queries.length} queries)`);
-      results.quality.push(await qualityOf(set, work, embedder));
+      results.quality.push(await qualityOf(set, work, embedder, runs));
     }
+    log(`quality: settings chosen leaving each of ${runs.length} corpora out`);
+    results.leftOut = await leftOutSummary(runs, flags.quick, log);
   });
+  if (!flags.parts.has('quality'))
+    await timed('leftout', async () => {
+      results.leftOut = await leftOutSummary(await searchEverySet(sets, work, embedder, log), flags.quick, log);
+    });
   await speedParts(context);
   await scaleAndLaterParts(context);
   await embedder.dispose();
@@ -242,9 +197,11 @@ function writeResults(flags: RunFlags, results: BenchResults, log: (line: string
     : [`results${suffix}.json`, `summary${suffix}.md`];
   writeFileSync(join(outDir, resultsFile), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(join(outDir, summaryFile), renderSummary(results));
+  if (results.leftOut || results.quality.length > 0)
+    writeFileSync(join(outDir, `quality${suffix}.md`), renderQualitySummary(results));
   if (results.scale) writeFileSync(join(outDir, `scale${suffix}.svg`), scaleChart(results.scale));
   log(
-    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total!.toFixed(0)} s`,
+    `wrote ${outDir}/${resultsFile}, ${summaryFile}${results.leftOut || results.quality.length > 0 ? `, quality${suffix}.md` : ''}${results.scale ? ` and scale${suffix}.svg` : ''} in ${results.seconds.total!.toFixed(0)} s`,
   );
 }
 

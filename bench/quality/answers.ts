@@ -20,6 +20,8 @@ import { answerAt, firstAnswerRank } from './shown.js';
 export interface AnswerSystem {
   name: string;
   search(query: string, limit: number): Promise<SearchResult[]>;
+  /** The first ten pages' keys (`kb/path`) for nDCG@10, when the system has them without a second search. */
+  ranking?(query: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,8 @@ export interface QueryOutcome {
   chars: number;
   /** Distinct sentences the response shows more than once (bench/quality/repeats.ts). */
   repeats: number;
+  /** 0 when the response was the short "does not seem to cover" answer (every labelled query is answerable). */
+  covered: number;
 }
 
 export interface AnswerScores {
@@ -58,6 +62,10 @@ export interface AnswerScores {
   /** Mean repeated sentences per response, and the share of responses with any. */
   meanRepeats: number;
   withRepeats: number;
+  /** Share of questions whose answer is in the top 5's whole windows but not in the response. */
+  foundThenDropped: number;
+  /** Share of these (answerable) questions that got the short not-covered answer. */
+  falseNotCovered: number;
 }
 
 export interface AnswerReport {
@@ -83,7 +91,11 @@ export async function answerOutcome(
 ): Promise<QueryOutcome> {
   const results = await system.search(query.query, settings.resultCount);
   const response = respond(query.query, results, settings.budgetChars, settings.passages);
-  const ranking = settings.resultCount >= 10 ? results : await system.search(query.query, 10);
+  const ranking =
+    settings.resultCount >= 10
+      ? results.map((r) => `${r.source}/${r.path}`)
+      : ((await system.ranking?.(query.query)) ??
+        (await system.search(query.query, 10)).map((r) => `${r.source}/${r.path}`));
   const rank = firstAnswerRank(query, response.shown);
   const full = fullWindows(results);
   return {
@@ -97,13 +109,10 @@ export async function answerOutcome(
       answerAt(query, respond(query.query, results, budget, settings.passages).shown, 5),
     ),
     rr: rank === 0 ? 0 : 1 / rank,
-    ndcg10: ndcg(
-      ranking.map((r) => `${r.source}/${r.path}`),
-      judgements(query),
-      10,
-    ),
+    ndcg10: ndcg(ranking, judgements(query), 10),
     chars: response.chars,
     repeats: repeatedSentences(response.sections),
+    covered: response.covered ? 1 : 0,
   };
 }
 
@@ -125,6 +134,8 @@ export function summarise(outcomes: readonly QueryOutcome[]): AnswerScores {
     ),
     meanRepeats: avg('repeats'),
     withRepeats: mean(outcomes.map((o) => (o.repeats > 0 ? 1 : 0))),
+    foundThenDropped: mean(outcomes.map((o) => (o.hit5Full === 1 && o.hit5 === 0 ? 1 : 0))),
+    falseNotCovered: mean(outcomes.map((o) => 1 - o.covered)),
   };
 }
 

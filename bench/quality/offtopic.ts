@@ -1,6 +1,7 @@
 import { mean, percentile } from '../lib/metrics.js';
 import type { QuerySet } from '../queries.js';
-import { respond, RESULT_COUNT } from './response.js';
+import type { PassageOptions } from '../../src/search/passage-options.js';
+import { respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import type { AnswerSystem } from './answers.js';
 
 /**
@@ -27,10 +28,14 @@ export interface OffTopicReport {
   perQuery: OffTopicOutcome[];
 }
 
-export async function evaluateOffTopic(set: QuerySet, system: AnswerSystem): Promise<OffTopicReport> {
+export async function evaluateOffTopic(
+  set: Pick<QuerySet, 'offTopic'>,
+  system: AnswerSystem,
+  passages: Partial<PassageOptions> = {},
+): Promise<OffTopicReport> {
   const perQuery: OffTopicOutcome[] = [];
   for (const q of set.offTopic) {
-    const response = respond(q.query, await system.search(q.query, RESULT_COUNT));
+    const response = respond(q.query, await system.search(q.query, RESULT_COUNT), RESPONSE_BUDGET_CHARS, passages);
     perQuery.push({
       id: q.id,
       chars: response.chars,

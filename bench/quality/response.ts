@@ -26,6 +26,8 @@ export interface Response {
   sections: string[];
   /** Results with their star count (0 for none), in order. */
   stars: number[];
+  /** False when the response is the short "does not seem to cover" answer. */
+  covered: boolean;
 }
 
 export function respond(
@@ -45,6 +47,7 @@ export function respond(
     })),
     sections: rendered.structured.results.flatMap((r) => r.sections.map((s) => s.text)),
     stars: rendered.structured.results.map((r) => r.relevance.stars),
+    covered: rendered.structured.covered,
   };
 }
 

@@ -1,5 +1,5 @@
-import type { HeldOutReport } from '../quality/heldout.js';
-import type { SystemReport } from '../quality/quality.js';
+import type { LeftOutSummary } from '../quality/loco-report.js';
+import type { QualityReport } from '../quality/quality-part.js';
 import type { ScaleReport } from '../scale/scale.js';
 import type { ColdStartReport } from '../speed/coldstart.js';
 import type { HttpReport } from '../speed/http.js';
@@ -9,23 +9,10 @@ import type { LatencyReport } from '../speed/latency.js';
 /**
  * The shape of results.json, which bench/run.ts writes and the summary writers read. It lives
  * here, below run.ts, so the writers never import run.ts (run.ts imports them: arrows one way).
+ * A quality part's report has its shape where it is made (bench/quality/quality-part.ts).
  */
 
-export interface QualityReport {
-  set: string;
-  corpus: string;
-  /** Held-out queries: every figure below is on the held-out half. */
-  queries: number;
-  documents: number;
-  sections: number;
-  /** The shipped engine against plain BM25 ±15 sections, as the assistant receives their answers. */
-  answers: HeldOutReport;
-  systems: SystemReport[];
-  /** The same queries with one typo each (bench/quality/typos.ts): what typo tolerance is worth. */
-  typos: SystemReport[];
-  /** A few of those queries, to show what the typos look like. */
-  typoExamples: string[];
-}
+export type { QualityReport };
 
 export interface BenchResults {
   mode: 'quick' | 'full';
@@ -35,6 +22,8 @@ export interface BenchResults {
   machine: { node: string; platform: string; cpus: number; memoryGiB: number };
   model: string;
   quality: QualityReport[];
+  /** Every corpus judged with the settings chosen on the others (bench/quality/loco-report.ts). */
+  leftOut?: LeftOutSummary;
   latency?: LatencyReport;
   indexing?: IndexingReport;
   http?: HttpReport;

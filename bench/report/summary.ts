@@ -1,5 +1,6 @@
 import type { BenchResults } from './results.js';
 import { tableHead } from './summary-format.js';
+import { leftOutLines } from './summary-loco.js';
 import { qualityLines } from './summary-quality.js';
 import { ratioRows } from './summary-ratios.js';
 import { scaleLines } from './summary-scale.js';
@@ -7,13 +8,27 @@ import { coldStartLines, httpLines, indexingLines, latencyLines } from './summar
 
 /** bench/results/summary.md: the tables the README quotes, part by part (summary-*.ts), then the ratios. */
 
-export function renderSummary(r: BenchResults): string {
-  const lines: string[] = [];
-  lines.push(`# Benchmark results (${r.mode})`, '');
-  lines.push(
+function runLines(r: BenchResults, title: string): string[] {
+  return [
+    `# ${title} (${r.mode})`,
+    '',
     `Run ${r.startedAt} on ${r.machine.platform}, ${r.machine.cpus} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; model \`${r.model}\`.`,
-  );
-  lines.push(`Command: \`${r.command ?? `npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}`}\`.`, '');
+    `Command: \`${r.command ?? `npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}`}\`.`,
+    '',
+  ];
+}
+
+/** bench/results/quality.md: the quality part alone, the left-out tables first. */
+export function renderQualitySummary(r: BenchResults): string {
+  const lines = runLines(r, 'Quality benchmark results');
+  if (r.leftOut) lines.push(...leftOutLines(r.leftOut));
+  lines.push(...qualityLines(r.quality));
+  return lines.join('\n') + '\n';
+}
+
+export function renderSummary(r: BenchResults): string {
+  const lines = runLines(r, 'Benchmark results');
+  if (r.leftOut) lines.push(...leftOutLines(r.leftOut));
   lines.push(...qualityLines(r.quality));
   if (r.latency) lines.push(...latencyLines(r.latency));
   if (r.indexing) lines.push(...indexingLines(r.indexing));

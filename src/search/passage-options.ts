@@ -69,7 +69,7 @@ export const DEFAULT_PASSAGES: PassageOptions = Object.freeze({
   firstBlocks: 2,
   minBlockScore: 0.05,
 
-  coveredMin: 0.18,
+  coveredMin: 0.22,
   namedHeadingTerms: 2,
   starMinMatch: 0.5,
 });

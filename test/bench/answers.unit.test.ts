@@ -81,7 +81,7 @@ describe('answer outcomes', () => {
       id: String(chars),
       style: 'keyword',
       hit1,
-      hit5: 1,
+      hit5: chars === 200 ? 0 : 1,
       hit1Full: 1,
       hit5Full: 1,
       hit5At: [0, 1, 1, 1],
@@ -89,6 +89,7 @@ describe('answer outcomes', () => {
       ndcg10: hit1,
       chars,
       repeats: chars > 150 ? 1 : 0,
+      covered: chars === 300 ? 0 : 1,
     });
     const s = summarise([o(1, 100), o(0, 300), o(1, 200)]);
     expect(s.queries).toBe(3);
@@ -96,5 +97,7 @@ describe('answer outcomes', () => {
     expect(s.medianChars).toBe(200);
     expect(s.hit5At).toEqual([0, 1, 1, 1]);
     expect(s.withRepeats).toBeCloseTo(2 / 3, 9);
+    expect(s.falseNotCovered).toBeCloseTo(1 / 3, 9);
+    expect(s.foundThenDropped).toBeCloseTo(1 / 3, 9);
   });
 });

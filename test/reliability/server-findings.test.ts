@@ -240,7 +240,7 @@ describe('finding 5: the smaller holes', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(/authToken .*too short/);
+    expect(message).toMatch(/SVC_DOCS_AUTH_TOKEN_FILE: the token in .*weak is too short/);
     expect(message).not.toContain('short-secret');
   });
 });
