@@ -177,13 +177,18 @@ export async function storm(run: Run): Promise<number> {
 }
 
 /** Whether an initialize beyond the cap got the clean refusal: 503, Retry-After, no session, the JSON-RPC error. */
+/**
+ * Refused with a time to retry and no session: 503 when every session is in use, or 429 when this
+ * client (the load run is one address) already holds its share of sessions, requests and streams.
+ */
 function cleanRefusal(answer: Awaited<ReturnType<typeof rawInitialize>>): boolean {
-  return (
+  const full =
     answer.status === 503 &&
-    Number(answer.retryAfter) >= 1 &&
-    answer.sessionId === null &&
-    /"code":-32000,"message":"Service Unavailable: all \d+ sessions are in use/.test(answer.body)
-  );
+    /"code":-32000,"message":"Service Unavailable: all \d+ sessions are in use/.test(answer.body);
+  const share =
+    answer.status === 429 &&
+    /"code":-32000,"message":"Too Many Requests: this client already (holds|has) /.test(answer.body);
+  return (full || share) && Number(answer.retryAfter) >= 1 && answer.sessionId === null;
 }
 
 type CapReport = LoadReport['cap'];
@@ -191,11 +196,11 @@ type CapReport = LoadReport['cap'];
 /** Phase 3a: the capped server filled; initializes beyond it refused while the held sessions search. */
 export async function fillCap(
   run: Run,
-): Promise<{ held: Session[] } & Pick<CapReport, 'refused503' | 'unexpected' | 'searchesAtCap'>> {
+): Promise<{ held: Session[] } & Pick<CapReport, 'refusedAtCap' | 'unexpected' | 'searchesAtCap'>> {
   const { options, terms, capped } = run;
   const held = await openMany(run, capped.server.url, options.cap.maxSessions, 'cap session (below the cap)');
   const unexpected: string[] = [];
-  let refused503 = 0;
+  let refusedAtCap = 0;
   const [overAnswers] = await Promise.all([
     Promise.all(
       Array.from({ length: options.cap.over }, () => rawInitialize(capped.server.url).catch((error: Error) => error)),
@@ -205,13 +210,13 @@ export async function fillCap(
   ]);
   for (const answer of overAnswers) {
     if (answer instanceof Error) unexpected.push(`exception: ${answer.message}`);
-    else if (cleanRefusal(answer)) refused503++;
+    else if (cleanRefusal(answer)) refusedAtCap++;
     else unexpected.push(`${answer.status} retry-after=${answer.retryAfter} ${answer.body.slice(0, 200)}`);
   }
   const health = await fetch(capped.server.url.replace(/\/docs$/, '/healthz'));
   await health.text();
   if (health.status !== 200) run.fail('healthz at the cap', new Error(`answered ${health.status}`));
-  return { held, refused503, unexpected, searchesAtCap: held.length };
+  return { held, refusedAtCap, unexpected, searchesAtCap: held.length };
 }
 
 /** Phase 3b: half the held sessions leave with DELETE, the rest are abandoned; new ones must get in after each. */

@@ -61,7 +61,7 @@ export interface LoadReport {
     held: number;
     attemptedOver: number;
     /** Of those, answered 503 with a Retry-After and a JSON-RPC error body. */
-    refused503: number;
+    refusedAtCap: number;
     /** Answers beyond the cap that were anything else (must be 0). */
     unexpected: string[];
     /** Searches the held sessions made while the cap was hit, and failures among them. */
@@ -86,7 +86,7 @@ export function describeLoad(report: LoadReport): string[] {
     `requests: ${r.total} HTTP requests answered (${Object.entries(r.byStatus)
       .map(([status, n]) => `${n}× ${status}`)
       .join(', ')}); ${r.searches} SearchDocs calls, ${r.searchFailures} failed; ${r.serverErrors} server errors`,
-    `cap: ${c.held} sessions held at a cap of ${c.maxSessions}; ${c.refused503}/${c.attemptedOver} initializes beyond it answered 503 + Retry-After, ${c.unexpected.length} otherwise; ${c.searchesAtCap} searches at the cap; ${c.reopenedAfterDelete} sessions reopened after DELETE, ${c.reopenedAfterExpiry} after expiry`,
+    `cap: ${c.held} sessions held at a cap of ${c.maxSessions}; ${c.refusedAtCap}/${c.attemptedOver} initializes beyond it answered 503 + Retry-After, ${c.unexpected.length} otherwise; ${c.searchesAtCap} searches at the cap; ${c.reopenedAfterDelete} sessions reopened after DELETE, ${c.reopenedAfterExpiry} after expiry`,
     `memory: heap ${mb(m.before.heapUsedBytes)} before, ${mb(m.after.heapUsedBytes)} after (${m.heapGrowthBytes >= 0 ? '+' : ''}${mb(m.heapGrowthBytes)}); rss ${mb(m.before.rssBytes)} before, ${mb(m.after.rssBytes)} after`,
     `failures: ${report.failures.length}${report.failures.length > 0 ? `\n  ${report.failures.slice(0, 20).join('\n  ')}` : ''}`,
     `time: ${report.seconds.toFixed(1)} s`,

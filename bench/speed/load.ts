@@ -168,7 +168,7 @@ async function main(): Promise<number> {
       const ok =
         report.failures.length === 0 &&
         report.requests.serverErrors === 0 &&
-        report.cap.refused503 === report.cap.attemptedOver &&
+        report.cap.refusedAtCap === report.cap.attemptedOver &&
         report.memory.heapGrowthBytes < LONG_RUN_HEAP_GROWTH_BYTES;
       console.log(
         ok ? 'load run passed' : `load run FAILED (heap growth allowed: ${LONG_RUN_HEAP_GROWTH_BYTES / MB} MB)`,

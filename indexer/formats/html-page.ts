@@ -5,6 +5,7 @@ import { unified } from 'unified';
 import { oneLine } from './one-line.js';
 import { classesOf, textOf } from './html-clean.js';
 import { hastToMarkdown } from './html.js';
+import { SEPARATOR } from './html-site-name.js';
 
 /**
  * A whole HTML page (a saved docs site, a Sphinx or Confluence export, MkDocs, Docusaurus or
@@ -115,28 +116,6 @@ function isChrome(element: Element): boolean {
     (label) => typeof label === 'string' && EDIT_LINK.test(label),
   );
 }
-
-/**
- * The name a site's home page gives the site: its declared one (`og:site_name`, the
- * `application-name` meta tag), else its `<title>`: the whole of it ("PostgreSQL 15.18
- * Documentation"), or the part after its last separator, where generators put the site's name
- * ("Welcome — Project 1.0 documentation", "Hello | tRPC"). Undefined when it has none.
- */
-export function htmlSiteName(source: string): string | undefined {
-  const tree = documentParser.parse(source);
-  for (const selector of ['meta[property="og:site_name"]', 'meta[name="application-name"]']) {
-    const content = select(selector, tree)?.properties.content;
-    if (typeof content === 'string' && content.trim() !== '') return oneLine(content);
-  }
-  const titleElement = select('head > title', tree) ?? select('title', tree);
-  const title = titleElement ? oneLine(textOf(titleElement)) : '';
-  const last = [...title.matchAll(SEPARATOR)].at(-1);
-  const name = last === undefined ? title : title.slice(last.index + last[0].length).trim();
-  return name === '' ? undefined : name;
-}
-
-/** What separates a page's name from its site's in a title: " | ", " — ", " - ", " · ", " :: ". */
-const SEPARATOR = /\s(?:[|—–·:-]|::)\s/g;
 
 /**
  * The page's `<title>` without the site's name: "Install — Project 1.0 documentation" (Sphinx),

@@ -2,12 +2,12 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { htmlSiteName } from '../formats/html-page.js';
+import { htmlSiteName } from '../formats/html-site-name.js';
 
 /**
  * A name for a corpus root read off its home page: the title of its README.md, index.md or
  * _index.md (front matter `title`, else the first `# Heading`), or the site name of its
- * index.html (an HTML export's or a crawled site's: html-page.ts), when that title reads as a name:
+ * index.html (an HTML export's or a crawled site's: html-site-name.ts), when that title reads as a name:
  * short, plain text, and not a generic page title ("Overview", "Introduction") that would say
  * nothing about which docs these are. Pure but for reading the page's first bytes.
  */

@@ -5,7 +5,6 @@ import { defaultSourcesDir } from '../../src/settings/defaults.js';
 import type { CorpusRoot } from '../load/knowledge-base.js';
 import { DEFAULT_WEB_LIMITS, type WebLimits } from '../../src/settings/web.js';
 import { syncGitSource } from './git-source.js';
-import { syncWebSource } from './web-source.js';
 
 /**
  * The load step's first move: each `--corpus` entry as a folder to read. A folder is itself; a
@@ -46,6 +45,8 @@ export async function corpusRoots(entries: readonly string[], options: SourceOpt
       continue;
     }
     if (spec.kind === 'web') {
+      // The crawler (and its HTML selector engine) is loaded only for a website corpus.
+      const { syncWebSource } = await import('./web-source.js');
       const site = await syncWebSource(spec, {
         sourcesDir: options.sourcesDir ?? defaultSourcesDir(options.cacheDir),
         limits: options.webLimits ?? DEFAULT_WEB_LIMITS,

@@ -118,9 +118,10 @@ async function printSearch(words: string[], flags: SearchFlags, env: Env): Promi
     cacheDir: settings.cacheDir,
   });
   try {
-    // First, which docs answer; on stderr beside --json, whose stdout stays one JSON document.
-    (flags.json ? console.error : console.log)(readsLine(settings, engine.summary()));
     const results = await engine.search(term, { limit: flags.limit ?? settings.maxResults, knowledgeBase: flags.kb });
+    // First, which docs answered (once they did: a refused search is one line on stderr alone); on
+    // stderr beside --json, whose stdout stays one JSON document.
+    (flags.json ? console.error : console.log)(readsLine(settings, engine.summary()));
     if (flags.json) console.log(JSON.stringify(results, null, 2));
     else console.log(renderSearch(term, results, { budgetChars: settings.responseBudgetChars }).text);
   } finally {

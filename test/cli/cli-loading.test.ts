@@ -49,7 +49,8 @@ describe('svc-docs: each command loads only what it runs', () => {
       expect(result.code, result.stderr).toBe(0);
       return modules.loaded().filter((url) => CONVERTERS.test(url));
     };
-    expect(await indexed({ 'kb/quokka.md': '# Quokkas\n\nThe enclosure opens at nine.\n' })).toEqual([]);
+    const markdownLoaded = await indexed({ 'kb/quokka.md': '# Quokkas\n\nThe enclosure opens at nine.\n' });
+    expect(markdownLoaded).toEqual([]);
     const html = await indexed({ 'kb/quokka.html': '<h1>Quokkas</h1><p>The enclosure opens at nine.</p>' });
     expect(html.some((url) => url.endsWith('/indexer/formats/html-page.ts'))).toBe(true);
     expect(html.some((url) => /@asciidoctor|notebook/.test(url))).toBe(false);

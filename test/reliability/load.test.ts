@@ -66,7 +66,7 @@ describe('load (quick form)', () => {
     expect(report.sessions.expired).toBeGreaterThanOrEqual(report.sessions.abandoned + CAP.maxSessions);
 
     expect(report.cap.unexpected).toEqual([]);
-    expect(report.cap.refused503).toBe(CAP.over);
+    expect(report.cap.refusedAtCap).toBe(CAP.over);
     expect(report.cap.held).toBe(CAP.maxSessions);
     expect(report.cap.reopenedAfterDelete).toBe(CAP.maxSessions / 2);
     expect(report.cap.reopenedAfterExpiry).toBe(CAP.maxSessions);

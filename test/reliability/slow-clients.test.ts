@@ -125,8 +125,10 @@ describe('slow clients', () => {
     // From here on the client reads nothing.
     conn.socket.pause();
 
+    // The same address holds the only session: its share is full, so it is refused (429), and its
+    // one session is never evicted for it.
     const full = await raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS }, body: initializeBody() });
-    expect(full.status).toBe(503);
+    expect(full.status).toBe(429);
     await waitFor('the idle session to expire despite its open stream', () => server.sessionCount() === 0, 20_000);
     // The server ended the stream: once the client looks again, the connection is over.
     conn.socket.resume();

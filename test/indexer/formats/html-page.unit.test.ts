@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlPage, htmlSiteName } from '../../../indexer/formats/html-page.js';
+import { htmlPage } from '../../../indexer/formats/html-page.js';
+import { htmlSiteName } from '../../../indexer/formats/html-site-name.js';
 
 /**
  * Pages in the shapes four generators write (pages/html: a Sphinx Read the Docs theme page, MkDocs
