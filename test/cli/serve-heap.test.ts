@@ -46,7 +46,14 @@ async function serveWithReports(reports: string): Promise<{ child: ChildProcess;
     {
       cwd: projectRoot(),
       // The tests' own cache folder: serve records the docs it served there.
-      env: { ...env, NODE_OPTIONS: '', SVC_DOCS_CACHE_DIR: inject('testCacheDir') },
+      // Eight sessions searching at once from one address: over a client's default share, which
+      // this test is not about.
+      env: {
+        ...env,
+        NODE_OPTIONS: '',
+        SVC_DOCS_CACHE_DIR: inject('testCacheDir'),
+        SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '64',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
