@@ -38,6 +38,12 @@ function foldersUpTo(dir: string, treeRoot: string): string[] {
 /** One clone at a time: two fetches at once only compete for the same link. */
 export async function corpusRoots(entries: readonly string[], options: SourceOptions = {}): Promise<CorpusRoot[]> {
   const roots: CorpusRoot[] = [];
+  // What every remote source shares: where its copy goes, whether it may fetch, where it logs.
+  const shared = {
+    sourcesDir: options.sourcesDir ?? defaultSourcesDir(options.cacheDir),
+    fetch: options.fetch ?? true,
+    log: options.log ?? (() => {}),
+  };
   for (const entry of entries) {
     const spec = parseCorpusSpec(entry);
     if (spec.kind === 'folder') {
@@ -47,12 +53,7 @@ export async function corpusRoots(entries: readonly string[], options: SourceOpt
     if (spec.kind === 'web') {
       // The crawler (and its HTML selector engine) is loaded only for a website corpus.
       const { syncWebSource } = await import('./web-source.js');
-      const site = await syncWebSource(spec, {
-        sourcesDir: options.sourcesDir ?? defaultSourcesDir(options.cacheDir),
-        limits: options.webLimits ?? DEFAULT_WEB_LIMITS,
-        fetch: options.fetch ?? true,
-        log: options.log ?? (() => {}),
-      });
+      const site = await syncWebSource(spec, { ...shared, limits: options.webLimits ?? DEFAULT_WEB_LIMITS });
       roots.push({
         dir: site.dir,
         name: new URL(spec.url).host,
@@ -62,12 +63,7 @@ export async function corpusRoots(entries: readonly string[], options: SourceOpt
       });
       continue;
     }
-    const source = await syncGitSource(spec, {
-      sourcesDir: options.sourcesDir ?? defaultSourcesDir(options.cacheDir),
-      timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-      fetch: options.fetch ?? true,
-      log: options.log ?? (() => {}),
-    });
+    const source = await syncGitSource(spec, { ...shared, timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS });
     roots.push({
       dir: source.dir,
       name: repositoryName(spec.url),
