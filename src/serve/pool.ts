@@ -27,6 +27,7 @@ class SearchWorkerError extends SvcDocsError<'search_failed'> {
 
 interface Pending {
   worker: PoolWorker;
+  client: string;
   resolve(detailed: DetailedSearch<RankedResult>): void;
   reject(error: Error): void;
 }
@@ -42,6 +43,7 @@ interface PoolWorker {
 
 /** A search waiting for room in a worker. */
 interface Job {
+  client: string;
   generation: number;
   term: string;
   options: SearchOptions;
@@ -52,10 +54,17 @@ interface Job {
 
 /**
  * Searches one worker is sent at once: two, so it never waits for the main thread between
- * searches; the rest wait here, served in turn by client (src/http/fair-queue.ts), so one client's burst
- * of heavy searches delays another's by about one search, not by the whole burst.
+ * searches; the rest wait here, served in turn by client (src/http/fair-queue.ts). While another
+ * client is about, one client runs at most one search per worker, so the other's search waits behind
+ * at most one of a heavy burst in its worker, not two (issue 40: 6.45× its time alone before).
  */
 const SEARCHES_PER_WORKER = 2;
+
+/**
+ * How long a client counts as about after it last asked, ms: long enough to span the round trip
+ * between one client's searches, so its next one still finds a slot kept free (src/http/fair-queue.ts).
+ */
+const CLIENT_ACTIVE_MS = 1000;
 
 /** Counts work in or out of a worker; an idle worker does not keep the process alive. */
 function busy(worker: PoolWorker, delta: 1 | -1): void {
@@ -76,7 +85,8 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 export class SearchPool {
   private readonly workers: PoolWorker[] = [];
   private readonly pending = new Map<number, Pending>();
-  private readonly waiting = new FairQueue<Job>();
+  /** Waiting searches; a client runs at most one per worker while another client is about. */
+  private readonly waiting: FairQueue<Job>;
   /** Loaded generations, so a replacement worker can load them too. */
   private readonly loaded = new Map<number, LoadMessage>();
   private readonly loading = new Map<number, { remaining: number; resolve(): void; reject(error: Error): void }>();
@@ -92,6 +102,7 @@ export class SearchPool {
   ) {
     if (!Number.isInteger(threads) || threads < 1)
       throw new RangeError(`a search pool needs a whole number of threads ≥ 1, got ${threads}`);
+    this.waiting = new FairQueue<Job>({ share: threads, activeMs: CLIENT_ACTIVE_MS });
     for (let i = 0; i < threads; i++) this.workers.push(this.spawn());
   }
 
@@ -135,6 +146,7 @@ export class SearchPool {
         const pending = this.pending.get(message.id);
         if (!pending) break;
         this.pending.delete(message.id);
+        this.waiting.done(pending.client);
         busy(worker, -1);
         worker.searching--;
         if (message.detailed) pending.resolve(message.detailed);
@@ -166,6 +178,7 @@ export class SearchPool {
     for (const [id, pending] of this.pending) {
       if (pending.worker !== worker) continue;
       this.pending.delete(id);
+      this.waiting.done(pending.client);
       pending.reject(new SearchWorkerError(`the search worker stopped (${why}): try the search again`));
     }
     if (this.closed) return;
@@ -220,7 +233,8 @@ export class SearchPool {
   ): Promise<DetailedSearch<RankedResult>> {
     if (this.closed) return Promise.reject(new SearchWorkerError('the search pool is closed'));
     return new Promise((resolve, reject) => {
-      this.waiting.push(options.client ?? '', { generation, term, options, queryVector, resolve, reject });
+      const client = options.client ?? '';
+      this.waiting.push(client, { client, generation, term, options, queryVector, resolve, reject });
       this.dispatch();
     });
   }
@@ -230,15 +244,19 @@ export class SearchPool {
     while (this.waiting.size > 0) {
       const open = this.workers.filter((w) => w.searching < SEARCHES_PER_WORKER);
       if (open.length === 0) return;
-      const worker = open.reduce((best, w) => (w.searching < best.searching ? w : best));
-      this.send(worker, this.waiting.shift()!);
+      const job = this.waiting.shift();
+      if (!job) return;
+      this.send(
+        open.reduce((best, w) => (w.searching < best.searching ? w : best)),
+        job,
+      );
     }
   }
 
   private send(worker: PoolWorker, job: Job): void {
     const { generation, term, options, queryVector } = job;
     const id = this.nextId++;
-    this.pending.set(id, { worker, resolve: job.resolve, reject: job.reject });
+    this.pending.set(id, { worker, client: job.client, resolve: job.resolve, reject: job.reject });
     busy(worker, 1);
     worker.searching++;
     void worker.ready.then(() => {

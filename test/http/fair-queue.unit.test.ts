@@ -27,3 +27,45 @@ describe('FairQueue', () => {
     expect(queue.size).toBe(0);
   });
 });
+
+describe('FairQueue with a share', () => {
+  const clock = () => {
+    const state = { now: 0 };
+    return { state, now: () => state.now };
+  };
+
+  it('runs a key alone in every slot, but keeps it to its share once another key asks', () => {
+    const { state, now } = clock();
+    const queue = new FairQueue<string>({ share: 1, activeMs: 1000, now });
+    for (let i = 0; i < 4; i++) queue.push('heavy', `h${i}`);
+    expect([queue.shift(), queue.shift()]).toEqual(['h0', 'h1']);
+    queue.push('light', 'l0');
+    // heavy runs two, over its share of one while light is about: only light's item may start.
+    expect(queue.shift()).toBe('l0');
+    queue.done('light');
+    expect(queue.shift()).toBeUndefined();
+    queue.done('heavy');
+    expect(queue.shift()).toBeUndefined();
+    queue.done('heavy');
+    expect(queue.shift()).toBe('h2');
+    expect(queue.shift()).toBeUndefined();
+    // Once light has been quiet for activeMs, heavy may fill the slots again.
+    state.now = 1001;
+    expect(queue.shift()).toBe('h3');
+    expect(queue.size).toBe(0);
+  });
+
+  it('counts a key as about while it runs or waits, however long ago it asked', () => {
+    const { state, now } = clock();
+    const queue = new FairQueue<string>({ share: 1, activeMs: 10, now });
+    queue.push('light', 'l0');
+    expect(queue.shift()).toBe('l0');
+    queue.push('heavy', 'h0');
+    queue.push('heavy', 'h1');
+    state.now = 500;
+    expect(queue.shift()).toBe('h0');
+    expect(queue.shift()).toBeUndefined();
+    queue.done('light');
+    expect(queue.shift()).toBe('h1');
+  });
+});

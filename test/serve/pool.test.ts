@@ -67,8 +67,11 @@ describe('SearchPool', () => {
       const burst = Array.from({ length: 10 }, (_, n) => run('heavy', n));
       const light = run('light', 0);
       await Promise.all([...burst, light]);
-      // Two searches go to the worker at once; then clients take turns: the light one is the fourth to finish, not the eleventh.
-      expect(finished.indexOf('light0')).toBe(3);
+      // The burst alone filled both of the worker's slots; once the light client asks, the heavy one
+      // keeps to one slot, so the light search is sent when the first heavy one ends: it finishes
+      // second or third, not fourth (both slots refilled by the burst) nor eleventh (no turns).
+      expect(finished.indexOf('light0')).toBeGreaterThanOrEqual(1);
+      expect(finished.indexOf('light0')).toBeLessThanOrEqual(2);
       await engine.close();
     } finally {
       await single.close();
