@@ -31,6 +31,8 @@ export interface RunFlags {
   serverOptions: ServerSpawnOptions;
   /** `--out=<dir>`: a side run (a helper's experiment) writes there, leaving the committed results alone. */
   outDir: string;
+  /** `--abuse-phases=fair,home`: the abuse part runs only the phases whose names contain one of these. */
+  abusePhases?: string[];
 }
 
 /** `--<name>=10000,100000`: whole numbers of sections (empty for none), else `fallback`. */
@@ -54,5 +56,6 @@ export function runFlags(root: string, argv: readonly string[] = process.argv): 
     copySizes: sizeFlag(argv, 'scale-copies', sizes.copies),
     serverOptions: searchThreadsFlag(argv),
     outDir: flagValue('out', argv) ?? join(root, 'bench', 'results'),
+    abusePhases: flagValue('abuse-phases', argv)?.split(',').filter(Boolean),
   };
 }

@@ -182,7 +182,14 @@ async function scaleAndLaterParts(c: RunContext): Promise<void> {
   });
   await c.timed('abuse', async () => {
     log('abuse and soak');
-    const abuse = await measureAbuse({ argocdCorpus: c.argocd.corpusDir, work, embedder, quick, log });
+    const abuse = await measureAbuse({
+      argocdCorpus: c.argocd.corpusDir,
+      work,
+      embedder,
+      quick,
+      log,
+      phases: flags.abusePhases,
+    });
     writeFileSync(join(flags.outDir, `abuse${suffix}.json`), JSON.stringify(abuse, null, 2) + '\n');
     writeFileSync(join(flags.outDir, `abuse${suffix}.md`), renderAbuseSummary(abuse));
   });

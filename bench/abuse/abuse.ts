@@ -93,6 +93,8 @@ interface AbuseOptions {
   embedder: Embedder;
   quick: boolean;
   log: (line: string) => void;
+  /** Runs only the phases whose names contain one of these (`--abuse-phases=`); all by default. */
+  phases?: string[];
 }
 
 export async function measureAbuse(options: AbuseOptions): Promise<AbuseReport> {
@@ -165,6 +167,7 @@ async function runPhases(
     scale: quick ? 0.25 : 1,
   });
   const timed = async (name: string, seconds: number, body: (c: PhaseContext) => Promise<Record<string, unknown>>) => {
+    if (options.phases && !options.phases.some((part) => name.includes(part))) return;
     enter(name);
     log(`abuse: ${name}`);
     const probe = healthProbe(base);
