@@ -5,6 +5,7 @@ import { defaultSourcesDir } from '../../src/settings/defaults.js';
 import type { CorpusRoot } from '../load/knowledge-base.js';
 import { DEFAULT_WEB_LIMITS, type WebLimits } from '../../src/settings/web.js';
 import { syncGitSource } from './git-source.js';
+import type { GitLimits } from './git-bounds.js';
 
 /**
  * The load step's first move: each `--corpus` entry as a folder to read. A folder is itself; a
@@ -19,6 +20,8 @@ export interface SourceOptions {
   sourcesDir?: string;
   /** Each git command's time limit; default SVC_DOCS_GIT_TIMEOUT_SECONDS's. */
   gitTimeoutMs?: number;
+  /** A git corpus's file limit and size cap (git-bounds.ts); default the settings' defaults. */
+  gitLimits?: GitLimits;
   /** A website corpus's crawl bounds; default the settings' defaults. */
   webLimits?: WebLimits;
   /** False: use each git corpus as last fetched, without asking its remote (serve's check of its index). Default true. */
@@ -63,7 +66,11 @@ export async function corpusRoots(entries: readonly string[], options: SourceOpt
       });
       continue;
     }
-    const source = await syncGitSource(spec, { ...shared, timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS });
+    const source = await syncGitSource(spec, {
+      ...shared,
+      timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+      limits: options.gitLimits,
+    });
     roots.push({
       dir: source.dir,
       name: repositoryName(spec.url),

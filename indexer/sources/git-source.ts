@@ -3,14 +3,23 @@ import { basename, join } from 'node:path';
 import { corpusKey, type GitSpec, specText } from '../../src/corpus-spec.js';
 import { SITE_CONFIG_FILES } from '../load/site-config.js';
 import { type GitRun, gitSays, runGit, SourceError } from './git.js';
+import {
+  DEFAULT_GIT_LIMITS,
+  fetchFilter,
+  fetchTooLarge,
+  folderBytes,
+  type GitLimits,
+  planCheckout,
+  writePathspecs,
+} from './git-bounds.js';
 import { acquireSourceLock } from './source-lock.js';
 
 /**
  * A git corpus's local copy, in `<sources>/<key>/` (key: corpus-spec.ts's corpusKey):
- *   repo.git/        a bare repository holding one shallow fetch of the branch (--depth 1; with a
- *                    subfolder, --filter=blob:none so only its files' contents are downloaded)
- *   trees/<commit>/  the files at a commit, checked out whole into a temporary folder and renamed
- *                    into place, never changed afterwards
+ *   repo.git/        a bare repository holding one shallow fetch of the branch (--depth 1, no blob
+ *                    over the file limit: git-bounds.ts)
+ *   trees/<commit>/  the files at a commit (those an index may read, within the size cap: git-bounds.ts),
+ *                    checked out into a temporary folder and renamed into place, never changed afterwards
  *   current          a symbolic link to the last tree, switched by rename
  * A build reads one tree from start to end, so a concurrent update never shows it half of one
  * commit and half of another; the tree before the last is kept for a build still reading it.
@@ -25,6 +34,8 @@ export interface GitSourceOptions {
   /** False: use the last fetched tree without asking the remote (an error when there is none). */
   fetch: boolean;
   log: (line: string) => void;
+  /** The file limit and the size cap; default the settings' defaults. */
+  limits?: GitLimits;
 }
 
 export interface SyncedSource {
@@ -60,6 +71,7 @@ export async function syncGitSource(spec: GitSpec, options: GitSourceOptions): P
   let fetched = false;
   try {
     const run: GitRun = { timeoutMs: options.timeoutMs, cwd: home };
+    const bounds = { what, run, limits: options.limits ?? DEFAULT_GIT_LIMITS, log: options.log };
     const remote = await remoteCommit(spec, what, run);
     if (remote === previous) {
       options.log(`${what}: commit ${remote.slice(0, 12)}, unchanged`);
@@ -67,8 +79,8 @@ export async function syncGitSource(spec: GitSpec, options: GitSourceOptions): P
       return synced(spec, home, remote, false);
     }
     const repo = await ensureRepo(home, spec, run);
-    const commit = await fetchCommit(repo, spec, what, run);
-    await checkoutTree(home, repo, commit, spec, what, run);
+    const commit = await fetchCommit(repo, spec, bounds);
+    await checkoutTree(home, repo, commit, spec, bounds);
     switchCurrent(home, commit);
     pruneTrees(home, [commit, previous]);
     options.log(`${what}: fetched commit ${commit.slice(0, 12)}`);
@@ -150,10 +162,34 @@ async function ensureRepo(home: string, spec: GitSpec, run: GitRun): Promise<str
   return repo;
 }
 
-async function fetchCommit(repo: string, spec: GitSpec, what: string, run: GitRun): Promise<string> {
-  const filter = spec.subfolder === undefined ? [] : ['--filter=blob:none'];
-  const args = ['fetch', '--quiet', '--no-tags', '--depth', '1', ...filter, '--', 'origin', remoteRef(spec)];
-  const result = await runGit(args, { ...run, cwd: repo });
+interface Bounds {
+  what: string;
+  run: GitRun;
+  limits: GitLimits;
+  log: (line: string) => void;
+}
+
+/**
+ * Fetches the branch's commit, no blob over the file limit; a fetch that grows the repository by
+ * more than the cap is stopped (or, done before the guard looked, undone) and refused.
+ */
+async function fetchCommit(repo: string, spec: GitSpec, { what, run, limits }: Bounds): Promise<string> {
+  const args = ['fetch', '--quiet', '--no-tags', '--depth', '1', fetchFilter(limits), '--', 'origin', remoteRef(spec)];
+  const before = folderBytes(repo);
+  const grown = () => folderBytes(repo) - before > limits.maxTotalBytes;
+  let result;
+  try {
+    result = await runGit(args, {
+      ...run,
+      cwd: repo,
+      guard: () => (grown() ? fetchTooLarge(what, limits) : undefined),
+    });
+    if (grown()) throw fetchTooLarge(what, limits);
+  } catch (error) {
+    // What it fetched is not used: the next fetch starts from an empty repository.
+    if (error instanceof SourceError && error.reason === 'too-large') rmSync(repo, { recursive: true, force: true });
+    throw error;
+  }
   if (result.exitCode !== 0) throw new SourceError(`cannot fetch ${what}: ${gitSays(result.stderr)}`, 'unreachable');
   const commit = (await mustRun(['rev-parse', '--verify', 'FETCH_HEAD^{commit}'], { ...run, cwd: repo }, what)).trim();
   if (!COMMIT.test(commit)) throw new SourceError(`${what}: git named no commit for the branch`, 'git-failed');
@@ -161,7 +197,7 @@ async function fetchCommit(repo: string, spec: GitSpec, what: string, run: GitRu
 }
 
 /** What to check out: the whole tree, or the subfolder and the site configurations above it (for the site's name and URL). */
-async function checkoutPaths(
+async function checkoutRoots(
   repo: string,
   commit: string,
   spec: GitSpec,
@@ -183,23 +219,19 @@ async function checkoutPaths(
     SITE_CONFIG_FILES.map((file) => [...parts.slice(0, depth), file].join('/')),
   );
   const listed = await runGit(['ls-tree', '--name-only', commit, '--', ...candidates], git);
-  const paths = [`:(literal)${sub}`];
-  for (const file of listed.stdout.split('\n')) if (candidates.includes(file)) paths.push(`:(literal)${file}`);
-  return paths;
+  const roots = [sub];
+  for (const file of listed.stdout.split('\n')) if (candidates.includes(file)) roots.push(file);
+  return roots;
 }
 
-async function checkoutTree(
-  home: string,
-  repo: string,
-  commit: string,
-  spec: GitSpec,
-  what: string,
-  run: GitRun,
-): Promise<void> {
+async function checkoutTree(home: string, repo: string, commit: string, spec: GitSpec, bounds: Bounds): Promise<void> {
+  const { what, run } = bounds;
   const tree = join(home, TREES, commit);
   if (existsSync(tree)) return;
-  const paths = await checkoutPaths(repo, commit, spec, what, run);
+  const roots = await checkoutRoots(repo, commit, spec, what, run);
+  const { paths } = await planCheckout(repo, commit, roots, bounds);
   const tmp = `${tree}.${process.pid}.tmp`;
+  const pathspecs = join(home, `pathspecs.${process.pid}.tmp`);
   // The repository's index describes the last checkout, into another folder: without it, checkout
   // writes every path it names into the empty one (the lock keeps other checkouts out meanwhile).
   const index = join(repo, 'index');
@@ -207,15 +239,23 @@ async function checkoutTree(
   mkdirSync(tmp, { recursive: true });
   try {
     rmSync(index, { force: true });
-    await mustRun(
-      ['--work-tree', tmp, 'checkout', '--quiet', '--force', commit, '--', ...paths],
-      { ...run, cwd: repo },
-      `cannot check out ${what}`,
-    );
+    // Named one by one (literally, from a file: there may be many): no other file is written.
+    writePathspecs(pathspecs, paths);
+    if (paths.length > 0)
+      await mustRun(
+        ['--literal-pathspecs', '--work-tree', tmp, 'checkout', '--quiet', '--force', commit].concat([
+          '--pathspec-from-file',
+          pathspecs,
+          '--pathspec-file-nul',
+        ]),
+        { ...run, cwd: repo },
+        `cannot check out ${what}`,
+      );
     renameSync(tmp, tree);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
     rmSync(index, { force: true });
+    rmSync(pathspecs, { force: true });
   }
 }
 

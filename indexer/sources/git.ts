@@ -20,6 +20,7 @@ export type SourceReason =
   | 'subfolder-not-found'
   | 'locked'
   | 'not-fetched'
+  | 'too-large'
   | 'git-failed';
 
 /** A git corpus that cannot be fetched or read; one line, naming the repository without credentials. */
@@ -38,41 +39,61 @@ export interface GitResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** Its output passed MAX_OUTPUT_CHARS and was cut there. */
+  truncated: boolean;
 }
 
 export interface GitRun {
   timeoutMs: number;
   cwd?: string;
+  /** Checked every GUARD_EVERY_MS while git runs: an error stops git and is the run's (a fetch past its size cap). */
+  guard?: () => SourceError | undefined;
 }
+
+const GUARD_EVERY_MS = 200;
 
 const MAX_OUTPUT_CHARS = 16 * 1024 * 1024;
 
-function collect(stream: NodeJS.ReadableStream, into: { text: string }): void {
+function collect(stream: NodeJS.ReadableStream, into: { text: string; truncated: boolean }): void {
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
     if (into.text.length < MAX_OUTPUT_CHARS) into.text += chunk;
+    else into.truncated = true;
   });
+}
+
+function killGroup(pid: number | undefined): void {
+  try {
+    process.kill(-pid!, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 /** Runs `git <args>` (in `cwd`: a bare repository there is the one it works on); resolves with its exit code (a failure is the caller's to name), rejects when git cannot run or runs too long. */
 export function runGit(args: string[], run: GitRun): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd: run.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = { text: '' };
-    const err = { text: '' };
+    const out = { text: '', truncated: false };
+    const err = { text: '', truncated: false };
     collect(child.stdout, out);
     collect(child.stderr, err);
     let timedOut = false;
+    let stopped: SourceError | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+      killGroup(child.pid);
     }, run.timeoutMs);
+    const guard = run.guard;
+    const watch = guard
+      ? setInterval(() => {
+          stopped ??= guard();
+          if (stopped) killGroup(child.pid);
+        }, GUARD_EVERY_MS)
+      : undefined;
+    const settled = () => (clearTimeout(timer), clearInterval(watch));
     child.once('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      settled();
       reject(
         error.code === 'ENOENT'
           ? new SourceError('git is not installed (or not on PATH): install git to index a git+… corpus', 'git-missing')
@@ -80,7 +101,8 @@ export function runGit(args: string[], run: GitRun): Promise<GitResult> {
       );
     });
     child.once('close', (code) => {
-      clearTimeout(timer);
+      settled();
+      if (stopped) return reject(stopped);
       if (timedOut)
         return reject(
           new SourceError(
@@ -88,7 +110,7 @@ export function runGit(args: string[], run: GitRun): Promise<GitResult> {
             'timeout',
           ),
         );
-      resolve({ stdout: out.text, stderr: err.text, exitCode: code ?? 1 });
+      resolve({ stdout: out.text, stderr: err.text, exitCode: code ?? 1, truncated: out.truncated });
     });
   });
 }

@@ -4,7 +4,7 @@ import { skippedSummary } from '../../indexer/load/skipped-files.js';
 import { progressReporter } from './progress.js';
 import { loadEmbedder, modelChecksum } from '../embedding/embedder.js';
 import type { Embedder } from '../embedding/types.js';
-import type { IndexSettings } from '../settings/commands.js';
+import { gitAndWeb, type IndexSettings } from '../settings/commands.js';
 import type { Log } from '../observe/log.js';
 import { terminalLines } from '../observe/terminal-text.js';
 import type { FromReindexer, ToReindexer } from '../serve/reindex-process.js';
@@ -50,7 +50,7 @@ function buildOptions(settings: IndexSettings): BuildOptions {
     cacheDir: settings.cacheDir,
     vectorCacheDir: settings.vectorCacheDir,
     limits: settings.fileLimits,
-    sources: { gitTimeoutMs: settings.gitTimeoutMs, webLimits: settings.webLimits },
+    sources: gitAndWeb(settings),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { errorText, jsonLog, type Log, type LogLine } from '../observe/log.js';
 import { chooseLogFormat, logWriter } from '../observe/pretty-log.js';
 import { secretFree } from '../observe/redacted-log.js';
-import { type IndexSettings, type ServeSettings, serveSettings } from '../settings/commands.js';
+import { gitAndWeb, type IndexSettings, type ServeSettings, serveSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
 import { rememberCorpus } from '../settings/last-corpus.js';
 import type { Env } from '../settings/values.js';
@@ -92,8 +92,7 @@ async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   // A git corpus is fetched here, as `svc-docs index` would, before the check.
   const roots = await corpusRoots(corpusDirs, {
     cacheDir: settings.cacheDir,
-    gitTimeoutMs: settings.gitTimeoutMs,
-    webLimits: settings.webLimits,
+    ...gitAndWeb(settings),
     log: (l) => console.error(l),
   });
   const status = await indexStatus(roots, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);

@@ -133,6 +133,14 @@ export const SETTINGS = {
     meaning: 'Time limit of each git command (ls-remote, fetch, checkout) for a git corpus',
     commands: BUILDING,
   },
+  gitMaxBytes: {
+    variable: 'SVC_DOCS_GIT_MAX_BYTES',
+    kind: 'positive',
+    default: 1024 * 1024 * 1024,
+    meaning:
+      'What one fetch of a git corpus may add to its repository, and its checkout may write; a larger one is refused',
+    commands: BUILDING,
+  },
   searchThreads: {
     variable: 'SVC_DOCS_SEARCH_THREADS',
     kind: 'whole',

@@ -38,6 +38,8 @@ export interface IndexSettings {
   fileLimits: { maxFileBytes: number; parseTimeoutMs: number };
   /** Each git command's time limit, for git corpora. */
   gitTimeoutMs: number;
+  /** What one fetch of a git corpus may add, and its checkout may write (indexer/sources/git-bounds.ts). */
+  gitMaxBytes: number;
   /** A website corpus's crawl bounds. */
   webLimits: WebLimits;
 }
@@ -124,6 +126,7 @@ function indexSettingsOf(values: Values): IndexSettings {
       parseTimeoutMs: (values.parseTimeoutSeconds ?? SETTINGS.parseTimeoutSeconds.default) * 1000,
     },
     gitTimeoutMs: (values.gitTimeoutSeconds ?? SETTINGS.gitTimeoutSeconds.default) * 1000,
+    gitMaxBytes: values.gitMaxBytes ?? SETTINGS.gitMaxBytes.default,
     webLimits: {
       maxPages: values.webMaxPages ?? DEFAULT_WEB_LIMITS.maxPages,
       maxPageBytes: values.webMaxPageBytes ?? DEFAULT_WEB_LIMITS.maxPageBytes,
@@ -133,6 +136,12 @@ function indexSettingsOf(values: Values): IndexSettings {
       timeoutMs: (values.webTimeoutSeconds ?? SETTINGS.webTimeoutSeconds.default) * 1000,
     },
   };
+}
+
+/** How git and website corpora are fetched (indexer/sources/corpus-roots.ts): time limits, the crawl's bounds, a git checkout's size bounds. */
+export function gitAndWeb(settings: IndexSettings) {
+  const { gitTimeoutMs, webLimits, fileLimits, gitMaxBytes } = settings;
+  return { gitTimeoutMs, webLimits, gitLimits: { maxFileBytes: fileLimits.maxFileBytes, maxTotalBytes: gitMaxBytes } };
 }
 
 export function indexSettings(flags: Flags, env: Env): IndexSettings {

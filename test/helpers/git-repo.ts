@@ -24,13 +24,17 @@ function git(args: string[], cwd: string): string {
   });
 }
 
-/** A bare repository `<name>.git` whose default branch (HEAD) is `main`, with nothing pushed yet. */
-export function testRemote(name = 'docs'): TestRemote {
+/**
+ * A bare repository `<name>.git` whose default branch (HEAD) is `main`, with nothing pushed yet.
+ * It serves partial fetches (`--filter`) as GitHub and GitLab do, unless `filters` is false.
+ */
+export function testRemote(name = 'docs', filters = true): TestRemote {
   const root = tempDir('git');
   const bare = join(root, `${name}.git`);
   const work = join(root, 'work');
   git(['init', '--quiet', '--bare', bare], root);
   git(['symbolic-ref', 'HEAD', 'refs/heads/main'], bare);
+  git(['config', 'uploadpack.allowFilter', String(filters)], bare);
   git(['init', '--quiet', work], root);
   return {
     url: pathToFileURL(bare).href,
