@@ -33,9 +33,21 @@ type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: 
  */
 export const PARSE_HEAP_MB = 512;
 
+const OVER_HEAP = "over the parser's memory limit";
+const WORKER_EXITED = 'WorkerExited';
+
 /** Why a worker stopped, as the skip line says it. */
 function stoppedBy(error: Error & { code?: string }, heapMb: number): string {
-  return error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `over the parser's memory limit of ${heapMb} MB` : error.name;
+  return error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `${OVER_HEAP} of ${heapMb} MB` : error.name;
+}
+
+/**
+ * The document may have run its worker out of heap: said so, or the worker was found gone before
+ * its error arrived (the CPU-time watch reads a dead worker's clock first).
+ */
+export function outOfHeap(outcome: ChunkOutcome): boolean {
+  if (outcome.ok || outcome.reason !== 'error') return false;
+  return outcome.error === WORKER_EXITED || outcome.error?.startsWith(OVER_HEAP) === true;
 }
 
 export class BoundedChunker implements Chunker {
@@ -44,7 +56,7 @@ export class BoundedChunker implements Chunker {
 
   constructor(
     public timeoutMs: number,
-    private readonly heapMb = PARSE_HEAP_MB,
+    readonly heapMb = PARSE_HEAP_MB,
   ) {}
 
   /** Starts the worker now, so that loading the parser overlaps whatever the caller does before its first document. */
@@ -78,7 +90,7 @@ export class BoundedChunker implements Chunker {
       };
       // A worker that dies (out of memory, say) fails this document only; the next one gets a new worker.
       const onError = (error: Error) => end({ ok: false, reason: 'error', error: stoppedBy(error, this.heapMb) });
-      const gone = () => end({ ok: false, reason: 'error', error: 'WorkerExited' });
+      const gone = () => end({ ok: false, reason: 'error', error: WORKER_EXITED });
       worker.on('message', onMessage);
       worker.on('error', onError);
       cpuDeadline(workerCpuClock(worker), this.timeoutMs, () => end({ ok: false, reason: 'timeout' }), gone).then(
