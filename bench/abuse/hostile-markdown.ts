@@ -6,6 +6,7 @@ import { BoundedChunker } from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex } from '../../indexer/build.js';
 import { DEFAULT_FILE_LIMITS } from '../../indexer/parse/chunk-corpus.js';
 import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
+import { HOSTILE_MARKDOWN } from './hostile-corpus.js';
 
 /**
  * How long hostile Markdown costs the indexer: each input's parse on the worker, stopped at the
@@ -13,20 +14,7 @@ import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
  *   npx tsx bench/abuse/hostile-markdown.ts [--limit-seconds 20]
  */
 
-function staircaseList(bytes: number): string {
-  let out = '';
-  for (let depth = 0; out.length < bytes; depth++) out += `${'  '.repeat(depth)}- item\n`;
-  return out;
-}
-
-const INPUTS: Record<string, () => string> = {
-  'brackets-100k.md': () => '['.repeat(50_000) + ']'.repeat(50_000),
-  'nested-list-1m.md': () => staircaseList(1_000_000),
-  'list-markers-25k.md': () => '- '.repeat(12_500) + 'x\n',
-  'deep-quote-20k.md': () => '>'.repeat(20_000) + ' deep\n',
-  'unclosed-fence-1m.md': () => '# Unclosed\n\n```sh\n' + 'echo line\n'.repeat(100_000),
-  'brackets-9m.md': () => '['.repeat(4_500_000) + ']'.repeat(4_500_000),
-};
+const INPUTS = HOSTILE_MARKDOWN;
 
 const { values } = parseArgs({ options: { 'limit-seconds': { type: 'string' } } });
 const limitMs = Number(values['limit-seconds'] ?? DEFAULT_FILE_LIMITS.parseTimeoutMs / 1000) * 1000;
