@@ -8,7 +8,7 @@ import { memoryOf } from '../lib/child-process.js';
 
 /**
  * A corpus holding every hostile include and format of issue 40's findings, for the build's
- * memory bound (peak RSS ≤ 1 GiB, test/indexer/hostile-build-memory.test.ts) and the hostile
+ * memory bound (peak RSS ≤ 1 GiB, test/indexer/hostile-build-memory.full.test.ts) and the hostile
  * Markdown bench (hostile-markdown.ts). Run alone, it builds the corpus in this process and prints
  * one JSON line: documents, skipped, the index's digest and the process's peak RSS (VmHWM):
  *   npx tsx bench/abuse/hostile-corpus.ts
@@ -30,8 +30,11 @@ export const HOSTILE_MARKDOWN: Record<string, () => string> = {
   'brackets-9m.md': () => '['.repeat(4_500_000) + ']'.repeat(4_500_000),
 };
 
-/** A 1 MB fragment of 20,000 lines: indented, every line gains the indentation. */
-const fragment = () => 'A line of the shared fragment, included.\n'.repeat(24_000).slice(0, 1_000_000);
+/**
+ * A 1 MB fragment of some 23,000 one-line paragraphs: indented, every line gains the indentation. (One
+ * paragraph of 24,000 lines took over 20 s of CPU to parse per including page.)
+ */
+const fragment = () => 'A line of the shared fragment, included.\n\n'.repeat(24_000).slice(0, 1_000_000);
 
 /** What else a corpus may hold: includes that multiply (indented, repeated, missing) and costly HTML and AsciiDoc. */
 function hostileFiles(): Record<string, string> {

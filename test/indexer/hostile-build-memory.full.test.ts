@@ -8,7 +8,8 @@ import { projectRoot } from '../../src/project-root.js';
  * in a child process, skipping what it must, with a peak RSS (VmHWM, worker threads included) of
  * at most 1 GiB: the parse workers share one heap budget (indexer/parse/chunker-pool.ts), where
  * two of 512 MB each could hold more. The child runs under tsx, whose loader adds to its RSS.
- * Memory, not wall-clock: the bound holds on a machine of any speed.
+ * Memory, not wall-clock: the bound holds on a machine of any speed. In the full tier: the build
+ * parses several documents to their 20 s CPU limit.
  */
 
 interface HostileBuild {
