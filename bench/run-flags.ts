@@ -33,6 +33,8 @@ export interface RunFlags {
   outDir: string;
   /** `--abuse-phases=fair,home`: the abuse part runs only the phases whose names contain one of these. */
   abusePhases?: string[];
+  /** `--soak-minutes=<n>`: how long the soak part runs (30 by default). */
+  soakMinutes: number;
 }
 
 /** `--<name>=10000,100000`: whole numbers of sections (empty for none), else `fallback`. */
@@ -42,6 +44,13 @@ function sizeFlag(argv: readonly string[], name: string, fallback: number[]): nu
   if (list.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--${name} must be whole numbers of sections, e.g. --${name}=10000,100000`);
   return list;
+}
+
+function soakMinutes(argv: readonly string[]): number {
+  const raw = flagValue('soak-minutes', argv) ?? '30';
+  const minutes = Number(raw);
+  if (!(minutes > 0)) throw new Error(`--soak-minutes must be a positive number of minutes, got '${raw}'`);
+  return minutes;
 }
 
 export function runFlags(root: string, argv: readonly string[] = process.argv): RunFlags {
@@ -57,5 +66,6 @@ export function runFlags(root: string, argv: readonly string[] = process.argv): 
     serverOptions: searchThreadsFlag(argv),
     outDir: flagValue('out', argv) ?? join(root, 'bench', 'results'),
     abusePhases: flagValue('abuse-phases', argv)?.split(',').filter(Boolean),
+    soakMinutes: soakMinutes(argv),
   };
 }

@@ -8,6 +8,7 @@ import { cacheDirOf } from '../src/settings/commands.js';
 import { projectRoot } from '../src/project-root.js';
 import { MILLION, type RunFlags, runFlags } from './run-flags.js';
 import { measureAbuse } from './abuse/abuse.js';
+import { measureSoak, renderSoakSummary } from './abuse/soak.js';
 import { renderAbuseSummary } from './report/abuse-summary.js';
 import { measureColdStart } from './speed/coldstart.js';
 import { measureHttp } from './speed/http.js';
@@ -30,7 +31,8 @@ import { writePageScreenshots } from './report/search-page-screenshot.js';
  * the search page for the README, and the abuse and soak run. Select parts with
  * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; `leftout`:
  * the quality part's left-out figures alone; abuse:
- * bench/abuse/abuse.ts, written to abuse.json and abuse.md) and the scale sizes
+ * bench/abuse/abuse.ts, written to abuse.json and abuse.md; `soak`, not run by default: 30 minutes
+ * of `serve --watch` under 16 clients, `--soak-minutes=<n>`, written to soak.json and soak.md) and the scale sizes
  * with `--scale-sizes=10000,100000`. Results: bench/results/results.json, summary.md, quality.md (the quality part alone) and
  * scale.svg (`-quick` suffixes in quick mode), or in `--out=<dir>`; `--search-threads=<n>` gives the
  * HTTP part's server that many search workers. The run fails only when a benchmark is broken
@@ -192,6 +194,19 @@ async function scaleAndLaterParts(c: RunContext): Promise<void> {
     });
     writeFileSync(join(flags.outDir, `abuse${suffix}.json`), JSON.stringify(abuse, null, 2) + '\n');
     writeFileSync(join(flags.outDir, `abuse${suffix}.md`), renderAbuseSummary(abuse));
+  });
+  // Not among the default parts: it runs for half an hour (`--parts=soak`, `--soak-minutes=`).
+  await c.timed('soak', async () => {
+    log(`soak: ${flags.soakMinutes} minutes`);
+    const soak = await measureSoak({
+      argocdCorpus: c.argocd.corpusDir,
+      work,
+      embedder,
+      minutes: flags.soakMinutes,
+      log,
+    });
+    writeFileSync(join(flags.outDir, 'soak.json'), JSON.stringify(soak, null, 2) + '\n');
+    writeFileSync(join(flags.outDir, 'soak.md'), renderSoakSummary(soak));
   });
 }
 

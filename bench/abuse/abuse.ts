@@ -47,7 +47,8 @@ export interface AbuseReport {
   reloads: { count: number; missed: number; afterFirstMB: number; afterTargetMB: number; targetOverFirst: number };
 }
 
-function readyBuiltAt(base: string): Promise<string | undefined> {
+/** The builtAt /readyz reports: which build the server has loaded. */
+export function readyBuiltAt(base: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const req = request(`${base}/readyz`, { agent: false }, (res) => {
       let text = '';

@@ -162,6 +162,8 @@ export interface ServerSpawnOptions {
   searchThreads?: number;
   /** SVC_DOCS_* settings for the server, over the benchmark's own (an empty value unsets one). */
   env?: Record<string, string>;
+  /** More `serve` arguments (the soak's `--watch --corpus <dir>`). */
+  args?: string[];
 }
 
 /**
@@ -191,7 +193,7 @@ const ONE_ADDRESS_SHARES = { SVC_DOCS_MAX_SESSIONS_PER_CLIENT: '100000', SVC_DOC
 export async function spawnServer(
   indexDir: string,
   log: (line: string) => void,
-  { searchThreads, env = {} }: ServerSpawnOptions = {},
+  { searchThreads, env = {}, args = [] }: ServerSpawnOptions = {},
 ): Promise<SpawnedServer> {
   const out = await compileOnce(log);
   const port = await freePort();
@@ -209,6 +211,7 @@ export async function spawnServer(
       '127.0.0.1',
       '--port',
       String(port),
+      ...args,
     ],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
