@@ -19,6 +19,12 @@ export interface FairShare {
   now?: () => number;
 }
 
+/**
+ * How long a search client counts as about after it last asked, ms: long enough to span the round
+ * trip between one client's searches, so its next one still finds a slot kept free.
+ */
+export const CLIENT_ACTIVE_MS = 1000;
+
 export class FairQueue<T> {
   /** Keys in the order they are served next (a Map keeps insertion order). */
   private readonly queues = new Map<string, T[]>();

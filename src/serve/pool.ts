@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Embedder } from '../embedding/types.js';
 import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { SearchPolicy } from '../search/search-policy.js';
-import { FairQueue } from '../http/fair-queue.js';
+import { CLIENT_ACTIVE_MS, FairQueue } from '../http/fair-queue.js';
 import type { FromWorker, HnswFile, ToWorker } from './pool-protocol.js';
 import type { SearchOptions } from '../search/types.js';
 import { SvcDocsError } from '../errors.js';
@@ -47,7 +47,6 @@ interface PoolWorker {
 
 /** A search waiting for room in a worker. */
 interface Job {
-  client: string;
   generation: number;
   term: string;
   options: SearchOptions;
@@ -56,19 +55,9 @@ interface Job {
   reject(error: Error): void;
 }
 
-/**
- * Searches one worker is sent at once: two, so it never waits for the main thread between
- * searches; the rest wait here, served in turn by client (src/http/fair-queue.ts). While another
- * client is about, one client runs at most one search per worker, so the other's search waits behind
- * at most one of a heavy burst in its worker, not two (issue 40: 6.45× its time alone before).
- */
+/** Searches one worker is sent at once: two, so it never waits for the main thread between searches; the rest
+ * wait in turn by client, one per worker per client while others are about (src/http/fair-queue.ts, issue 40). */
 const SEARCHES_PER_WORKER = 2;
-
-/**
- * How long a client counts as about after it last asked, ms: long enough to span the round trip
- * between one client's searches, so its next one still finds a slot kept free (src/http/fair-queue.ts).
- */
-const CLIENT_ACTIVE_MS = 1000;
 
 /** Counts work in or out of a worker; an idle worker does not keep the process alive. */
 function busy(worker: PoolWorker, delta: 1 | -1): void {
@@ -89,7 +78,6 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 export class SearchPool {
   private readonly workers: PoolWorker[] = [];
   private readonly pending = new Map<number, Pending>();
-  /** Waiting searches; a client runs at most one per worker while another client is about. */
   private readonly waiting: FairQueue<Job>;
   /** Loaded generations, so a replacement worker can load them too. */
   private readonly loaded = new Map<number, LoadMessage>();
@@ -240,8 +228,7 @@ export class SearchPool {
   ): Promise<DetailedSearch<RankedResult>> {
     if (this.closed) return Promise.reject(new SearchWorkerError('the search pool is closed'));
     return new Promise((resolve, reject) => {
-      const client = options.client ?? '';
-      this.waiting.push(client, { client, generation, term, options, queryVector, resolve, reject });
+      this.waiting.push(options.client ?? '', { generation, term, options, queryVector, resolve, reject });
       this.dispatch();
     });
   }
@@ -251,19 +238,17 @@ export class SearchPool {
     while (this.waiting.size > 0) {
       const open = this.workers.filter((w) => w.searching < SEARCHES_PER_WORKER);
       if (open.length === 0) return;
+      const worker = open.reduce((best, w) => (w.searching < best.searching ? w : best));
       const job = this.waiting.shift();
       if (!job) return;
-      this.send(
-        open.reduce((best, w) => (w.searching < best.searching ? w : best)),
-        job,
-      );
+      this.send(worker, job);
     }
   }
 
   private send(worker: PoolWorker, job: Job): void {
     const { generation, term, options, queryVector } = job;
     const id = this.nextId++;
-    this.pending.set(id, { worker, client: job.client, resolve: job.resolve, reject: job.reject });
+    this.pending.set(id, { worker, client: job.options.client ?? '', resolve: job.resolve, reject: job.reject });
     busy(worker, 1);
     worker.searching++;
     void worker.ready.then(() => {
