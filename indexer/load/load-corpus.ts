@@ -102,7 +102,8 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
         const page = readDocument(kb, kbDir, file, limits);
         if (page) pages.push(page);
       }
-      documents.push(...pagesAsSeen(pages, kb, includes));
+      // One push per page: spreading a knowledge base of 150,000 pages overflows the stack (the 1M-section build).
+      for (const page of pagesAsSeen(pages, kb, includes)) documents.push(page);
     }
   }
   // A corpus with nothing to read ends in one line, which names the files it has instead.

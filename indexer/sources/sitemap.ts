@@ -62,7 +62,7 @@ export async function readSitemaps(
         const childUrl = sameOrigin(child, origin);
         if (childUrl === undefined) continue;
         const read = await readLocs(childUrl, bounds, max - pages.length);
-        pages.push(...read.locs);
+        for (const loc of read.locs) pages.push(loc);
         if (pages.length >= max) break;
       }
     }

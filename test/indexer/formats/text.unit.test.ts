@@ -26,6 +26,12 @@ describe('textToMarkdown', () => {
     );
   });
 
+  it('reads an indented paragraph of 300,000 lines (too many to spread into one call)', () => {
+    const lines = Array.from({ length: 300_000 }, (_, i) => `    line ${i}`).join('\n');
+    const { markdown } = textToMarkdown(`Log:\n\n${lines}\n`);
+    expect(markdown.startsWith('Log:\n\n```\nline 0\nline 1\n')).toBe(true);
+  });
+
   it('does not take a lowercase line, a long line in capitals or a short underline for a heading', () => {
     expect(
       headingsOf('just words\n\nTHIS LINE IS IN CAPITALS BUT FAR TOO LONG TO BE A HEADING OF ANY KIND\n\nA\n--\n'),
