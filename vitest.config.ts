@@ -18,11 +18,6 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 600_000,
-    // How long a finished file's fork may take to answer vitest's stop before it is reported
-    // ("[vitest-pool]: Timeout terminating forks worker"): 10 s by default, which a fork tearing
-    // down servers, search workers and child processes overran at load 5-13 on 2 cores, on green
-    // runs. A fork that never stops is still reported, after vitest's own 60 s stop limit.
-    teardownTimeout: 60_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine, where the files
     // then ran one after another though most of their time is spent waiting on servers, child

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
-import { CorpusError } from './corpus-error.js';
+import { CorpusError } from '../../src/corpus-folder.js';
 import { URL_STYLES } from './page-url.js';
 import { readRegularFile, SpecialFileError } from './regular-file.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type BigIntStats, existsSync, statSync } from 'node:fs';
+import { type BigIntStats, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { SETTINGS } from '../../src/settings/catalogue.js';
 import type { CorpusDigests } from '../write/corpus-digests.js';
-import { CorpusError } from './corpus-error.js';
+import { CorpusError, checkCorpusFolder } from '../../src/corpus-folder.js';
 import { escapeName, knowledgeBaseFolders } from './corpus-walk.js';
 import { SUPPORTED_EXTENSIONS } from '../formats/supported.js';
 import { type CorpusRoot, type KnowledgeBase, knowledgeBase } from './knowledge-base.js';
@@ -77,8 +77,7 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
   const corpus = corpusIncludeBudget(limits.maxFileBytes);
   for (const root of roots) {
     const { dir } = root;
-    if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new CorpusError(`corpus folder ${dir} does not exist or is not a folder`);
+    checkCorpusFolder(dir);
     const includes: IncludeContext = {
       files: new IncludeFiles(dir, limits.maxFileBytes),
       maxChars: limits.maxFileBytes,

@@ -4,6 +4,7 @@ import { addReportCommand } from './report.js';
 import { addServeCommand } from './serve.js';
 import { addStatusCommand } from './status.js';
 import { readsLine } from './reads-line.js';
+import { checkCorpusFolders } from '../corpus-folder.js';
 import { SvcDocsError } from '../errors.js';
 import { SETTINGS } from '../settings/catalogue.js';
 import { configSettings, debugRequested, indexSettings, searchSettings } from '../settings/commands.js';
@@ -51,9 +52,11 @@ function addIndexCommand(program: Command, env: Env): void {
   addSettingFlags(command, 'index')
     .addOption(new Option('--ipc', 'build on request from serve --watch, until it lets go').hideHelp())
     .action(async (flags: { ipc?: boolean }) => {
+      const settings = indexSettings(flags, env);
+      // A missing folder is said before the indexer loads, not after.
+      checkCorpusFolders(settings.corpusDirs);
       // The indexer is imported only by the commands that build: `serve --no-build` starts without it.
       const { buildOnRequest, buildWithProgress } = await import('./build.js');
-      const settings = indexSettings(flags, env);
       if (flags.ipc) return await buildOnRequest(settings);
       await buildWithProgress(settings);
       rememberCorpus(settings, 'index');

@@ -9,6 +9,7 @@ import type { Env } from '../settings/values.js';
 import { KeptReindexer } from '../serve/reindex-process.js';
 import { checkCanListen } from '../serve/listen-error.js';
 import type { RunningDocsServer, ServeOptions } from '../serve/serve.js';
+import { checkCorpusFolders } from '../corpus-folder.js';
 import { parseCorpusSpec } from '../corpus-spec.js';
 import { readyEntry, startEntry } from './serve-events.js';
 
@@ -37,6 +38,11 @@ type ServeFlags = { build?: boolean; watch?: boolean };
 
 async function runServe(flags: ServeFlags, env: Env): Promise<void> {
   const settings = serveSettings(flags, env);
+  // Build only for a corpus the user pointed at, or into the corpus's own index folder, so
+  // serving someone's --index never overwrites it with the bundled corpus.
+  const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexIsDefault);
+  // A corpus folder that is not there is a mistake in the command line: one line, before the log starts.
+  if (mayBuild) checkCorpusFolders(settings.corpusDirs);
   const format = chooseLogFormat(settings.logFormat, process.stdout);
   const out = logWriter(format, process.stdout);
   const log = jsonLog(secretFree(out, [settings.server.authToken, settings.server.metricsToken]));
@@ -50,9 +56,6 @@ async function runServe(flags: ServeFlags, env: Env): Promise<void> {
         )
       : undefined;
   try {
-    // Build only for a corpus the user pointed at, or into the corpus's own index folder, so
-    // serving someone's --index never overwrites it with the bundled corpus.
-    const mayBuild = flags.build !== false && (settings.corpusGiven || settings.indexIsDefault);
     // A port in use is said before a build that can take minutes, not after it.
     await checkCanListen(settings.server.host, settings.server.port);
     if (mayBuild) await buildIfStale(settings, log);

@@ -38,6 +38,10 @@ interface PoolWorker {
   inFlight: number;
   /** Searches sent and not answered (at most SEARCHES_PER_WORKER). */
   searching: number;
+  /** Loads sent and not answered: close() waits for them (loadsSettled). */
+  loading: number;
+  /** Called once `loading` is back to 0, or the worker has exited. */
+  onLoadsSettled?: () => void;
 }
 
 /** A search waiting for room in a worker. */
@@ -103,7 +107,7 @@ export class SearchPool {
     });
     let onReady!: () => void;
     const ready = new Promise<void>((resolve) => (onReady = resolve));
-    const worker: PoolWorker = { thread, ready, inFlight: 0, searching: 0 };
+    const worker: PoolWorker = { thread, ready, inFlight: 0, searching: 0, loading: 0 };
     thread.on('message', (message: FromWorker) => this.onMessage(worker, message, onReady));
     thread.on('error', (error) => this.onExit(worker, `${error.name}: ${error.message}`));
     thread.on('exit', (code) => this.onExit(worker, `exit code ${code}`));
@@ -119,6 +123,7 @@ export class SearchPool {
         break;
       case 'loaded': {
         busy(worker, -1);
+        if (--worker.loading === 0) worker.onLoadsSettled?.();
         const key = message.generation;
         const waiting = this.loading.get(key);
         if (!waiting) break;
@@ -161,6 +166,7 @@ export class SearchPool {
   }
 
   private onExit(worker: PoolWorker, why: string): void {
+    worker.onLoadsSettled?.();
     const at = this.workers.indexOf(worker);
     if (at < 0) return;
     for (const [id, pending] of this.pending) {
@@ -176,6 +182,7 @@ export class SearchPool {
 
   private postLoad(worker: PoolWorker, load: LoadMessage): void {
     busy(worker, 1);
+    worker.loading++;
     worker.thread.postMessage(load);
   }
 
@@ -268,8 +275,19 @@ export class SearchPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.waiting.drain()) job.reject(new SearchWorkerError('the search pool is closed'));
-    await Promise.all(this.workers.map((w) => w.thread.terminate()));
+    await Promise.all(this.workers.map((w) => loadsSettled(w).then(() => w.thread.terminate())));
   }
+}
+
+/**
+ * Once the worker has answered every load sent to it: a worker stopped while hnswlib reads a graph
+ * aborted the whole process ("FATAL ERROR: Error::ThrowAsJavaScriptException napi_throw").
+ */
+function loadsSettled(worker: PoolWorker): Promise<void> {
+  if (worker.loading === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    worker.onLoadsSettled = resolve;
+  });
 }
 
 /** Input errors are refused before a search is sent, so what comes back is the worker's own failure. */

@@ -46,6 +46,8 @@ describe('the first hour: each bad input ends in one line', () => {
     ]) {
       const run = await runCli(args, cliEnv());
       expectOneLine(run, new RegExp(`corpus folder ${missing} does not exist or is not a folder$`));
+      // Said before serve's log starts: no start line, no build announced from a folder not there.
+      expect(run.stdout, args[0]).toBe('');
     }
   });
 

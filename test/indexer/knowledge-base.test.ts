@@ -1,7 +1,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorpusError } from '../../indexer/load/corpus-error.js';
+import { CorpusError } from '../../src/corpus-folder.js';
 import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorpusError } from '../../indexer/load/corpus-error.js';
+import { CorpusError } from '../../src/corpus-folder.js';
 import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { linesOf, runCli } from '../reliability/helpers.js';

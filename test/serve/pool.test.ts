@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { parseServerOptions } from '../../src/settings/server-options.js';
@@ -73,6 +73,27 @@ describe('SearchPool', () => {
     } finally {
       await single.close();
     }
+  });
+
+  it('lets a load under way finish before it stops a worker: one stopped while hnswlib read a graph aborted the process', async () => {
+    const own = new SearchPool(1);
+    const load = own.load.bind(own);
+    let answered = false;
+    let closing: Promise<void> | undefined;
+    // Closed the moment the index is sent to the worker, as a server closing right after a reload began.
+    vi.spyOn(own, 'load').mockImplementation((...args) => {
+      const started = load(...args);
+      const settle = () => (answered = true);
+      started.loaded.then(settle, settle);
+      closing = own.close();
+      return started;
+    });
+    // Vector retrieval: the worker loads the HNSW graph, the native read the abort came from.
+    const opening = openPooledEngine(own, bundledIndex(), { embedder }, { retrieval: 'vector' });
+    await vi.waitFor(() => expect(closing).toBeDefined());
+    await closing;
+    expect(answered).toBe(true);
+    await (await opening).close();
   });
 });
 
