@@ -88,8 +88,9 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5m --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.SVC_DOCS_PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Checks that /data can be written before anything else (src/cli/container-entry.ts), then runs
-# the svc-docs command line.
-ENTRYPOINT ["node", "dist/src/cli/container-entry.js"]
+# the svc-docs command line; the Node options size the server's young generation
+# (SERVER_NODE_OPTIONS, src/cli/server-heap.ts).
+ENTRYPOINT ["node", "--min-semi-space-size=8", "--max-semi-space-size=8", "dist/src/cli/container-entry.js"]
 CMD ["serve"]
 
 FROM runtime AS models

@@ -37,7 +37,7 @@ import { VectorCache, vectorCacheDirOf } from './write/vector-cache.js';
 import { writeIndex, type ManifestDraft } from './write/write-index.js';
 import { manifestSettings, type SettingsOptions } from './manifest-settings.js';
 
-/** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical + HNSW ▸ index-data, atomically. */
+/** corpus → load ▸ chunk ▸ embed (through the cache) ▸ lexical (+ HNSW where searched) ▸ index-data, atomically. */
 
 export interface BuildOptions extends EmbedOptions, SettingsOptions {
   /** Folders, or git repositories `git+<url>[#<branch>][:<subfolder>]` (src/corpus-spec.ts). */
@@ -152,7 +152,8 @@ async function embedAndWrite(
   const { documents, sections } = chunked;
   const cache = await VectorCache.open(options.vectorCacheDir, embedder.checksum, embedder.dimensions, log);
   const embed = (texts: string[], phase: BuildPhase) => embedThroughCache(texts, phase, embedder, cache, options);
-  const hnswParams = manifestSettings(options, chunkOptions).hnsw(sections.length);
+  const settings = manifestSettings(options, chunkOptions);
+  const hnswParams = settings.hnsw(sections.length);
   const carried = carriedFrom(previous, data, documents, sections, embedder, hnswParams);
   const sectionVectors = await carriedVectors(carried, sections.length, embedder.dimensions, (wanted) =>
     embed(
@@ -179,9 +180,11 @@ async function embedAndWrite(
     carried?.lexical && { lexical: carried.lexical, oldOf: carried.oldOf },
     (doc, s) => lexicalFields(doc.title, s),
   );
-  const hnsw =
-    (carried?.graph && updateGraph(carried.graph, carried.oldOf, sectionVectors.matrix)) ??
-    HnswVectorIndex.build(sectionVectors.matrix, hnswParams);
+  // The graph only where searches read it: a static model's never do (docs/how-search-works.md, Fusion).
+  const hnsw = settings.graph(settings.fusion(embedder.modelId))
+    ? ((carried?.graph && updateGraph(carried.graph, carried.oldOf, sectionVectors.matrix)) ??
+      HnswVectorIndex.build(sectionVectors.matrix, hnswParams))
+    : undefined;
   const draft = manifestDraft(options, embedder, { corpus, chunkOptions, chunked, previous, data }, hnswParams);
   const expansion = { terms: vocabulary, vectors: vocabularyVectors.matrix };
   const content = { documents, sections, vectors: sectionVectors.matrix, lexical, expansion, wordCounts };
@@ -225,7 +228,8 @@ function manifestDraft(
   hnswParams: HnswParams,
 ): ManifestDraft {
   const { documents, sections } = chunked;
-  const settings = manifestSettings(options, chunkOptions);
+  // The graph's presence is told by the files the writer lists, not by a setting in the manifest.
+  const { graph: _graph, ...settings } = manifestSettings(options, chunkOptions);
   return {
     builtAt: new Date().toISOString(),
     builder: 'svc-docs',

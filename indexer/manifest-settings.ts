@@ -3,6 +3,7 @@ import { DEFAULT_LEXICAL_PARAMS, type LexicalParams } from '../src/index/lexical
 import type { FusionSettings, Manifest } from '../src/index/manifest.js';
 import { hnswParamsFor, type HnswParams } from '../src/index/vector-index.js';
 import { defaultFusionSettings } from '../src/search/fuse.js';
+import { searchesGraph } from '../src/search/search-policy.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../src/search/relevance.js';
 import { CHUNKER_VERSION, type ChunkOptions } from './chunk/chunk.js';
 
@@ -11,6 +12,11 @@ export interface SettingsOptions {
   lexical?: LexicalParams;
   hnsw?: HnswParams;
   fusion?: Partial<FusionSettings>;
+  /**
+   * Whether the build writes the HNSW graph; default: when the shipped search reads it (a sentence
+   * model: search-policy.ts's searchesGraph). Benchmarks comparing graph and exact search ask for it.
+   */
+  vectorGraph?: boolean;
 }
 
 /** The settings a build records in its manifest, but for what the section count and the model decide. */
@@ -22,6 +28,8 @@ export interface ManifestSettings {
   relevance: Manifest['relevance'];
   /** The fusion settings a build with this model id records. */
   fusion: (modelId: string) => Manifest['fusion'];
+  /** Whether a build with these fusion settings writes the HNSW graph. */
+  graph: (fusion: FusionSettings) => boolean;
 }
 
 /**
@@ -37,5 +45,6 @@ export function manifestSettings(options: SettingsOptions, chunkOptions: ChunkOp
     // In the manifest's own key order: the draft spreads these, and manifest.json keeps the order.
     fusion: (modelId) => ({ ...defaultFusionSettings(modelId === DEFAULT_MODEL_ID), ...options.fusion }),
     relevance: DEFAULT_RELEVANCE_THRESHOLDS,
+    graph: (fusion) => options.vectorGraph ?? searchesGraph(fusion, {}),
   };
 }

@@ -4,6 +4,7 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
+import { SERVER_NODE_OPTIONS } from '../../src/cli/server-heap.js';
 import { cacheDirOf } from '../../src/settings/commands.js';
 import { projectRoot } from '../../src/project-root.js';
 import { flagValue } from './flags.js';
@@ -200,6 +201,8 @@ export async function spawnServer(
   const child = spawn(
     process.execPath,
     [
+      // As the container and npm start run it.
+      ...SERVER_NODE_OPTIONS,
       join(out, 'src', 'cli.js'),
       'serve',
       '--index',

@@ -6,7 +6,7 @@ import type { SearchResult } from '../../src/search/types.js';
 import { Bm25Floor } from './bm25-floor.js';
 import { mean, ndcg, percentile } from '../lib/metrics.js';
 import { judgements, QUERY_STYLES, type LabelledQuery } from '../queries.js';
-import { repeatedSentences } from './repeats.js';
+import { repeatedSentences } from '../lib/repeats.js';
 import { fullWindows, respond, RESPONSE_BUDGET_CHARS, RESULT_COUNT } from './response.js';
 import { answerAt, firstAnswerRank } from './shown.js';
 
@@ -43,7 +43,7 @@ export interface QueryOutcome {
   rr: number;
   ndcg10: number;
   chars: number;
-  /** Distinct sentences the response shows more than once (bench/quality/repeats.ts). */
+  /** Distinct sentences the response shows more than once (bench/lib/repeats.ts). */
   repeats: number;
   /** 0 when the response was the short "does not seem to cover" answer (every labelled query is answerable). */
   covered: number;

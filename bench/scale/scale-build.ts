@@ -12,7 +12,7 @@ import { runIfEntry } from '../lib/probe-entry.js';
 import { cacheDirOf } from '../../src/settings/commands.js';
 
 /**
- * Child process of the scale benchmark: one full build (buildIndex, as `svc-docs index` runs it)
+ * Child process of the scale benchmark: one full build (buildIndex, as `svc-docs index` runs it, with the HNSW graph)
  * of a grown corpus, in a heap of its own so its peak memory is its own. With `--base-index`
  * (the near-duplicate stress corpus), copies of the base corpus's sections reuse the base index's
  * vectors (ReplicaEmbedder); without it (the distinct corpus) every section is embedded for real.
@@ -66,6 +66,8 @@ async function main(): Promise<void> {
     outDir: values.out!,
     embedder: embedder ?? inner,
     vectorCacheDir: values['vector-cache']!,
+    // The probe compares graph and exact search at scale: the graph is built as a sentence model's build writes it.
+    vectorGraph: true,
     log: (line) => console.error(line),
     onProgress: progressLog(),
   });

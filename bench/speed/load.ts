@@ -32,7 +32,7 @@ export { describeLoad, type LoadOptions, type LoadReport, type MemorySample } fr
  *   npm run test:load                      # the long run (defaults below)
  *   npm run test:load -- --sessions=500 --searches=5000 --concurrency=32
  *
- * The quick form runs inside `npm test` (test/reliability/load.test.ts).
+ * The quick form runs inside `npm test` (test/bench/load.test.ts).
  */
 
 /** Known-good queries for the bundled corpus; each must return at least one result. */

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -104,7 +104,10 @@ async function indexCost(indexDir: string) {
     /** On disk, read when a query or a result needs them. */
     postingsOnDiskMB: mb(lex.sections.count * 10),
     sectionTextOnDiskMB: mb(store.text.offsets[store.text.count]! + store.headings.offsets[store.headings.count]!),
-    hnswFileMB: mb(statSync(join(index.buildDir, 'vectors.hnsw')).size),
+    // Only a build whose searches read the graph has one (a sentence model's).
+    hnswFileMB: existsSync(join(index.buildDir, 'vectors.hnsw'))
+      ? mb(statSync(join(index.buildDir, 'vectors.hnsw')).size)
+      : 0,
   };
   index.sections.close();
   return { afterIndex, parts };

@@ -5,7 +5,7 @@ import { INDEX_FILES, PIECED_FILES } from '../../src/index/format.js';
 import { fileChecksum, PIECES_SUFFIX } from '../../src/index/pieces.js';
 import { DEFAULT_MODEL_ID } from '../../src/embedding/default-model.js';
 import { IndexError } from '../../src/index/format.js';
-import { currentBuildDir, readManifest } from '../../src/index/read-index.js';
+import { currentBuildDir, hasGraph, readManifest } from '../../src/index/read-index.js';
 import type { Manifest } from '../../src/index/manifest.js';
 import { CorpusDigests } from '../write/corpus-digests.js';
 import type { CorpusRoot } from '../load/knowledge-base.js';
@@ -90,6 +90,7 @@ export async function unchangedBuild(
     isDeepStrictEqual(manifest.chunking, settings.chunking) &&
     isDeepStrictEqual(manifest.lexical, settings.lexical) &&
     isDeepStrictEqual(manifest.hnsw, settings.hnsw(manifest.sections)) &&
+    hasGraph(manifest) === settings.graph(manifest.fusion) &&
     isDeepStrictEqual(manifest.relevance, settings.relevance) &&
     isDeepStrictEqual(manifest.fusion, settings.fusion(manifest.model.id));
   // The model's checksum and the files last: they hash files. A damaged build is built again.
@@ -98,9 +99,12 @@ export async function unchangedBuild(
     : undefined;
 }
 
-/** Every data file of the build is there with the sha256 its manifest records (of its piece list, for a pieced file). */
+/** Every data file of the build (the graph's where it has one) is there with the sha256 its manifest records (of its piece list, for a pieced file). */
 async function filesIntact(buildDir: string, manifest: Manifest): Promise<boolean> {
+  const graphFiles: string[] = [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels];
   for (const file of Object.values(INDEX_FILES)) {
+    // A build whose searches never read the graph has none (build.ts).
+    if (!hasGraph(manifest) && graphFiles.includes(file)) continue;
     const expected = manifest.files[file];
     if (expected === undefined) return false;
     try {

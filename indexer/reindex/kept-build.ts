@@ -27,7 +27,7 @@ export class KeptBuild {
   }
 
   /** Keeps what a build just wrote to `buildDir` (its manifest read back: the checksums are the writer's). */
-  async keep(buildDir: string, content: BuildContent, graph: HnswVectorIndex): Promise<void> {
+  async keep(buildDir: string, content: BuildContent, graph: HnswVectorIndex | undefined): Promise<void> {
     this.last = {
       previous: {
         buildDir,

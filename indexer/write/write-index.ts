@@ -122,7 +122,7 @@ export async function writeIndex(
   indexDir: string,
   draft: ManifestDraft,
   content: BuildContent,
-  hnsw: HnswVectorIndex,
+  hnsw: HnswVectorIndex | undefined,
 ): Promise<string> {
   let name: string;
   let previous: string | undefined;
@@ -174,7 +174,7 @@ async function writeBuild(
   indexDir: string,
   draft: ManifestDraft,
   content: BuildContent,
-  hnsw: HnswVectorIndex,
+  hnsw: HnswVectorIndex | undefined,
 ): Promise<string> {
   await removeAbandonedTemps(indexDir);
   // The writer's pid in the name tells a later build whether an unswitched build is abandoned.
@@ -184,7 +184,7 @@ async function writeBuild(
   try {
     const files = await allSettledOrThrow([
       writeDataFiles(tmp, content),
-      saveHnswDurably(hnsw, tmp, content.vectors.dims),
+      hnsw === undefined ? Promise.resolve({}) : saveHnswDurably(hnsw, tmp, content.vectors.dims),
     ]);
     const manifest: Manifest = { formatVersion: INDEX_FORMAT_VERSION, ...draft, files };
     await writeDurably(join(tmp, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');

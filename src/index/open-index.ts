@@ -20,6 +20,7 @@ import {
   openPiecedFile,
   parseJson,
   readBuildExpansion,
+  hasGraph,
   readBuildGraph,
   readBuildVectors,
   readChecked,
@@ -58,13 +59,13 @@ export interface IndexWithoutGraph {
 }
 
 export interface LoadedIndex extends IndexWithoutGraph {
-  hnsw: HnswVectorIndex;
+  hnsw?: HnswVectorIndex;
 }
 
-/** Opens and verifies the current build, with its HNSW graph read and verified whole. */
+/** Opens and verifies the current build, with its HNSW graph (where it has one) read and verified whole. */
 export async function readIndex(indexDir: string): Promise<LoadedIndex> {
   const index = await readIndexWithoutGraph(indexDir);
-  return { ...index, hnsw: await readBuildGraph(index.buildDir, index.manifest) };
+  return hasGraph(index.manifest) ? { ...index, hnsw: await readBuildGraph(index.buildDir, index.manifest) } : index;
 }
 
 /** Opens the current build for serving (what is read now and what later: above); the graph is not read. */
@@ -125,11 +126,12 @@ async function readProfiles(buildDir: string, manifest: Manifest): Promise<Knowl
 }
 
 /**
- * What a server whose searches never read the HNSW graph checks of it: the graph and its slot map
- * are there, and the graph's header agrees with the slot map and its own length (hnsw-file-check.ts).
+ * What a server whose searches never read the HNSW graph checks of it, where the build has one: the
+ * graph and its slot map are there, and the graph's header agrees with the slot map and its own length (hnsw-file-check.ts).
  * Its checksum is verified where it is loaded (readBuildGraph).
  */
 export async function checkGraphHeader(buildDir: string, manifest: Manifest): Promise<void> {
+  if (!hasGraph(manifest)) return;
   const path = join(buildDir, INDEX_FILES.hnsw);
   let problem: string | undefined;
   try {

@@ -84,12 +84,19 @@ export interface PiecedFileParts {
 }
 
 /**
- * A data file read by byte range, each read checked piece by piece against its digests. The file
- * is opened on the first read and kept open (a build folder deleted meanwhile stays readable)
- * until close(); a read after close() opens it again.
+ * A data file read by byte range, each piece checked against its digest the first time this
+ * reader reads it. The file is opened on the first read and kept open (a build folder deleted
+ * meanwhile stays readable) until close(); a read after close() opens it again.
+ *
+ * A piece that matched once is not hashed again: a build folder is written once and never changed
+ * in place (a new build goes to a new folder), so a second read of the piece returns the bytes the
+ * first one verified. Hashing the same window's pieces on every search was about 2 % of a served
+ * call's CPU (docs/benchmarks.md, the protocol path). One bit per piece: 32 KB at a gigabyte.
  */
 export class PiecedFile {
   private fd: number | undefined;
+  /** Bit p set: piece p has matched its digest. */
+  private readonly verified: Uint8Array;
 
   constructor(readonly parts: PiecedFileParts) {
     const pieces = Math.ceil(parts.size / CHECK_PIECE_BYTES);
@@ -97,6 +104,7 @@ export class PiecedFile {
       throw new PieceMismatchError(
         `its piece list holds ${parts.digests.length / DIGEST_BYTES} checksums for ${pieces} pieces`,
       );
+    this.verified = new Uint8Array(Math.ceil(pieces / 8));
   }
 
   get size(): number {
@@ -186,8 +194,11 @@ export class PiecedFile {
 
   private verify(bytes: Uint8Array, from: number): void {
     const { digests } = this.parts;
+    const verified = this.verified;
     for (let at = 0; at < bytes.length; at += CHECK_PIECE_BYTES) {
       const piece = (from + at) / CHECK_PIECE_BYTES;
+      const bit = 1 << (piece & 7);
+      if ((verified[piece >> 3]! & bit) !== 0) continue;
       const digest = createHash('sha256')
         .update(bytes.subarray(at, at + CHECK_PIECE_BYTES))
         .digest();
@@ -195,6 +206,7 @@ export class PiecedFile {
         throw new PieceMismatchError(
           `bytes ${from + at}–${from + Math.min(bytes.length, at + CHECK_PIECE_BYTES)} do not match their checksum`,
         );
+      verified[piece >> 3]! |= bit;
     }
   }
 }

@@ -237,9 +237,19 @@ export async function readBuildExpansion(buildDir: string, manifest: Manifest): 
   return { terms, vectors };
 }
 
+/** Whether the build has an HNSW graph: only builds whose searches read it write one (indexer/build.ts). */
+export function hasGraph(manifest: Manifest): boolean {
+  return INDEX_FILES.hnsw in manifest.files;
+}
+
 /** A build's HNSW graph and its slot → section map, both verified (a reindex updates the graph in place). */
 export async function readBuildGraph(buildDir: string, manifest: Manifest): Promise<HnswVectorIndex> {
   const path = join(buildDir, INDEX_FILES.hnsw);
+  if (!hasGraph(manifest))
+    throw new IndexError(
+      `${buildDir} has no HNSW graph: its model's searches never read one`,
+      'search it exactly, or build it with a sentence model',
+    );
   for (const file of [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels]) await readChecked(buildDir, manifest, file, false);
   let hnsw: HnswVectorIndex;
   try {

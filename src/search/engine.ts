@@ -6,9 +6,9 @@ import { ProblemError } from '../errors.js';
 import type { StoredDocument } from '../index/format.js';
 import type { Manifest } from '../index/manifest.js';
 import { checkGraphHeader, type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
-import { readBuildGraph } from '../index/read-index.js';
+import { hasGraph, readBuildGraph } from '../index/read-index.js';
 import type { SectionStore } from '../index/section-store.js';
-import { ExactVectorIndex, type HnswVectorIndex } from '../index/vector-index.js';
+import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
 import type { KnowledgeBaseProfile } from '../index/corpus-profile.js';
 import { withSections } from './result-window.js';
 import { type SearchPolicy, searchesGraph } from './search-policy.js';
@@ -136,11 +136,17 @@ export async function openEngine(
 /**
  * The graph, read and verified, where searches read it (searchesGraph, or vectorSearch 'hnsw'
  * asked for); otherwise only its header is checked (open-index.ts) and exact search stands in.
+ * A build whose own searches never read a graph has none (indexer/build.ts): a policy that asks
+ * for one (a benchmark, a test) gets it built here, with the manifest's parameters.
  */
 async function graphFor(index: IndexWithoutGraph, policy: SearchPolicy): Promise<{ hnsw?: HnswVectorIndex }> {
   const fusion = { ...index.manifest.fusion, ...policy.fusion };
   if (policy.vectorSearch === 'hnsw' || (policy.vectorSearch !== 'exact' && searchesGraph(fusion, policy)))
-    return { hnsw: await readBuildGraph(index.buildDir, index.manifest) };
+    return {
+      hnsw: hasGraph(index.manifest)
+        ? await readBuildGraph(index.buildDir, index.manifest)
+        : HnswVectorIndex.build(index.vectors, index.manifest.hnsw),
+    };
   await checkGraphHeader(index.buildDir, index.manifest);
   return {};
 }

@@ -13,16 +13,9 @@ import { MIN_ANSWER_TOKENS } from './best-section.js';
 /** How many such sections a result carries (the response shows at most one or two of them). */
 export const DEFAULT_EXCERPT_CANDIDATES = 3;
 
-/**
- * Among sections matching as much of the query, which comes first: the earlier one (shipped: a
- * page introduces a term before its examples repeat it), or the one with the higher score.
- */
-export type ExcerptTie = 'first' | 'score';
-
 export interface ExcerptSettings {
   /** How many sections a result carries (0: none). */
   count: number;
-  tie: ExcerptTie;
 }
 
 export interface ExcerptFacts {
@@ -42,17 +35,12 @@ export interface ExcerptFacts {
  * score, then the earlier section. Sections too short to answer (a heading and a line), link
  * lists and empty sections are skipped, as are sections that match none of the query's own terms.
  */
-export function strongestOtherSections(
-  sections: readonly ExcerptFacts[],
-  best: number,
-  count: number,
-  /** Among sections matching as much of the query: the earlier section first, or the higher score. */
-  tie: ExcerptTie = 'first',
-): number[] {
+export function strongestOtherSections(sections: readonly ExcerptFacts[], best: number, count: number): number[] {
   if (count <= 0) return [];
   const picked: number[] = [];
-  const stronger = (a: number, b: number) =>
-    sections[a]!.match - sections[b]!.match || (tie === 'score' ? sections[a]!.score - sections[b]!.score : 0) || b - a;
+  // Among sections matching as much of the query the earlier comes first: a page introduces a term
+  // before its examples repeat it (breaking ties by score instead was tried: bench/results/tuning.md).
+  const stronger = (a: number, b: number) => sections[a]!.match - sections[b]!.match || b - a;
   for (let p = 0; p < sections.length; p++) {
     const s = sections[p]!;
     if (p === best || s.match <= 0 || s.bodyTokens < MIN_ANSWER_TOKENS || (s.role ?? 'content') !== 'content') continue;

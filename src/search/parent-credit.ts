@@ -15,32 +15,23 @@ const DEFAULT_PARENT_CREDIT = 0.1;
 
 export interface ParentCredit {
   weight: number;
-  /** Which queries it applies to: questions only (shipped), or every query. */
-  queries: 'questions' | 'all';
   /** Each section's parent section, −1 for none (src/index/section-parents.ts). */
   parentOf: Int32Array;
 }
 
-/** The settings for an index's sections (SearchPolicy `parentCredit`, `parentCreditQueries`); `parentOf` as stored (section-parents.ts). */
-export function parentCreditFor(
-  policy: { parentCredit?: number; parentCreditQueries?: ParentCredit['queries'] },
-  parentOf: Int32Array,
-): ParentCredit {
-  return {
-    weight: policy.parentCredit ?? DEFAULT_PARENT_CREDIT,
-    queries: policy.parentCreditQueries ?? 'questions',
-    parentOf,
-  };
+/** The settings for an index's sections (SearchPolicy `parentCredit`); `parentOf` as stored (section-parents.ts). */
+export function parentCreditFor(policy: { parentCredit?: number }, parentOf: Int32Array): ParentCredit {
+  return { weight: policy.parentCredit ?? DEFAULT_PARENT_CREDIT, parentOf };
 }
 
 /**
  * Adds `weight` × the parent's fused score to every candidate whose parent section is a candidate
- * too, from the scores as fusion left them (a parent's own gain is not passed on); for a question,
- * or for any query when so set.
+ * too, from the scores as fusion left them (a parent's own gain is not passed on); for a question
+ * only (on every query it cost svc a first result: bench/results/tuning.md).
  */
 export function creditParents(c: Candidates, slotOf: Int32Array, credit: ParentCredit, question: boolean): void {
   const { weight, parentOf } = credit;
-  if (weight === 0 || !(question || credit.queries === 'all')) return;
+  if (weight === 0 || !question) return;
   const gain = new Float64Array(c.count);
   for (let i = 0; i < c.count; i++) {
     const parent = parentOf[c.section[i]!]!;

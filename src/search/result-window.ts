@@ -60,12 +60,9 @@ export function windowOf(
   };
   const window: RankedResult['window'] = [];
   for (let p = from; p <= to; p++) window.push(item(p, p === best));
-  const others: NonNullable<RankedResult['excerpts']> = strongestOtherSections(
-    facts,
-    best,
-    excerpts.count,
-    excerpts.tie,
-  ).map((p) => item(p, false));
+  const others: NonNullable<RankedResult['excerpts']> = strongestOtherSections(facts, best, excerpts.count).map((p) =>
+    item(p, false),
+  );
   const opening = namesTopic ? facts.findIndex((f) => answers(f)) : -1;
   if (opening >= 0 && opening !== best) {
     const at = others.findIndex((o) => o.position === opening);

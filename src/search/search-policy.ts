@@ -1,6 +1,5 @@
 import type { LexicalParams } from '../index/lexical-data.js';
 import type { FusionSettings } from '../index/manifest.js';
-import type { ExcerptTie } from './excerpts.js';
 
 export type Retrieval = 'hybrid' | 'lexical' | 'vector';
 
@@ -22,12 +21,8 @@ export interface SearchPolicy {
   typoTolerance?: boolean;
   /** How many of a page's other strongly matching sections each result carries for excerpts (src/search/excerpts.ts); 0 for none. */
   excerptCandidates?: number;
-  /** Among excerpt candidates matching as much of the query: the earlier section first (shipped), or the higher-scoring. */
-  excerptTie?: ExcerptTie;
   /** In a question, a section gains this × its parent section's fused score (src/search/parent-credit.ts); 0: off. */
   parentCredit?: number;
-  /** Which queries parent credit applies to: questions of six terms or more (shipped), or all. */
-  parentCreditQueries?: 'questions' | 'all';
   /** Lexical candidates kept (by score) for cosines and fusion: MAX_LEXICAL_CANDIDATES unless tuning says otherwise. */
   lexicalCandidates?: number;
   /**

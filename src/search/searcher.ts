@@ -84,10 +84,7 @@ export class Searcher {
     this.pruning = policy.lexicalPruning !== false;
     this.rewrites = policy.rewrites ?? true;
     this.typoTolerance = policy.typoTolerance ?? true;
-    this.excerpts = {
-      count: policy.excerptCandidates ?? DEFAULT_EXCERPT_CANDIDATES,
-      tie: policy.excerptTie ?? 'first',
-    };
+    this.excerpts = { count: policy.excerptCandidates ?? DEFAULT_EXCERPT_CANDIDATES };
     this.parentCredit = parentCreditFor(policy, parts.parents);
     this.typos = new TypoCorrector(() => this.lexical.vocabulary());
     this.sections = new SectionStore(parts.sections);

@@ -4,49 +4,38 @@
  * sitemap of a million entries) costs a bounded time and space and the build goes on
  * (docs/sources.md).
  */
+/** A crawl bound both `index` and `serve --watch` read: a positive number with its default. */
+function crawlBound<V extends `SVC_DOCS_WEB_${string}`>(variable: V, value: number, meaning: string) {
+  return { variable, kind: 'positive', default: value, meaning, commands: ['index', 'serve'] } as const;
+}
+
 export const WEB_SETTINGS = {
-  webMaxPages: {
-    variable: 'SVC_DOCS_WEB_MAX_PAGES',
-    kind: 'positive',
-    default: 5000,
-    meaning: 'Pages read from one website corpus at most (sitemap entries and followed links alike)',
-    commands: ['index', 'serve'],
-  },
-  webMaxPageBytes: {
-    variable: 'SVC_DOCS_WEB_MAX_PAGE_BYTES',
-    kind: 'positive',
-    default: 4 * 1024 * 1024,
-    meaning: 'A larger web page (or sitemap) is cut off at this many bytes and skipped with a line',
-    commands: ['index', 'serve'],
-  },
-  webMaxTotalBytes: {
-    variable: 'SVC_DOCS_WEB_MAX_TOTAL_BYTES',
-    kind: 'positive',
-    default: 512 * 1024 * 1024,
-    meaning: 'Bytes downloaded from one website corpus per crawl at most; the crawl stops there',
-    commands: ['index', 'serve'],
-  },
-  webConcurrency: {
-    variable: 'SVC_DOCS_WEB_CONCURRENCY',
-    kind: 'positive',
-    default: 4,
-    meaning: 'Requests to one website in flight at once at most',
-    commands: ['index', 'serve'],
-  },
-  webRequestsPerSecond: {
-    variable: 'SVC_DOCS_WEB_REQUESTS_PER_SECOND',
-    kind: 'positive',
-    default: 8,
-    meaning: 'Requests started per second to one website at most',
-    commands: ['index', 'serve'],
-  },
-  webTimeoutSeconds: {
-    variable: 'SVC_DOCS_WEB_TIMEOUT_SECONDS',
-    kind: 'positive',
-    default: 30,
-    meaning: 'Time limit of each request to a website, its whole answer included',
-    commands: ['index', 'serve'],
-  },
+  webMaxPages: crawlBound(
+    'SVC_DOCS_WEB_MAX_PAGES',
+    5000,
+    'Pages read from one website corpus at most (sitemap entries and followed links alike)',
+  ),
+  webMaxPageBytes: crawlBound(
+    'SVC_DOCS_WEB_MAX_PAGE_BYTES',
+    4 * 1024 * 1024,
+    'A larger web page (or sitemap) is cut off at this many bytes and skipped with a line',
+  ),
+  webMaxTotalBytes: crawlBound(
+    'SVC_DOCS_WEB_MAX_TOTAL_BYTES',
+    512 * 1024 * 1024,
+    'Bytes downloaded from one website corpus per crawl at most; the crawl stops there',
+  ),
+  webConcurrency: crawlBound('SVC_DOCS_WEB_CONCURRENCY', 4, 'Requests to one website in flight at once at most'),
+  webRequestsPerSecond: crawlBound(
+    'SVC_DOCS_WEB_REQUESTS_PER_SECOND',
+    8,
+    'Requests started per second to one website at most',
+  ),
+  webTimeoutSeconds: crawlBound(
+    'SVC_DOCS_WEB_TIMEOUT_SECONDS',
+    30,
+    'Time limit of each request to a website, its whole answer included',
+  ),
   webPollSeconds: {
     variable: 'SVC_DOCS_WEB_POLL_SECONDS',
     kind: 'positive',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { repeatedSentences } from '../../bench/quality/repeats.js';
+import { repeatedSentences } from '../../bench/lib/repeats.js';
 
-/** The benchmark's count of facts said twice in one response (bench/quality/repeats.ts). */
+/** The benchmark's count of facts said twice in one response (bench/lib/repeats.ts). */
 
 describe('repeatedSentences', () => {
   it('counts a sentence shown in two sections once, whatever its links, emphasis or line wrapping', () => {

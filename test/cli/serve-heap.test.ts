@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { SERVER_NODE_OPTIONS } from '../../src/cli/server-heap.js';
 import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
@@ -112,6 +113,39 @@ describe('svc-docs serve: V8 heap settings', () => {
     const heap = await reportedHeap(child, reports);
     expect(heap.new_space!.capacity).toBeLessThanOrEqual(2 * 2 ** 20);
     child.kill('SIGTERM');
+  });
+});
+
+describe("the server's Node options (SERVER_NODE_OPTIONS)", () => {
+  it('are on the command lines that start a server: npm start and the container', () => {
+    const start = (
+      JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { scripts: { start: string } }
+    ).scripts.start;
+    expect(start).toContain(`node ${SERVER_NODE_OPTIONS.join(' ')} dist/src/cli.js serve`);
+    const entrypoint = /^ENTRYPOINT (.+)$/m.exec(readFileSync(join(projectRoot(), 'Dockerfile'), 'utf8'))?.[1];
+    expect(JSON.parse(entrypoint!)).toEqual(['node', ...SERVER_NODE_OPTIONS, 'dist/src/cli/container-entry.js']);
+  });
+
+  it("give the main thread's young generation its size from the start, with the server's run-time flags applied", async () => {
+    const heap = join(projectRoot(), 'src', 'cli', 'server-heap.ts');
+    const child = spawn(
+      process.execPath,
+      [
+        ...SERVER_NODE_OPTIONS,
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { favourMemory } = await import(${JSON.stringify(heap)}); favourMemory(); const v8 = await import('node:v8'); console.log(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);`,
+      ],
+      { cwd: projectRoot(), env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    children.push(child);
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await new Promise((resolve) => child.once('close', resolve));
+    // The semi-space in use is 8 MB from the start (1 MB without the options).
+    expect(Number(stdout.trim())).toBe(8 * 2 ** 20);
   });
 });
 

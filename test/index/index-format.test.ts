@@ -1,4 +1,4 @@
-import { readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeIndex, type ManifestDraft } from '../../indexer/write/write-index.js';
@@ -103,7 +103,7 @@ describe('an index written then read', () => {
     }).toEqual(content);
     expect(Array.from(read.parents)).toEqual([-1, 0, -1]);
     expect(read.profiles).toEqual(profileCorpus(content));
-    expect(read.hnsw.labels().sort()).toEqual([0, 1, 2]);
+    expect(read.hnsw?.labels().sort()).toEqual([0, 1, 2]);
     // The indexer's own file: what a reindex starts its word counts from.
     expect(await readWordCounts(read.buildDir, read.manifest)).toEqual(wordCounts);
   });
@@ -144,9 +144,10 @@ describe('a damaged table file', () => {
 });
 
 describe('a damaged piece of text a server has not read yet', () => {
-  it('is refused when a result reads it, naming the file; the rest of the index serves', async () => {
+  const count = 64;
+  /** A build whose sections.bin holds `count` sections of 8 KB text; `damage` flips a byte in the last one's. */
+  async function bigStore(damage: boolean): Promise<{ store: SectionStore; path: string; data: Buffer }> {
     const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' })))!;
-    const count = 64;
     const big: StoredSection[] = Array.from({ length: count }, (_, i) => ({
       doc: 0,
       headings: [`H${i}`],
@@ -159,12 +160,17 @@ describe('a damaged piece of text a server has not read yet', () => {
     const data = Buffer.from(bytes(sectionsPieces(docs, big)));
     resign(b, 'sections.bin', data);
     // The last section's text, in a piece of its own far from the tables read at load.
-    data[data.length - 100]! ^= 0x01;
-    writeFileSync(join(b, 'sections.bin'), data);
+    if (damage) data[data.length - 100]! ^= 0x01;
+    const path = join(b, 'sections.bin');
+    writeFileSync(path, data);
     // What open-index.ts does with sections.bin.
     const file = await openPiecedFile(b, await readManifest(b), 'sections.bin');
     const { doc, roles, headingStart, headings, text } = await openSectionsFile(file);
-    const store = new SectionStore({ file: file.parts, doc, roles, headingStart, headings, text });
+    return { store: new SectionStore({ file: file.parts, doc, roles, headingStart, headings, text }), path, data };
+  }
+
+  it('is refused when a result reads it, naming the file; the rest of the index serves', async () => {
+    const { store } = await bigStore(true);
     expect(store.slice(0, 2).map((s) => s.headings)).toEqual([['H0'], ['H1']]);
     expect(() => store.slice(count - 1)).toThrow(IndexError);
     expect(() => store.slice(count - 1)).toThrow(
@@ -172,17 +178,28 @@ describe('a damaged piece of text a server has not read yet', () => {
     );
     store.close();
   });
+
+  it('is hashed once: a piece that matched is not checked again on later reads (a build never changes in place)', async () => {
+    const { store, path, data } = await bigStore(false);
+    expect(store.slice(count - 1)[0]!.text.startsWith(`${count - 1} `)).toBe(true);
+    // Changed on disk after the read that verified it: served as read, not hashed again...
+    data[data.length - 100]! ^= 0x01;
+    writeFileSync(path, data);
+    expect(() => store.slice(count - 1)).not.toThrow();
+    // ...while a piece never read before is still checked (in the section before the last, beyond the pieces the first read verified).
+    data[data.length - 14000]! ^= 0x01;
+    writeFileSync(path, data);
+    expect(() => store.slice(count - 2, count - 1)).toThrow(/sections\.bin is corrupt/);
+    store.close();
+  });
 });
 
 describe('an index of the previous format', () => {
   it('is refused with the one-line rebuild message', async () => {
     const b = (await currentBuildDir(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' })))!;
-    // What a format-2 build held: a graph labelled by section number, no slot map beside it.
     const path = join(b, 'manifest.json');
-    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { formatVersion: number; files: Record<string, string> };
-    const { 'vectors.hnsw.labels': _labels, ...files } = manifest.files;
-    unlinkSync(join(b, 'vectors.hnsw.labels'));
-    writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 2, files }));
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { formatVersion: number };
+    writeFileSync(path, JSON.stringify({ ...manifest, formatVersion: 2 }));
     await expect(readIndex(join(b, '..'))).rejects.toThrow(IndexError);
     await expect(readIndex(join(b, '..'))).rejects.toThrow(
       /manifest\.json has index format 2 but this svc-docs reads format 6: run 'svc-docs index' to rebuild it$/,

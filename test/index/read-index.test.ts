@@ -118,8 +118,6 @@ describe('index store', () => {
         'profile.json',
         'sections.bin',
         'vectors.f32',
-        'vectors.hnsw',
-        'vectors.hnsw.labels',
         'word-counts.bin',
       ].sort(),
     );

@@ -6,13 +6,14 @@ import { KeptBuild } from '../../indexer/reindex/kept-build.js';
 import { INDEX_FILES } from '../../src/index/format.js';
 import { currentBuildDir, readBuildLexical } from '../../src/index/read-index.js';
 import { readIndex, type LoadedIndex } from '../../src/index/open-index.js';
-import { ExactVectorIndex } from '../../src/index/vector-index.js';
+import { ExactVectorIndex, type HnswVectorIndex } from '../../src/index/vector-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /**
  * A reindex carries the previous build's postings and HNSW graph over and changes only what the
  * edit touched; what it writes must be what a full build of the edited corpus writes (every file
- * byte for byte but the graph, whose shape may differ and whose answers may not).
+ * byte for byte but the graph, whose shape may differ and whose answers may not). The static model's
+ * searches never read the graph, so these builds ask for it (`vectorGraph`).
  */
 
 /**
@@ -37,6 +38,15 @@ const CORPUS: Record<string, string> = Object.fromEntries(
 );
 
 const GRAPH_FILES: string[] = [INDEX_FILES.hnsw, INDEX_FILES.hnswLabels];
+const GRAPH = { vectorGraph: true } as const;
+
+type GraphedIndex = LoadedIndex & { hnsw: HnswVectorIndex };
+
+async function readGraphed(indexDir: string): Promise<GraphedIndex> {
+  const index = await readIndex(indexDir);
+  if (index.hnsw === undefined) throw new Error(`${indexDir}: the build has no graph`);
+  return { ...index, hnsw: index.hnsw };
+}
 
 function withoutGraph(files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).filter(([file]) => !GRAPH_FILES.includes(file)));
@@ -51,11 +61,11 @@ async function reindexMatchesFullBuild(
   outDir: string,
   vectorCacheDir: string,
   keep?: KeptBuild,
-): Promise<LoadedIndex> {
-  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep });
+): Promise<GraphedIndex> {
+  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep, ...GRAPH });
   const fresh = tempDir('index');
-  await buildIndex({ corpusDirs: [corpus], outDir: fresh, vectorCacheDir });
-  const [incremental, scratch] = await Promise.all([readIndex(outDir), readIndex(fresh)]);
+  await buildIndex({ corpusDirs: [corpus], outDir: fresh, vectorCacheDir, ...GRAPH });
+  const [incremental, scratch] = await Promise.all([readGraphed(outDir), readGraphed(fresh)]);
   expect(withoutGraph(incremental.manifest.files)).toEqual(withoutGraph(scratch.manifest.files));
   expect(incremental.sections.slice()).toEqual(scratch.sections.slice());
   const lexical = (index: LoadedIndex) => readBuildLexical(index.buildDir, index.manifest);
@@ -79,14 +89,14 @@ async function reindexMatchesFullBuild(
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 
-const identity = (index: LoadedIndex) => index.hnsw.sectionOf.every((section, slot) => section === slot);
+const identity = (index: GraphedIndex) => index.hnsw.sectionOf.every((section, slot) => section === slot);
 
 /** A fresh copy of CORPUS, built once: the starting point each test edits and reindexes. */
 async function builtCorpus(keep?: KeptBuild): Promise<{ corpus: string; outDir: string; vectorCacheDir: string }> {
   const corpus = writeCorpus({ ...CORPUS });
   const outDir = tempDir('index');
   const vectorCacheDir = tempDir('vectors');
-  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep });
+  await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep, ...GRAPH });
   return { corpus, outDir, vectorCacheDir };
 }
 
@@ -162,12 +172,26 @@ describe('incremental reindex', () => {
     // Taken: a build that fails after updating the graph in place must not leave it to the next.
     expect(await keep.take(outDir)).toBeUndefined();
     appendFileSync(join(corpus, 'kb', 'page-0.md'), '\n## Kept\n\nThe kept reindexer wrote this.\n');
-    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep });
+    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, keep, ...GRAPH });
     const kept = await currentBuildDir(outDir);
     expect(kept).not.toBe(live);
     appendFileSync(join(corpus, 'kb', 'page-1.md'), '\n## Elsewhere\n\nA one-shot build wrote this.\n');
-    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, ...GRAPH });
     expect(await currentBuildDir(outDir)).not.toBe(kept);
     expect(await keep.take(outDir)).toBeUndefined();
+  });
+
+  it('writes no graph for the static model unless asked, and asking for one builds again', async () => {
+    const corpus = writeCorpus({ ...CORPUS });
+    const [outDir, vectorCacheDir] = [tempDir('index'), tempDir('vectors')];
+    const plain = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir });
+    expect(Object.keys((await readIndex(outDir)).manifest.files)).not.toContain(INDEX_FILES.hnsw);
+    expect((await readIndex(outDir)).hnsw).toBeUndefined();
+    expect((await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir })).unchanged).toBe(true);
+    const graphed = await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir, ...GRAPH });
+    expect(graphed.unchanged).toBe(false);
+    expect((await readGraphed(outDir)).hnsw.size).toBe(plain.sections);
+    // And back: a build without the graph is not the one with it.
+    expect((await buildIndex({ corpusDirs: [corpus], outDir, vectorCacheDir })).unchanged).toBe(false);
   });
 });

@@ -160,6 +160,21 @@ describe('the import graph', () => {
     expect(mutualPairs(notCli, (file) => file.split(sep)[0]!)).toEqual([]);
   });
 
+  it('lets tests reach into the benchmark only through its shared helpers (bench/lib/, the query sets), but for tests of the benchmark itself', () => {
+    const tests = tsFiles(join(root, 'test'))
+      .map((file) => relative(root, file))
+      .filter((file) => !file.startsWith(join('test', 'bench', '')));
+    const shared = [join('bench', 'lib', ''), join('bench', 'queries')];
+    const reaching = [...importGraph(tests, (file) => readFileSync(join(root, file), 'utf8'))].flatMap(
+      ([file, targets]) =>
+        targets
+          .filter((t) => t.startsWith(join('bench', '')) && !shared.some((s) => t.startsWith(s)))
+          .map((t) => `${file} → ${t}`),
+    );
+    expect(tests.length).toBeGreaterThan(100);
+    expect(reaching).toEqual([]);
+  });
+
   it('keeps the server apart from the indexer: only the CLI imports both', () => {
     const crossing = [...graph]
       .filter(([file]) => file.startsWith('src/') && !file.startsWith(join('src', 'cli')))

@@ -18,7 +18,7 @@ import { CLI, cliEnv, linesOf, runCli } from './helpers.js';
  * covered by test/index/read-index.test.ts; this is the real process and real signals.
  */
 
-/** 41 pages of 51 short sections: 2,000+ vectors, so the vector and HNSW files are large enough to fill limits. */
+/** 41 pages of 51 short sections: 2,000+ vectors, so the vector file is large enough to fill limits. */
 function corpusFiles(extra: Record<string, string> = {}): Record<string, string> {
   const files: Record<string, string> = {};
   for (let d = 0; d < 40; d++) {
@@ -260,15 +260,6 @@ describe('the indexer failing to write', () => {
     { timeout: 300_000 },
     async () => {
       await expectWriteFailure(150_000, /EFBIG: file too large/);
-    },
-  );
-
-  it.runIf(prlimit)(
-    'the HNSW graph hitting the file size limit (hnswlib truncates silently): refused, not made current',
-    { timeout: 300_000 },
-    async () => {
-      // Above every other file of the build (vectors.f32 is 816 KB), below vectors.hnsw (about 1.1 MB).
-      await expectWriteFailure(1_000_000, /vectors\.hnsw was written incompletely/);
     },
   );
 

@@ -45,7 +45,7 @@ describe('creditParents', () => {
     creditParents(c, slotOf, credit, question);
     return rankDocuments(c, docOf, 0, 2).map((h) => [h.doc, h.best.section]);
   };
-  const shipped: ParentCredit = { weight: 0.1, queries: 'questions', parentOf };
+  const shipped: ParentCredit = { weight: 0.1, parentOf };
 
   it('puts the subsection whose introduction also matches first, in a question', () => {
     expect(ranked(shipped, true)).toEqual([
@@ -58,9 +58,8 @@ describe('creditParents', () => {
     ]);
   });
 
-  it('leaves a keyword query alone unless set for every query', () => {
+  it('leaves a keyword query alone', () => {
     expect(ranked(shipped, false)[0]).toEqual([1, 2]);
-    expect(ranked({ ...shipped, queries: 'all' }, false)[0]).toEqual([0, 1]);
   });
 });
 

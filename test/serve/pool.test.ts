@@ -9,6 +9,7 @@ import { openPooledEngine, type PooledEngine } from '../../src/serve/pool-engine
 import { SearchPool } from '../../src/serve/pool.js';
 import { serve, type RunningDocsServer } from '../../src/serve/serve.js';
 import { bundledIndex, fixtureIndex } from '../helpers/index-fixture.js';
+import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 
 /**
  * The search pool: worker threads answer exactly what the in-process engine answers, and the
@@ -88,8 +89,10 @@ describe('SearchPool', () => {
       closing = own.close();
       return started;
     });
-    // Vector retrieval: the worker loads the HNSW graph, the native read the abort came from.
-    const opening = openPooledEngine(own, bundledIndex(), { embedder }, { retrieval: 'vector' });
+    // Vector retrieval: the worker loads the HNSW graph, the native read the abort came from. A static
+    // model's build writes no graph (its searches never read one), so this one asks for it.
+    const withGraph = await fixtureIndex(SAMPLE_CORPUS, { vectorGraph: true });
+    const opening = openPooledEngine(own, withGraph, { embedder }, { retrieval: 'vector' });
     await vi.waitFor(() => expect(closing).toBeDefined());
     await closing;
     expect(answered).toBe(true);

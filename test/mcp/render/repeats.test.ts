@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repeatedSentences } from '../../../bench/quality/repeats.js';
+import { repeatedSentences } from '../../../bench/lib/repeats.js';
 import { renderSearch } from '../../../src/mcp/render/render.js';
 import { openEngine, type LoadedEngine } from '../../../src/search/engine.js';
 import { fixtureIndex } from '../../helpers/index-fixture.js';
