@@ -36,17 +36,17 @@ const D = DEFAULT_PASSAGES;
 
 /**
  * `npm run bench`: the not-covered cut, and the passage room (how much lower results' passages
- * count, how many of the first result's passages are held for it), 3 × 2 × 2 = 12 renderings of
+ * count, how many of the first result's passages are held for it), 2 × 2 × 2 = 8 renderings of
  * every tuning query, and the star rule two ways on each. Passage selection renders slower than
  * the window fitter did: 48 renderings took over 10 minutes on 2 loaded cores.
  */
 export const FULL_AXES: GridAxes = {
   passages: {
-    coveredMin: [D.coveredMin, 0.15, 0.22],
+    coveredMin: [D.coveredMin, 0.26],
     rankDecay: [D.rankDecay, 0.5],
     firstBlocks: [D.firstBlocks, 3],
   },
-  starMinMatch: [D.starMinMatch, 0.6],
+  starMinMatch: [D.starMinMatch, 0.5],
 };
 
 /** `npm run bench -- --quick` (CI): two points, enough to exercise the left-out choice. */
@@ -79,17 +79,13 @@ export function bestMatchOf(r: SearchResult): number {
   return r.sections.find((s) => s.isBest)?.match ?? 0;
 }
 
-/**
- * The result's label under `thresholds` and the star rule at `starMinMatch`: relevanceFor caps a
- * label at "Moderate match" when the best match is at most the shipped rule's share, so a match
- * above `starMinMatch` is passed as a whole one and any other as none.
- */
+/** The result's label under `thresholds` and the star rule at `starMinMatch`, as the engine labels it. */
 export function relabel(
   r: SearchResult,
   thresholds: RelevanceThresholds,
   starMinMatch: number,
 ): SearchResult['relevance'] {
-  return relevanceFor(r.confidence, thresholds, bestMatchOf(r) > starMinMatch ? 1 : 0);
+  return relevanceFor(r.confidence, thresholds, bestMatchOf(r), starMinMatch);
 }
 
 /** The results as a server fitted with `fit` hands them to the renderer. */

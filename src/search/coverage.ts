@@ -6,7 +6,8 @@ import { DEFAULT_PASSAGES, type PassageOptions } from './passage-options.js';
  * share of the query the corpus lacks entirely: the IDF share of the query's own words found in
  * no section, in any spelling. Questions about other products ("terraform state locking" asked of
  * a gift-card platform's docs) carry their topic in words the corpus has never seen; paraphrases
- * of covered topics lack ordinary words at most. Fitted on the tuning halves' on-topic questions
+ * of covered topics lack ordinary words at most, and a compound of words it has is no unseen word
+ * (`foundOwnTerms`). Fitted on the tuning halves' on-topic questions
  * and off-topic lists (bench/results/tuning.md): a query is covered when
  * `confidence − ABSENT_PENALTY × absentShare ≥ COVERED_MIN`.
  *
@@ -27,6 +28,31 @@ export function discounted(confidences: readonly number[], absentShare: number):
   const factor = Math.max(0, top - ABSENT_PENALTY * absentShare) / top;
   return confidences.map((c) => c * factor);
 }
+
+/**
+ * Which of the query's own terms (bit i for `ownTerms[i]`) count as words the docs have: those the
+ * index holds (`found`), and every form of a hyphenated word of the query whose parts it holds.
+ * "half-written", "site-wide", "brand-new" are written in no page, but their parts are ordinary
+ * words of the docs: paraphrased questions lost a third of their confidence to such compounds and
+ * were told "not covered" (bench/results/quality.md). A part the index lacks keeps the compound
+ * absent ("wasm-bindgen" asked of a book that never says "bindgen").
+ */
+export function foundOwnTerms(text: string, ownTerms: readonly string[], found: number): number {
+  const bitOf = new Map(ownTerms.map((t, i) => [t, 1 << i]));
+  const has = (term: string) => ((bitOf.get(term) ?? 0) & found) !== 0;
+  let bits = found;
+  for (const word of text.split(/\s+/)) {
+    const compound = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+    if (!HYPHENATED.test(compound)) continue;
+    const parts = compound.split('-').flatMap((part) => tokenize(part));
+    if (parts.length === 0 || !parts.every(has)) continue;
+    for (const form of tokenize(compound)) bits |= bitOf.get(form) ?? 0;
+  }
+  return bits;
+}
+
+/** Letters joined by hyphens: a compound of words, not an identifier with digits or dots. */
+const HYPHENATED = /^\p{L}+(?:-\p{L}+)+$/u;
 
 /**
  * Whether results answer a query the docs cover (see above): some result is at least `coveredMin`

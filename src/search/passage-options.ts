@@ -71,7 +71,7 @@ export const DEFAULT_PASSAGES: PassageOptions = Object.freeze({
 
   coveredMin: 0.22,
   namedHeadingTerms: 2,
-  starMinMatch: 0.5,
+  starMinMatch: 0.6,
 });
 
 /** Options with `overrides` applied, checked to name only known fields (a typo in a tuning grid is an error). */

@@ -16,7 +16,7 @@ import { checkSearchInput } from './search-input.js';
 import { type Retrieval, type SearchPolicy, searchesGraph } from './search-policy.js';
 import type { DetailedSearch, Embed, RankedResult, SearchParts, StageTimings } from './searcher-types.js';
 import { TypoCorrector } from './typos.js';
-import { discounted } from './coverage.js';
+import { discounted, foundOwnTerms } from './coverage.js';
 import type { SectionFacts } from './best-section.js';
 import type { ExcerptFacts } from './excerpts.js';
 import { SECTION_ROLES } from '../index/format.js';
@@ -119,7 +119,7 @@ export class Searcher {
     const t2 = performance.now();
     const vector = query.vector ?? (await pendingVector);
     // From here to the end nothing awaits: the scratch arrays are this query's alone.
-    const ranked = this.rank(lexical.hits, vector, { limit, keep }, t2, parsed.question);
+    const ranked = this.rank(lexical.hits, vector, { limit, keep, text }, t2, parsed.question);
     return {
       results: ranked.results,
       expansions: query.expansions,
@@ -162,7 +162,7 @@ export class Searcher {
   private rank(
     hits: LexicalHits,
     vector: Float32Array | undefined,
-    { limit, keep }: { limit: number; keep: SectionFilter | undefined },
+    { limit, keep, text }: { limit: number; keep: SectionFilter | undefined; text: string },
     t2: number,
     question: boolean,
   ): { results: RankedResult[]; timings: Omit<StageTimings, 'embedMs' | 'lexicalMs'> } {
@@ -190,7 +190,7 @@ export class Searcher {
       t4 = performance.now();
       const confidences = discounted(
         ranked.map((hit) => confidence(hit, ranked[0]!.score)),
-        absentShare(hits),
+        absentShare(hits, text),
       );
       results = ranked.map((hit, i) => this.toResult(hit, confidences[i]!, hits));
     }
@@ -275,9 +275,9 @@ function shareOf(bits: number, termShare: readonly number[]): number {
   return sum;
 }
 
-/** The IDF share of the query's own terms that no section holds, in any spelling. */
-function absentShare(hits: LexicalHits): number {
-  return shareOf(~hits.ownTermsFound, hits.ownTermShare);
+/** The IDF share of the query's own terms that no section holds, in any spelling (a compound counts by its parts). */
+function absentShare(hits: LexicalHits, text: string): number {
+  return shareOf(~foundOwnTerms(text, hits.ownTerms, hits.ownTermsFound), hits.ownTermShare);
 }
 
 /** Which of `terms` (bit i for terms[i]) the text's tokens include. */

@@ -80,6 +80,16 @@ describe('what a search answers', () => {
     expect(covered(await recipes.search('proofing dough'))).toBe(true);
   });
 
+  it("does not count a hyphenated compound of the docs' own words as a word they lack", async () => {
+    // "dough-proofing" is written nowhere, "dough" and "proofing" are: no share of the question is missing from the docs.
+    const [hyphenated] = await recipes.search('dough-proofing temperature');
+    expect(hyphenated!.path).toBe('bread.md');
+    expect(covered([hyphenated!])).toBe(true);
+    // A compound with a part no page has is missing, as before.
+    const [foreign] = await recipes.search('dough-kubernetes temperature');
+    expect(covered([foreign!])).toBe(false);
+  });
+
   it('gives no star to a page whose best section holds only half the question, however sure its confidence', async () => {
     const split = await openEngine(await fixtureIndex(SPLIT), { embedder: recipes.embedder });
     try {

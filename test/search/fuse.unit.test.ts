@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Candidates, fuseSections as fuseInto, type SectionEvidence } from '../../src/search/fuse.js';
 import { rankDocuments } from '../../src/search/document-ranker.js';
 import { relevanceFor } from '../../src/search/relevance.js';
+import { DEFAULT_PASSAGES } from '../../src/search/passage-options.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
 
 const e = (section: number, lexical: number, cosine: number, coverage = 0.5, matched = 0): SectionEvidence => ({
@@ -97,5 +98,16 @@ describe('relevanceFor', () => {
     expect(relevanceFor(t.relevant, t)).toEqual({ label: 'Relevant', stars: 1 });
     expect(relevanceFor(t.moderate, t)).toEqual({ label: 'Moderate match', stars: 0 });
     expect(relevanceFor(0, t)).toEqual({ label: 'Somewhat relevant', stars: 0 });
+  });
+
+  it('stars a result only when its best section holds more than the star rule asks, the shipped rule by default', () => {
+    const t = DEFAULT_RELEVANCE_THRESHOLDS;
+    const moderate = { label: 'Moderate match', stars: 0 };
+    const shipped = DEFAULT_PASSAGES.starMinMatch;
+    expect(relevanceFor(1, t, shipped)).toEqual(moderate);
+    expect(relevanceFor(1, t, shipped + 0.01)).toEqual({ label: 'Excellent match', stars: 3 });
+    // The value a fit chose reaches the label: a looser rule stars the same result.
+    expect(relevanceFor(1, t, shipped, shipped - 0.1)).toEqual({ label: 'Excellent match', stars: 3 });
+    expect(relevanceFor(1, t, 0.9, 0.95)).toEqual(moderate);
   });
 });
