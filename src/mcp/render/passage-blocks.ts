@@ -1,12 +1,16 @@
 import { plainText, STOP_WORDS, tokenize } from '../../index/tokenize.js';
 import type { WindowSection } from '../../search/types.js';
+import { cuesOf, type DefinitionCue, definedFor } from './passage-definitions.js';
 import { blocksOf } from './sentences.js';
+import { TextCache } from './text-cache.js';
 
 /**
  * A section cut into the passages a response may show on their own: a paragraph, a list item, a
  * table, a definition, a code block together with the sentence that leads into it (a listing
  * without its lead-in says nothing), each with its terms. The heading line is not a passage: it
- * comes with any passage of its section.
+ * comes with any passage of its section. All of it follows from the section's text alone, so it
+ * is worked out once per text and cached (text-cache.ts): tokenizing and stemming every block of
+ * every shown page on every call was most of a SearchDocs call's CPU (docs/benchmarks.md).
  */
 
 export interface Passage {
@@ -14,32 +18,53 @@ export interface Passage {
   start: number;
   end: number;
   text: string;
-  /** Its distinct terms (the project tokenizer: stemmed, stop words out). */
-  terms: ReadonlySet<string>;
+  /** Its distinct terms in first-seen order (the project tokenizer: stemmed, stop words out). */
+  terms: readonly string[];
   /** Its sentences as elide.ts compares them (none for code). */
   keys: readonly string[];
+  /** The definitions it gives (passage-definitions.ts). */
+  cues: readonly DefinitionCue[];
 }
 
 export interface SectionPassages {
   section: WindowSection;
-  lines: readonly string[];
   /** The heading line, when the section starts with one. */
   heading: string | undefined;
   passages: Passage[];
 }
 
+/** What a section's text alone says: shared by every call that shows it, so never changed. */
+interface SectionText {
+  heading: string | undefined;
+  passages: readonly Passage[];
+  /** Every sentence of the text as elide.ts compares them. */
+  keys: readonly string[];
+  /** Its terms with their counts in first-seen order, stop words and short ones out (made when first asked). */
+  counts?: ReadonlyMap<string, number>;
+}
+
+/**
+ * Characters of text whose passages are kept: their heap is about 9 bytes a character (Argo CD's
+ * labelled and off-topic queries show 2,160 sections, 1.75 million characters, 15 MB), so at most
+ * about 36 MB, and a corpus that size stays warm.
+ */
+const CACHED_CHARS = 4_000_000;
+const cache = new TextCache<SectionText>(CACHED_CHARS);
+/** Heading paths' terms, by the path's lines: short texts, many sections share one. */
+const headingCache = new TextCache<ReadonlySet<string>>(CACHED_CHARS / 10);
+
 const HEADING = /^\s*#{1,6}\s/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 
-function termsOf(text: string): Set<string> {
-  return new Set(tokenize(plainText(text)));
+function termsOf(text: string): string[] {
+  return [...new Set(tokenize(plainText(text)))];
 }
 
-export function sectionPassages(section: WindowSection): SectionPassages {
-  const lines = section.text.split('\n');
+function cut(text: string): SectionText {
+  const lines = text.split('\n');
   const blocks = blocksOf(lines);
   const heading = blocks[0] && HEADING.test(lines[blocks[0].start]!) ? lines[blocks[0].start] : undefined;
-  const passages: Passage[] = [];
+  const passages: Omit<Passage, 'terms' | 'cues'>[] = [];
   for (const [i, block] of blocks.entries()) {
     if (i === 0 && heading !== undefined) continue;
     const previous = passages.at(-1);
@@ -50,38 +75,51 @@ export function sectionPassages(section: WindowSection): SectionPassages {
       previous.end >= block.start - 1 &&
       (/:\s*$/.test(previous.text) || previous.text.length < 120);
     const start = leadsIn ? previous.start : block.start;
-    const text = lines.slice(start, block.end).join('\n');
     const passage = {
       start,
       end: block.end,
-      text,
-      terms: termsOf(text),
+      text: lines.slice(start, block.end).join('\n'),
       keys: [...(leadsIn ? previous.keys : []), ...block.keys],
     };
     if (leadsIn) passages[passages.length - 1] = passage;
     else passages.push(passage);
   }
-  return { section, lines, heading, passages };
+  return {
+    heading,
+    passages: passages.map((p) => ({ ...p, terms: termsOf(p.text), cues: cuesOf(p.text) })),
+    keys: blocks.flatMap((b) => b.keys),
+  };
 }
 
-/** "**CDN**: a shared cache …", "`retries` | …", "CDN — …", "A CDN is a …", "shared cache (CDN)". */
-const DEFINES =
-  /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:\*\*|__|`)?([^*`|:\n]{1,60}?)(?:\*\*|__|`)?\s*(?::|\||—|–| - | is an? | are | means )\s*(.+)$/;
-const EXPANDS = /([\p{L}][\p{L}\s-]{2,60}?)\s*\(\s*([\p{L}][\p{L}\d-]{1,20})\s*\)/gu;
-/** A definition's first this many terms are what it defines the word as. */
-const DEFINITION_TERMS = 12;
+/** The section's passages: cached, but new objects each call, since callers key maps by passage and two sections may share a text. */
+export function sectionPassages(section: WindowSection): SectionPassages {
+  const { heading, passages } = cache.get(section.text, cut);
+  return { section, heading, passages: passages.map((p) => ({ ...p })) };
+}
 
-function meaningOf(text: string, query: ReadonlySet<string>): string[] {
-  return tokenize(plainText(text))
-    .filter((t) => !query.has(t) && !STOP_WORDS.has(t) && t.length > 2)
-    .slice(0, DEFINITION_TERMS);
+/** Every sentence of `text` as elide.ts compares them (its blocks' keys: sentences.ts). */
+export function cachedSentenceKeys(text: string): readonly string[] {
+  return cache.get(text, cut).keys;
+}
+
+/** The terms of `text` (raw, not plain text: links count), with their counts, in first-seen order; stop words and short ones out. */
+export function termCounts(text: string): ReadonlyMap<string, number> {
+  const held = cache.get(text, cut);
+  if (held.counts !== undefined) return held.counts;
+  const counts = new Map<string, number>();
+  for (const t of tokenize(text)) if (!STOP_WORDS.has(t) && t.length > 2) counts.set(t, (counts.get(t) ?? 0) + 1);
+  held.counts = counts;
+  return counts;
+}
+
+/** The distinct terms of a heading path, in order (a line break joins headings: no term spans one). */
+export function headingTerms(headings: readonly string[]): ReadonlySet<string> {
+  return headingCache.get(headings.join('\n'), (path) => new Set(tokenize(path)));
 }
 
 /**
- * The words the page itself uses to define the query's words: from definition lines that name a
- * query word ("**CDN**: a shared cache"), and from an abbreviation spelled out ("shared cache
- * (CDN)") either way. A question asking about "CDN" then counts the page's "shared cache" as
- * evidence. Each passage that gives a definition is returned with what it defines.
+ * The words the page itself uses to define the query's words (passage-definitions.ts), with the
+ * passage that gives each definition.
  */
 export function definitionsOf(
   sections: readonly SectionPassages[],
@@ -90,15 +128,19 @@ export function definitionsOf(
   const found = new Map<Passage, string[]>();
   for (const { passages } of sections)
     for (const passage of passages) {
-      const words: string[] = [];
-      const first = passage.text.split('\n', 1)[0]!;
-      const line = DEFINES.exec(first);
-      if (line && tokenize(line[1]!).some((t) => query.has(t))) words.push(...meaningOf(line[2]!, query));
-      for (const [, long, short] of passage.text.matchAll(EXPANDS)) {
-        if (tokenize(short!).some((t) => query.has(t))) words.push(...meaningOf(long!.split(/[.,;]/).at(-1)!, query));
-        else if (tokenize(long!).some((t) => query.has(t))) words.push(...meaningOf(short!, query));
-      }
+      const words = definedFor(passage.cues, query);
       if (words.length > 0) found.set(passage, words);
     }
   return found;
+}
+
+/** Texts cached, and their characters (tests and benchmarks read it). */
+export function passageCacheSize(): { entries: number; chars: number } {
+  return cache.size();
+}
+
+/** Drops every cached text (tests compare a cold call with a warm one). */
+export function clearPassageCache(): void {
+  cache.clear();
+  headingCache.clear();
 }

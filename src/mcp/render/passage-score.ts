@@ -1,7 +1,14 @@
-import { STOP_WORDS, tokenize } from '../../index/tokenize.js';
+import { tokenize } from '../../index/tokenize.js';
 import type { PassageOptions } from '../../search/passage-options.js';
 import type { SearchResult, WindowSection } from '../../search/types.js';
-import { definitionsOf, type Passage, type SectionPassages, sectionPassages } from './passage-blocks.js';
+import {
+  definitionsOf,
+  type Passage,
+  type SectionPassages,
+  headingTerms,
+  sectionPassages,
+  termCounts,
+} from './passage-blocks.js';
 
 /**
  * How much of an answer each passage of each result holds, for the query: its own words (IDF over
@@ -77,10 +84,8 @@ function bestTermsOf(
 ): Set<string> {
   const best = sections.find((s) => s.section.isBest);
   if (best === undefined) return new Set();
-  const count = new Map<string, number>();
-  for (const t of tokenize(best.section.text))
-    if (!query.has(t) && !STOP_WORDS.has(t) && t.length > 2) count.set(t, (count.get(t) ?? 0) + 1);
-  const ranked = [...count].sort((a, b) => b[1] * idf(b[0]) - a[1] * idf(a[0]));
+  const count = [...termCounts(best.section.text)].filter(([t]) => !query.has(t));
+  const ranked = count.sort((a, b) => b[1] * idf(b[0]) - a[1] * idf(a[0]));
   return new Set(ranked.slice(0, BEST_TERMS).map(([t]) => t));
 }
 
@@ -98,7 +103,7 @@ function scoreResult(
   // Near the best match, or near the page's opening when the query names the page's topic.
   const anchors = sections.filter((s) => s.section.isBest || s.section.opening).map((s) => s.section.position);
   for (const { section, passages } of sections) {
-    const heading = own(new Set(section.headings.flatMap((h) => tokenize(h))));
+    const heading = own(headingTerms(section.headings));
     const distance = Math.min(...anchors.map((a) => Math.abs(section.position - a)));
     const near = anchors.length === 0 ? 0 : options.nearBestWeight * options.nearBestDecay ** distance;
     const mine = passages.map((p) => own(p.terms));

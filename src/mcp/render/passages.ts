@@ -1,9 +1,9 @@
 import type { SearchResult, WindowSection } from '../../search/types.js';
 import { cutMarkdown } from './cut-markdown.js';
-import type { Passage, SectionPassages } from './passage-blocks.js';
+import { cachedSentenceKeys, type Passage, type SectionPassages } from './passage-blocks.js';
 import { type ScoredResult, scorePassages } from './passage-score.js';
 import { type Chosen, clipLimit, type SelectMeasure, type SelectOptions, type Selection } from './select.js';
-import { novelty, sentenceKeys } from './sentences.js';
+import { novelty } from './sentences.js';
 
 /**
  * Passages, not windows, when the windows do not fit the budget: every passage of every result is
@@ -101,7 +101,7 @@ function seed(
   const bestSaid = new Set<string>();
   for (const scoredResult of scored) {
     const at = fitted.length;
-    const keys = sentenceKeys(scoredResult.result.sections.find((x) => x.isBest)?.text ?? '');
+    const keys = cachedSentenceKeys(scoredResult.result.sections.find((x) => x.isBest)?.text ?? '');
     if (at > 0 && novelty(keys, bestSaid) === 0) continue;
     const header = measure.result(scoredResult.result, at);
     if (at > 0 && budget.used + header > options.budgetChars) continue;

@@ -78,10 +78,6 @@ export function blocksOf(lines: readonly string[]): Block[] {
   return blocks;
 }
 
-export function sentenceKeys(text: string): string[] {
-  return blocksOf(text.split('\n')).flatMap((b) => b.keys);
-}
-
 /** The share of `keys` not in `shown` (1 when there are none to compare). */
 export function novelty(keys: readonly string[], shown: ReadonlySet<string>): number {
   if (keys.length === 0) return 1;

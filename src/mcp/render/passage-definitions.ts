@@ -1,0 +1,56 @@
+import { plainText, STOP_WORDS, tokenize } from '../../index/tokenize.js';
+
+/**
+ * The words a page itself uses to define a word: definition lines ("**CDN**: a shared cache") and
+ * abbreviations spelled out ("shared cache (CDN)", either way round). A question asking about
+ * "CDN" then counts the page's "shared cache" as evidence (passage-score.ts). What a passage
+ * defines is read once per text (`cuesOf`, cached with its passages); which of those cues a query
+ * names is the only per-call work (`definedFor`).
+ */
+
+/** One way a cue applies: when the query names one of `names`, `meaning` is what it is defined as. */
+interface Reading {
+  names: readonly string[];
+  /** The meaning's terms in order, stop words and short ones out (the query's own go per call). */
+  meaning: readonly string[];
+}
+
+/** A definition the text gives: its first reading that names a query word counts, the others not. */
+export type DefinitionCue = readonly Reading[];
+
+/** "**CDN**: a shared cache …", "`retries` | …", "CDN — …", "A CDN is a …", "shared cache (CDN)". */
+const DEFINES =
+  /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:\*\*|__|`)?([^*`|:\n]{1,60}?)(?:\*\*|__|`)?\s*(?::|\||—|–| - | is an? | are | means )\s*(.+)$/;
+const EXPANDS = /([\p{L}][\p{L}\s-]{2,60}?)\s*\(\s*([\p{L}][\p{L}\d-]{1,20})\s*\)/gu;
+/** A definition's first this many terms are what it defines the word as. */
+const DEFINITION_TERMS = 12;
+
+function meaningTerms(text: string): string[] {
+  return tokenize(plainText(text)).filter((t) => !STOP_WORDS.has(t) && t.length > 2);
+}
+
+/** The definitions a passage's text gives, in the order they count: its first line's, then each spelled-out abbreviation. */
+export function cuesOf(text: string): DefinitionCue[] {
+  const cues: DefinitionCue[] = [];
+  const first = text.split('\n', 1)[0]!;
+  const line = DEFINES.exec(first);
+  if (line) cues.push([{ names: tokenize(line[1]!), meaning: meaningTerms(line[2]!) }]);
+  // An abbreviation spelled out ("(" first: a text without one has none, and the pattern is slow to say so).
+  if (text.includes('('))
+    for (const [, long, short] of text.matchAll(EXPANDS))
+      cues.push([
+        { names: tokenize(short!), meaning: meaningTerms(long!.split(/[.,;]/).at(-1)!) },
+        { names: tokenize(long!), meaning: meaningTerms(short!) },
+      ]);
+  return cues;
+}
+
+/** The words `cues` define the query's words as (empty when they name none of them). */
+export function definedFor(cues: readonly DefinitionCue[], query: ReadonlySet<string>): string[] {
+  const words: string[] = [];
+  for (const cue of cues) {
+    const reading = cue.find((r) => r.names.some((t) => query.has(t)));
+    if (reading !== undefined) words.push(...reading.meaning.filter((t) => !query.has(t)).slice(0, DEFINITION_TERMS));
+  }
+  return words;
+}

@@ -1,0 +1,88 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearPassageCache, passageCacheSize, sectionPassages } from '../../../src/mcp/render/passage-blocks.js';
+import { renderSearch } from '../../../src/mcp/render/render.js';
+import { TextCache } from '../../../src/mcp/render/text-cache.js';
+import { RELEVANCE_LABELS, type SearchResult, type WindowSection } from '../../../src/search/types.js';
+
+/** The renderer's per-text cache (text-cache.ts, passage-blocks.ts): bounded, and invisible in what a response says. */
+
+function section(position: number, text: string, extra: Partial<WindowSection> = {}): WindowSection {
+  return {
+    position,
+    headings: ['Guide', `Part ${position}`],
+    text,
+    isBest: false,
+    match: 0,
+    score: 0,
+    role: 'content',
+    ...extra,
+  };
+}
+
+const BODY = 'The retry policy (RP) decides how often a sync is tried again after it fails. ';
+
+function page(title: string, texts: string[]): SearchResult {
+  return {
+    title,
+    source: 'kb',
+    path: `${title}.md`,
+    relevance: { label: RELEVANCE_LABELS[1], stars: 2 },
+    score: 1,
+    confidence: 0.8,
+    titleMatch: 0,
+    documentSections: texts.length,
+    sections: texts.map((t, p) => section(p, t, p === 1 ? { isBest: true, match: 1, score: 1 } : {})),
+  };
+}
+
+beforeEach(() => clearPassageCache());
+
+describe('TextCache', () => {
+  it('holds at most its characters, the least recently used out first', () => {
+    const made: string[] = [];
+    const cache = new TextCache<number>(10);
+    const get = (text: string) => cache.get(text, (t) => (made.push(t), t.length));
+    get('aaaa');
+    get('bbbb');
+    get('aaaa');
+    get('cccc');
+    expect(cache.size()).toEqual({ entries: 2, chars: 8 });
+    // 'bbbb' was the least recently used: made again; 'aaaa' and 'cccc' were kept.
+    get('aaaa');
+    get('bbbb');
+    expect(made).toEqual(['aaaa', 'bbbb', 'cccc', 'bbbb']);
+    // A text over the whole bound is made, never held.
+    expect(get('x'.repeat(11))).toBe(11);
+    expect(cache.size().chars).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('the passage cache', () => {
+  it('gives two sections with one text passages of their own', () => {
+    const [a, b] = [sectionPassages(section(0, BODY)), sectionPassages(section(1, BODY))];
+    expect(passageCacheSize().entries).toBe(1);
+    expect(a.passages[0]).toEqual(b.passages[0]);
+    expect(a.passages[0]).not.toBe(b.passages[0]);
+  });
+
+  it('renders a page the same after other pages were cached as with nothing cached', () => {
+    const long = (n: number) =>
+      `## Part ${n}\n\n${Array.from({ length: 8 }, (_, k) => `${BODY}Step ${n}.${k} of the guide.`).join('\n\n')}`;
+    const texts = Array.from({ length: 12 }, (_, i) => long(i));
+    // The same headings and positions, other texts at every other section.
+    const other = [
+      page(
+        'a',
+        texts.map((t, i) => (i % 2 === 0 ? t : long(i + 100))),
+      ),
+    ];
+    const render = (results: SearchResult[]) =>
+      renderSearch('how often is a failed sync retried RP', results, { budgetChars: 6_000 });
+    const cold = render([page('a', texts)]);
+    expect(cold.text).toContain('[…]');
+    clearPassageCache();
+    render(other);
+    expect(passageCacheSize().entries).toBeGreaterThan(0);
+    expect(render([page('a', texts)])).toEqual(cold);
+  });
+});
