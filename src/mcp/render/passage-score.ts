@@ -46,8 +46,6 @@ function candidateSections(result: SearchResult): SectionPassages[] {
     .map(sectionPassages);
 }
 
-type Weigh = (terms: Iterable<string>) => number;
-
 /** IDF of every term over the response's passages (0 for a term none of them holds). */
 function idfOf(all: readonly SectionPassages[][]): (t: string) => number {
   const df = new Map<string, number>();
@@ -64,15 +62,35 @@ function idfOf(all: readonly SectionPassages[][]): (t: string) => number {
   };
 }
 
-/** The share of `wanted`'s IDF weight that `terms` hold (0 when nothing is wanted). */
-function shareFn(wanted: ReadonlySet<string>, idf: (t: string) => number): Weigh {
-  let total = 0;
-  for (const t of wanted) total += idf(t);
+/**
+ * For each of `wanted`'s sets, the share of its IDF weight that some terms hold (0 when it wants
+ * nothing): all of them in one pass over the terms, each sum still taken in the terms' order.
+ */
+function sharesFn(
+  wanted: readonly ReadonlySet<string>[],
+  idf: (t: string) => number,
+): (terms: Iterable<string>) => number[] {
+  const totals = wanted.map((set) => {
+    let total = 0;
+    for (const t of set) total += idf(t);
+    return total;
+  });
+  // Each wanted term's IDF, and a bit for each set that wants it.
+  const weights = new Map<string, { idf: number; sets: number }>();
+  wanted.forEach((set, k) => {
+    for (const t of set) {
+      const w = weights.get(t) ?? { idf: idf(t), sets: 0 };
+      w.sets |= 1 << k;
+      weights.set(t, w);
+    }
+  });
   return (terms) => {
-    if (total <= 0) return 0;
-    let s = 0;
-    for (const t of terms) if (wanted.has(t)) s += idf(t);
-    return s / total;
+    const sums = wanted.map(() => 0);
+    for (const t of terms) {
+      const w = weights.get(t);
+      if (w !== undefined) for (let k = 0; k < sums.length; k++) if (w.sets & (1 << k)) sums[k]! += w.idf;
+    }
+    return sums.map((s, k) => (totals[k]! <= 0 ? 0 : s / totals[k]!));
   };
 }
 
@@ -84,9 +102,10 @@ function bestTermsOf(
 ): Set<string> {
   const best = sections.find((s) => s.section.isBest);
   if (best === undefined) return new Set();
-  const count = [...termCounts(best.section.text)].filter(([t]) => !query.has(t));
-  const ranked = count.sort((a, b) => b[1] * idf(b[0]) - a[1] * idf(a[0]));
-  return new Set(ranked.slice(0, BEST_TERMS).map(([t]) => t));
+  const weighed: { t: string; w: number }[] = [];
+  for (const [t, count] of termCounts(best.section.text)) if (!query.has(t)) weighed.push({ t, w: count * idf(t) });
+  const ranked = weighed.sort((a, b) => b.w - a.w);
+  return new Set(ranked.slice(0, BEST_TERMS).map(({ t }) => t));
 }
 
 function scoreResult(
@@ -95,28 +114,28 @@ function scoreResult(
   idf: (t: string) => number,
   options: PassageOptions,
 ): Map<Passage, number> {
-  const own = shareFn(query, idf);
-  const best = shareFn(bestTermsOf(sections, query, idf), idf);
   const defined = new Set([...definitionsOf(sections, query).values()].flat());
-  const definition = shareFn(defined, idf);
+  const [own, bestTerms, definition] = [0, 1, 2];
+  const shares = sharesFn([query, bestTermsOf(sections, query, idf), defined], idf);
   const score = new Map<Passage, number>();
   // Near the best match, or near the page's opening when the query names the page's topic.
   const anchors = sections.filter((s) => s.section.isBest || s.section.opening).map((s) => s.section.position);
   for (const { section, passages } of sections) {
-    const heading = own(headingTerms(section.headings));
+    const heading = shares(headingTerms(section.headings))[own]!;
     const distance = Math.min(...anchors.map((a) => Math.abs(section.position - a)));
     const near = anchors.length === 0 ? 0 : options.nearBestWeight * options.nearBestDecay ** distance;
-    const mine = passages.map((p) => own(p.terms));
+    const each = passages.map((p) => shares(p.terms));
     passages.forEach((p, i) => {
-      const neighbour = Math.max(mine[i - 1] ?? 0, mine[i + 1] ?? 0);
+      const neighbour = Math.max(each[i - 1]?.[own] ?? 0, each[i + 1]?.[own] ?? 0);
+      const mine = each[i]!;
       score.set(
         p,
-        mine[i]! +
+        mine[own]! +
           options.headingWeight * heading +
           options.sectionWeight * section.match +
           options.neighbourWeight * neighbour +
-          options.bestTermsWeight * best(p.terms) +
-          options.definitionWeight * definition(p.terms) +
+          options.bestTermsWeight * mine[bestTerms]! +
+          options.definitionWeight * mine[definition]! +
           near +
           (i === 0 ? options.leadWeight : 0),
       );

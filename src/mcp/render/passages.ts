@@ -28,6 +28,8 @@ interface Pick {
   passage: Passage;
   value: number;
   cost: number;
+  /** What opening its section costs, when it is not open yet. */
+  opening: number;
 }
 
 interface Fitting {
@@ -38,21 +40,22 @@ interface Fitting {
   chars: Map<SectionPassages, number>;
 }
 
-function picksOf(f: Fitting, at: number, options: SelectOptions): Pick[] {
+function picksOf(f: Fitting, at: number, options: SelectOptions, measure: SelectMeasure): Pick[] {
   const { scored } = f;
   const best = scored.sections.find((s) => s.section.isBest)?.section.position ?? 0;
-  return scored.sections.flatMap((sp) =>
-    sp.passages.map((passage) => {
+  const weight = 1 / (1 + options.rankDecay * at);
+  return scored.sections.flatMap((sp) => {
+    const limit = clipLimit(sp.section, at, options);
+    const opening = sectionCost(sp, at, measure);
+    return sp.passages.map((passage) => {
       const score = scored.score.get(passage) ?? 0;
-      const limit = clipLimit(sp.section, at, options);
-      const weight = 1 / (1 + options.rankDecay * at);
       const value =
         score >= options.minBlockScore
           ? score * weight
           : CONTEXT * weight * (1 / (1 + Math.abs(sp.section.position - best)));
-      return { f, at, sp, passage, value, cost: Math.min(passage.text.length, limit) + GAP_COST };
-    }),
-  );
+      return { f, at, sp, passage, value, cost: Math.min(passage.text.length, limit) + GAP_COST, opening };
+    });
+  });
 }
 
 /** What opening `sp` (its marker, heading line and closing gap) costs. */
@@ -67,11 +70,11 @@ class Budget {
   ) {}
 
   /** Takes `p` when it fits (opening its section when needed) and is not all said already; whether it did. */
-  take(p: Pick, said: Set<string>, measure: SelectMeasure, options: SelectOptions, force = false): boolean {
+  take(p: Pick, said: Set<string>, options: SelectOptions, force = false): boolean {
     const { f } = p;
     if (f.picked.has(p.passage)) return false;
     if (p.passage.keys.length > 0 && p.passage.keys.every((k) => said.has(k))) return false;
-    const open = f.opened.has(p.sp) ? 0 : sectionCost(p.sp, p.at, measure);
+    const open = f.opened.has(p.sp) ? 0 : p.opening;
     const inSection = (f.chars.get(p.sp) ?? 0) + p.cost;
     if (this.used + open + p.cost > this.limit && !force) return false;
     if (inSection > clipLimit(p.sp.section, p.at, options) + GAP_COST && f.chars.has(p.sp)) return false;
@@ -90,7 +93,7 @@ function byValue(a: Pick, b: Pick): number {
 
 /** The kept results, each with its best passage, in rank order as many as fit (the first always, with its best few). */
 function seed(
-  scored: ScoredResult[],
+  scored: readonly ScoredResult[],
   options: SelectOptions,
   measure: SelectMeasure,
   budget: Budget,
@@ -106,15 +109,14 @@ function seed(
     const header = measure.result(scoredResult.result, at);
     if (at > 0 && budget.used + header > options.budgetChars) continue;
     const f: Fitting = { scored: scoredResult, picked: new Set(), opened: new Set(), chars: new Map() };
-    const picks = picksOf(f, at, options).sort(byValue);
+    const picks = picksOf(f, at, options, measure).sort(byValue);
     budget.used += header;
     // Its best match always shows (its strongest passage not said already), and the first result's best few passages.
     const ofBest = picks.filter((p) => p.sp.section.isBest);
-    const fromBest = ofBest.find((p) => budget.take(p, said, measure, options));
+    const fromBest = ofBest.find((p) => budget.take(p, said, options));
     // The first result's best match shows however long its passage (it is clipped).
-    if (at === 0 && fromBest === undefined && ofBest[0] !== undefined)
-      budget.take(ofBest[0], said, measure, options, true);
-    if (at === 0) for (const p of picks.slice(0, options.firstBlocks)) budget.take(p, said, measure, options);
+    if (at === 0 && fromBest === undefined && ofBest[0] !== undefined) budget.take(ofBest[0], said, options, true);
+    if (at === 0) for (const p of picks.slice(0, options.firstBlocks)) budget.take(p, said, options);
     if (f.picked.size === 0 && at > 0) {
       budget.used -= header;
       continue;
@@ -149,25 +151,43 @@ function chosenOf(f: Fitting, at: number, options: SelectOptions): Chosen {
   return { result: f.scored.result, sections, leftOut: f.scored.result.sections.filter((s) => !shown.has(s.position)) };
 }
 
-export function choosePassages(
+/**
+ * Chooses passages within a budget: the passages are scored once (scoring does not depend on the
+ * budget), so choosing again with the room elision freed (render.ts) costs only the choosing.
+ */
+export function passageChooser(
   results: readonly SearchResult[],
   options: SelectOptions,
   measure: SelectMeasure,
+): (budgetChars: number) => Selection {
+  let scored: ScoredResult[] | undefined;
+  return (budgetChars) => {
+    const kept = results.filter((r, i) => i === 0 || r.confidence >= options.minConfidence);
+    scored ??= scorePassages(measure.term, kept, options);
+    return choosePassages(results.length, scored, { ...options, budgetChars }, measure);
+  };
+}
+
+function choosePassages(
+  resultCount: number,
+  scored: readonly ScoredResult[],
+  options: SelectOptions,
+  measure: SelectMeasure,
 ): Selection {
-  const kept = results.filter((r, i) => i === 0 || r.confidence >= options.minConfidence);
-  const scored = scorePassages(measure.term, kept, options);
   const budget = new Budget(measure.overhead, options.budgetChars);
   const said = new Set<string>();
   const { fitted, rest } = seed(scored, options, measure, budget, said);
   // Most answer per character first; a section not yet open is charged its marker too.
-  const open = (p: Pick) => (p.f.opened.has(p.sp) ? 0 : sectionCost(p.sp, p.at, measure));
   const ranked = rest
-    .map((p) => ({ p, density: p.value / (Math.max(p.cost, options.minBlockChars) + open(p)) }))
+    .map((p) => ({
+      p,
+      density: p.value / (Math.max(p.cost, options.minBlockChars) + (p.f.opened.has(p.sp) ? 0 : p.opening)),
+    }))
     .sort((a, b) => b.density - a.density);
-  for (const { p } of ranked) budget.take(p, said, measure, options);
+  for (const { p } of ranked) budget.take(p, said, options);
   return {
     chosen: fitted.map((f, i) => chosenOf(f, i, options)),
-    omittedResults: results.length - fitted.length,
+    omittedResults: resultCount - fitted.length,
     used: budget.used,
   };
 }

@@ -16,7 +16,7 @@ import {
   wholeWindows,
 } from './select.js';
 import { elideRepeats } from './elide.js';
-import { choosePassages } from './passages.js';
+import { passageChooser } from './passages.js';
 
 /**
  * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
@@ -197,9 +197,14 @@ function responseText(term: string, chosen: readonly Chosen[], omitted: number, 
   return `${headerLine(term, chosen.length, omitted)}\n\n${blocks.join('\n\n')}`;
 }
 
-/** Whole windows when they all fit (select.ts), else passages (passages.ts): chosen on numbers. */
-function choose(results: readonly SearchResult[], options: SelectOptions, measure: SelectMeasure): Selection {
-  return wholeWindows(results, options, measure) ?? choosePassages(results, options, measure);
+/** Whole windows when they all fit (select.ts), else passages (passages.ts): chosen on numbers, at any budget. */
+function chooser(
+  results: readonly SearchResult[],
+  options: SelectOptions,
+  measure: SelectMeasure,
+): (budgetChars: number) => Selection {
+  const passages = passageChooser(results, options, measure);
+  return (budgetChars) => wholeWindows(results, { ...options, budgetChars }, measure) ?? passages(budgetChars);
 }
 
 /**
@@ -209,11 +214,11 @@ function choose(results: readonly SearchResult[], options: SelectOptions, measur
  * frees still fits the budget.
  */
 function fitted(term: string, results: readonly SearchResult[], options: SelectOptions): Selection {
-  const measure = measureFor(term, options);
-  const first = choose(results, options, measure);
+  const choose = chooser(results, options, measureFor(term, options));
+  const first = choose(options.budgetChars);
   const once = elideRepeats(first.chosen);
   if (once.freed <= 0) return { ...first, chosen: once.results };
-  const second = choose(results, { ...options, budgetChars: options.budgetChars + once.freed }, measure);
+  const second = choose(options.budgetChars + once.freed);
   const twice = elideRepeats(second.chosen);
   return second.used - twice.freed <= options.budgetChars
     ? { ...second, chosen: twice.results }
