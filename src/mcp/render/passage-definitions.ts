@@ -22,6 +22,8 @@ export type DefinitionCue = readonly Reading[];
 const DEFINES =
   /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:\*\*|__|`)?([^*`|:\n]{1,60}?)(?:\*\*|__|`)?\s*(?::|\||—|–| - | is an? | are | means )\s*(.+)$/;
 const EXPANDS = /([\p{L}][\p{L}\s-]{2,60}?)\s*\(\s*([\p{L}][\p{L}\d-]{1,20})\s*\)/gu;
+/** What EXPANDS needs inside its brackets: found fast, where EXPANDS tries every start (a link's "(https://…" is none). */
+const BRACKETED_WORD = /\(\s*[\p{L}][\p{L}\d-]{1,20}\s*\)/u;
 /** A definition's first this many terms are what it defines the word as. */
 const DEFINITION_TERMS = 12;
 
@@ -35,8 +37,8 @@ export function cuesOf(text: string): DefinitionCue[] {
   const first = text.split('\n', 1)[0]!;
   const line = DEFINES.exec(first);
   if (line) cues.push([{ names: tokenize(line[1]!), meaning: meaningTerms(line[2]!) }]);
-  // An abbreviation spelled out ("(" first: a text without one has none, and the pattern is slow to say so).
-  if (text.includes('('))
+  // An abbreviation spelled out: only where a word stands in brackets, since EXPANDS is slow to find none.
+  if (BRACKETED_WORD.test(text))
     for (const [, long, short] of text.matchAll(EXPANDS))
       cues.push([
         { names: tokenize(short!), meaning: meaningTerms(long!.split(/[.,;]/).at(-1)!) },
