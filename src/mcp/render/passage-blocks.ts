@@ -2,6 +2,7 @@ import { plainText, STOP_WORDS, tokenize } from '../../index/tokenize.js';
 import type { WindowSection } from '../../search/types.js';
 import { cuesOf, type DefinitionCue, definedFor } from './passage-definitions.js';
 import { blocksOf } from './sentences.js';
+import { clearTermIds, distinctIds, MAX_TERMS, termId, termIdCount } from './term-ids.js';
 import { TextCache } from './text-cache.js';
 
 /**
@@ -18,8 +19,8 @@ export interface Passage {
   start: number;
   end: number;
   text: string;
-  /** Its distinct terms in first-seen order (the project tokenizer: stemmed, stop words out). */
-  terms: readonly string[];
+  /** Its distinct terms' ids in first-seen order (the project tokenizer: stemmed, stop words out; term-ids.ts). */
+  terms: Int32Array;
   /** Its sentences as elide.ts compares them (none for code). */
   keys: readonly string[];
   /** The definitions it gives (passage-definitions.ts). */
@@ -39,25 +40,25 @@ interface SectionText {
   passages: readonly Passage[];
   /** Every sentence of the text as elide.ts compares them. */
   keys: readonly string[];
-  /** Its terms with their counts in first-seen order, stop words and short ones out (made when first asked). */
-  counts?: ReadonlyMap<string, number>;
+  /** Its terms' ids with their counts in first-seen order, stop words and short ones out (made when first asked). */
+  counts?: ReadonlyMap<number, number>;
 }
 
 /**
- * Characters of text whose passages are kept: their heap is about 9 bytes a character (Argo CD's
- * labelled and off-topic queries show 2,160 sections, 1.75 million characters, 15 MB), so at most
- * about 36 MB, and a corpus that size stays warm.
+ * Characters of text whose passages are kept: their heap, term ids included, is about 6.4 bytes a
+ * character (Argo CD's labelled and off-topic queries show 2,160 sections, 1.75 million
+ * characters, 11 MB), so at most about 26 MB, and a corpus that size stays warm.
  */
 const CACHED_CHARS = 4_000_000;
 const cache = new TextCache<SectionText>(CACHED_CHARS);
 /** Heading paths' terms, by the path's lines: short texts, many sections share one. */
-const headingCache = new TextCache<ReadonlySet<string>>(CACHED_CHARS / 10);
+const headingCache = new TextCache<Int32Array>(CACHED_CHARS / 10);
 
 const HEADING = /^\s*#{1,6}\s/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 
-function termsOf(text: string): string[] {
-  return [...new Set(tokenize(plainText(text)))];
+function termsOf(text: string): Int32Array {
+  return distinctIds(tokenize(plainText(text)));
 }
 
 function cut(text: string): SectionText {
@@ -103,18 +104,22 @@ export function cachedSentenceKeys(text: string): readonly string[] {
 }
 
 /** The terms of `text` (raw, not plain text: links count), with their counts, in first-seen order; stop words and short ones out. */
-export function termCounts(text: string): ReadonlyMap<string, number> {
+export function termCounts(text: string): ReadonlyMap<number, number> {
   const held = cache.get(text, cut);
   if (held.counts !== undefined) return held.counts;
-  const counts = new Map<string, number>();
-  for (const t of tokenize(text)) if (!STOP_WORDS.has(t) && t.length > 2) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const counts = new Map<number, number>();
+  for (const t of tokenize(text))
+    if (!STOP_WORDS.has(t) && t.length > 2) {
+      const id = termId(t);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
   held.counts = counts;
   return counts;
 }
 
-/** The distinct terms of a heading path, in order (a line break joins headings: no term spans one). */
-export function headingTerms(headings: readonly string[]): ReadonlySet<string> {
-  return headingCache.get(headings.join('\n'), (path) => new Set(tokenize(path)));
+/** The distinct terms' ids of a heading path, in order (a line break joins headings: no term spans one). */
+export function headingTerms(headings: readonly string[]): Int32Array {
+  return headingCache.get(headings.join('\n'), (path) => distinctIds(tokenize(path)));
 }
 
 /**
@@ -123,9 +128,9 @@ export function headingTerms(headings: readonly string[]): ReadonlySet<string> {
  */
 export function definitionsOf(
   sections: readonly SectionPassages[],
-  query: ReadonlySet<string>,
-): Map<Passage, string[]> {
-  const found = new Map<Passage, string[]>();
+  query: ReadonlySet<number>,
+): Map<Passage, number[]> {
+  const found = new Map<Passage, number[]>();
   for (const { passages } of sections)
     for (const passage of passages) {
       const words = definedFor(passage.cues, query);
@@ -139,8 +144,14 @@ export function passageCacheSize(): { entries: number; chars: number } {
   return cache.size();
 }
 
-/** Drops every cached text (tests compare a cold call with a warm one). */
+/** Drops every cached text (tests compare a cold call with a warm one), and the term ids they used. */
 export function clearPassageCache(): void {
   cache.clear();
   headingCache.clear();
+  clearTermIds();
+}
+
+/** Called before a response is scored, never during: a full term table starts again, with the passages that use its ids. */
+export function renewWhenFull(): void {
+  if (termIdCount() >= MAX_TERMS) clearPassageCache();
 }

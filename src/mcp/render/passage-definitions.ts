@@ -1,4 +1,5 @@
 import { plainText, STOP_WORDS, tokenize } from '../../index/tokenize.js';
+import { termId } from './term-ids.js';
 
 /**
  * The words a page itself uses to define a word: definition lines ("**CDN**: a shared cache") and
@@ -8,11 +9,11 @@ import { plainText, STOP_WORDS, tokenize } from '../../index/tokenize.js';
  * names is the only per-call work (`definedFor`).
  */
 
-/** One way a cue applies: when the query names one of `names`, `meaning` is what it is defined as. */
+/** One way a cue applies: when the query names one of `names`, `meaning` is what it is defined as (term ids: term-ids.ts). */
 interface Reading {
-  names: readonly string[];
+  names: readonly number[];
   /** The meaning's terms in order, stop words and short ones out (the query's own go per call). */
-  meaning: readonly string[];
+  meaning: readonly number[];
 }
 
 /** A definition the text gives: its first reading that names a query word counts, the others not. */
@@ -27,8 +28,14 @@ const BRACKETED_WORD = /\(\s*[\p{L}][\p{L}\d-]{1,20}\s*\)/u;
 /** A definition's first this many terms are what it defines the word as. */
 const DEFINITION_TERMS = 12;
 
-function meaningTerms(text: string): string[] {
-  return tokenize(plainText(text)).filter((t) => !STOP_WORDS.has(t) && t.length > 2);
+function meaningTerms(text: string): number[] {
+  return tokenize(plainText(text))
+    .filter((t) => !STOP_WORDS.has(t) && t.length > 2)
+    .map(termId);
+}
+
+function names(text: string): number[] {
+  return tokenize(text).map(termId);
 }
 
 /** The definitions a passage's text gives, in the order they count: its first line's, then each spelled-out abbreviation. */
@@ -36,20 +43,20 @@ export function cuesOf(text: string): DefinitionCue[] {
   const cues: DefinitionCue[] = [];
   const first = text.split('\n', 1)[0]!;
   const line = DEFINES.exec(first);
-  if (line) cues.push([{ names: tokenize(line[1]!), meaning: meaningTerms(line[2]!) }]);
+  if (line) cues.push([{ names: names(line[1]!), meaning: meaningTerms(line[2]!) }]);
   // An abbreviation spelled out: only where a word stands in brackets, since EXPANDS is slow to find none.
   if (BRACKETED_WORD.test(text))
     for (const [, long, short] of text.matchAll(EXPANDS))
       cues.push([
-        { names: tokenize(short!), meaning: meaningTerms(long!.split(/[.,;]/).at(-1)!) },
-        { names: tokenize(long!), meaning: meaningTerms(short!) },
+        { names: names(short!), meaning: meaningTerms(long!.split(/[.,;]/).at(-1)!) },
+        { names: names(long!), meaning: meaningTerms(short!) },
       ]);
   return cues;
 }
 
 /** The words `cues` define the query's words as (empty when they name none of them). */
-export function definedFor(cues: readonly DefinitionCue[], query: ReadonlySet<string>): string[] {
-  const words: string[] = [];
+export function definedFor(cues: readonly DefinitionCue[], query: ReadonlySet<number>): number[] {
+  const words: number[] = [];
   for (const cue of cues) {
     const reading = cue.find((r) => r.names.some((t) => query.has(t)));
     if (reading !== undefined) words.push(...reading.meaning.filter((t) => !query.has(t)).slice(0, DEFINITION_TERMS));

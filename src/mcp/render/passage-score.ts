@@ -6,9 +6,11 @@ import {
   type Passage,
   type SectionPassages,
   headingTerms,
+  renewWhenFull,
   sectionPassages,
   termCounts,
 } from './passage-blocks.js';
+import { knownTermId, TermTally, termIdCount } from './term-ids.js';
 
 /**
  * How much of an answer each passage of each result holds, for the query: its own words (IDF over
@@ -46,77 +48,89 @@ function candidateSections(result: SearchResult): SectionPassages[] {
     .map(sectionPassages);
 }
 
-/** IDF of every term over the response's passages (0 for a term none of them holds). */
-function idfOf(all: readonly SectionPassages[][]): (t: string) => number {
-  const df = new Map<string, number>();
+/** Each term's passage count over the response's passages (shared: responses are scored one at a time). */
+const tally = new TermTally();
+
+/** IDF of every term over the response's passages (0 for a term none of them holds), while `tally` holds them. */
+function idfOf(all: readonly SectionPassages[][]): (id: number) => number {
   let n = 0;
   for (const sections of all)
     for (const { passages } of sections)
       for (const p of passages) {
         n++;
-        for (const t of p.terms) df.set(t, (df.get(t) ?? 0) + 1);
+        for (let i = 0; i < p.terms.length; i++) tally.add(p.terms[i]!);
       }
-  return (t) => {
-    const d = df.get(t);
-    return d === undefined ? 0 : Math.log(1 + n / d);
+  return (id) => {
+    const d = tally.get(id);
+    return d === 0 ? 0 : Math.log(1 + n / d);
   };
 }
 
+/** A term's IDF and a bit for each wanted set that holds it, by term id (zeroed after each result). */
+let weightOf = new Float64Array(0);
+let setsOf = new Uint8Array(0);
+
 /**
- * For each of `wanted`'s sets, the share of its IDF weight that some terms hold (0 when it wants
- * nothing): all of them in one pass over the terms, each sum still taken in the terms' order.
+ * For each of `wanted`'s sets, the share of its IDF weight that a passage's terms hold (0 when it
+ * wants nothing): all of them in one pass over the terms, each sum still taken in the terms'
+ * order. `done` zeroes the tables.
  */
 function sharesFn(
-  wanted: readonly ReadonlySet<string>[],
-  idf: (t: string) => number,
-): (terms: Iterable<string>) => number[] {
+  wanted: readonly ReadonlySet<number>[],
+  idf: (id: number) => number,
+): { shares: (terms: Int32Array) => number[]; done: () => void } {
   const totals = wanted.map((set) => {
     let total = 0;
     for (const t of set) total += idf(t);
     return total;
   });
-  // Each wanted term's IDF, and a bit for each set that wants it.
-  const weights = new Map<string, { idf: number; sets: number }>();
+  if (weightOf.length < termIdCount()) {
+    weightOf = new Float64Array(termIdCount() * 2);
+    setsOf = new Uint8Array(termIdCount() * 2);
+  }
   wanted.forEach((set, k) => {
     for (const t of set) {
-      const w = weights.get(t) ?? { idf: idf(t), sets: 0 };
-      w.sets |= 1 << k;
-      weights.set(t, w);
+      weightOf[t] = idf(t);
+      setsOf[t]! |= 1 << k;
     }
   });
-  return (terms) => {
+  const shares = (terms: Int32Array) => {
     const sums = wanted.map(() => 0);
-    for (const t of terms) {
-      const w = weights.get(t);
-      if (w !== undefined) for (let k = 0; k < sums.length; k++) if (w.sets & (1 << k)) sums[k]! += w.idf;
+    for (let i = 0; i < terms.length; i++) {
+      const t = terms[i]!;
+      // A heading's term may be newer than the tables: no set wants it.
+      const sets = t < setsOf.length ? setsOf[t]! : 0;
+      if (sets !== 0) for (let k = 0; k < sums.length; k++) if (sets & (1 << k)) sums[k]! += weightOf[t]!;
     }
     return sums.map((s, k) => (totals[k]! <= 0 ? 0 : s / totals[k]!));
   };
+  const done = () => {
+    for (const set of wanted) for (const t of set) setsOf[t] = 0;
+  };
+  return { shares, done };
 }
 
 /** The best section's most distinctive terms (count × IDF), the query's own aside. */
 function bestTermsOf(
   sections: readonly SectionPassages[],
-  query: ReadonlySet<string>,
-  idf: (t: string) => number,
-): Set<string> {
+  query: ReadonlySet<number>,
+  idf: (id: number) => number,
+): Set<number> {
   const best = sections.find((s) => s.section.isBest);
   if (best === undefined) return new Set();
-  const weighed: { t: string; w: number }[] = [];
+  const weighed: { t: number; w: number }[] = [];
   for (const [t, count] of termCounts(best.section.text)) if (!query.has(t)) weighed.push({ t, w: count * idf(t) });
   const ranked = weighed.sort((a, b) => b.w - a.w);
   return new Set(ranked.slice(0, BEST_TERMS).map(({ t }) => t));
 }
 
-function scoreResult(
+/** Every passage's score: its share of each evidence set, and where it stands. */
+function scoreSections(
   sections: SectionPassages[],
-  query: Set<string>,
-  idf: (t: string) => number,
+  shares: (terms: Int32Array) => number[],
   options: PassageOptions,
 ): Map<Passage, number> {
-  const defined = new Set([...definitionsOf(sections, query).values()].flat());
   const [own, bestTerms, definition] = [0, 1, 2];
-  const shares = sharesFn([query, bestTermsOf(sections, query, idf), defined], idf);
   const score = new Map<Passage, number>();
   // Near the best match, or near the page's opening when the query names the page's topic.
   const anchors = sections.filter((s) => s.section.isBest || s.section.opening).map((s) => s.section.position);
@@ -144,9 +158,35 @@ function scoreResult(
   return score;
 }
 
+function scoreResult(
+  sections: SectionPassages[],
+  query: Set<number>,
+  idf: (id: number) => number,
+  options: PassageOptions,
+): Map<Passage, number> {
+  const defined = new Set([...definitionsOf(sections, query).values()].flat());
+  // The query's own terms, the best section's distinctive ones, and the page's definitions of the query's words.
+  const { shares, done } = sharesFn([query, bestTermsOf(sections, query, idf), defined], idf);
+  try {
+    return scoreSections(sections, shares, options);
+  } finally {
+    done();
+  }
+}
+
 export function scorePassages(term: string, results: readonly SearchResult[], options: PassageOptions): ScoredResult[] {
+  renewWhenFull();
   const all = results.map(candidateSections);
   const idf = idfOf(all);
-  const query = new Set(tokenize(term).filter((t) => idf(t) > 0));
-  return results.map((result, i) => ({ result, sections: all[i]!, score: scoreResult(all[i]!, query, idf, options) }));
+  try {
+    const ids = tokenize(term).flatMap((t) => knownTermId(t) ?? []);
+    const query = new Set(ids.filter((t) => idf(t) > 0));
+    return results.map((result, i) => ({
+      result,
+      sections: all[i]!,
+      score: scoreResult(all[i]!, query, idf, options),
+    }));
+  } finally {
+    tally.reset();
+  }
 }

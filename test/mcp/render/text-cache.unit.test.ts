@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearPassageCache, passageCacheSize, sectionPassages } from '../../../src/mcp/render/passage-blocks.js';
 import { renderSearch } from '../../../src/mcp/render/render.js';
+import { MAX_TERMS, termId, termIdCount } from '../../../src/mcp/render/term-ids.js';
 import { TextCache } from '../../../src/mcp/render/text-cache.js';
 import { RELEVANCE_LABELS, type SearchResult, type WindowSection } from '../../../src/search/types.js';
 
@@ -84,5 +85,20 @@ describe('the passage cache', () => {
     render(other);
     expect(passageCacheSize().entries).toBeGreaterThan(0);
     expect(render([page('a', texts)])).toEqual(cold);
+  });
+
+  it('starts the term ids again, with the passages using them, once the table is full', () => {
+    const texts = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `## Part ${i}\n\n${Array.from({ length: 8 }, (_, k) => `Step ${i}.${k} ${k === 5 ? BODY : 'of the guide.'}`).join('\n\n')}`,
+    );
+    const render = () =>
+      renderSearch('how often is a failed sync retried RP', [page('a', texts)], { budgetChars: 2_500 });
+    const before = render();
+    expect(before.text).toContain('[…]');
+    for (let i = termIdCount(); i < MAX_TERMS; i++) termId(`filler${i}`);
+    expect(render()).toEqual(before);
+    expect(termIdCount()).toBeLessThan(1_000);
   });
 });
