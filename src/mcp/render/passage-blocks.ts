@@ -63,6 +63,9 @@ function termsOf(text: string): Int32Array {
 
 function cut(text: string): SectionText {
   const lines = text.split('\n');
+  // Where each line starts: a passage's text is a slice of the section's, which V8 keeps as a view of it, not a copy.
+  const at = [0];
+  for (const line of lines) at.push(at.at(-1)! + line.length + 1);
   const blocks = blocksOf(lines);
   const heading = blocks[0] && HEADING.test(lines[blocks[0].start]!) ? lines[blocks[0].start] : undefined;
   const passages: Omit<Passage, 'terms' | 'cues'>[] = [];
@@ -79,7 +82,7 @@ function cut(text: string): SectionText {
     const passage = {
       start,
       end: block.end,
-      text: lines.slice(start, block.end).join('\n'),
+      text: text.slice(at[start], at[block.end]! - 1),
       keys: [...(leadsIn ? previous.keys : []), ...block.keys],
     };
     if (leadsIn) passages[passages.length - 1] = passage;
