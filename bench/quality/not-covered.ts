@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import { LexicalIndex } from '../../src/index/lexical-index.js';
@@ -59,7 +60,12 @@ function reason(query: string, results: readonly SearchResult[]): string {
 }
 
 async function listSet(set: QuerySet, embedder: Awaited<ReturnType<typeof loadEmbedder>>): Promise<void> {
-  const engine = await openEngine(join(indexRoot, `${set.name}-index`), { embedder });
+  const indexDir = join(indexRoot, `${set.name}-index`);
+  if (!existsSync(join(indexDir, 'CURRENT'))) {
+    console.log(`\n== ${set.name}: no index in ${indexDir} (npm run bench -- --parts=leftout builds it): skipped`);
+    return;
+  }
+  const engine = await openEngine(indexDir, { embedder });
   const lexical = new LexicalIndex(engine.index.lexical, engine.index.manifest.lexical);
   let answerable = 0;
   let falseNot = 0;
