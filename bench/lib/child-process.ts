@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
@@ -8,7 +7,7 @@ import { SERVER_NODE_OPTIONS } from '../../src/cli/server-heap.js';
 import { cacheDirOf } from '../../src/settings/commands.js';
 import { projectRoot } from '../../src/project-root.js';
 import { flagValue } from './flags.js';
-import { freePort } from './free-port.js';
+import { type ServeChild, startServeChild } from './serve-child.js';
 
 /**
  * The benchmark's child processes: the compiled server (`svc-docs serve`, as users run it) and the
@@ -150,14 +149,6 @@ export async function runProbe<T>(
   return schema.parse(JSON.parse(last));
 }
 
-export interface SpawnedServer {
-  url: string;
-  pid: number;
-  /** Milliseconds from spawn() to the first 200 from /readyz. */
-  readyMs: number;
-  stop(): Promise<void>;
-}
-
 export interface ServerSpawnOptions {
   /** Search worker threads (SVC_DOCS_SEARCH_THREADS); the server's default when undefined. */
   searchThreads?: number;
@@ -190,68 +181,23 @@ export function searchThreadsFlag(argv: readonly string[] = process.argv): Serve
  */
 const ONE_ADDRESS_SHARES = { SVC_DOCS_MAX_SESSIONS_PER_CLIENT: '100000', SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '100000' };
 
-/** `node <compiled>/src/cli.js serve` on a loopback port, resolved once /readyz answers 200. */
+/** `node <compiled>/src/cli.js serve` on a loopback port, as users run it (bench/lib/serve-child.ts, the one starter). */
 export async function spawnServer(
   indexDir: string,
   log: (line: string) => void,
   { searchThreads, env = {}, args = [] }: ServerSpawnOptions = {},
-): Promise<SpawnedServer> {
+): Promise<ServeChild> {
   const out = await compileOnce(log);
-  const port = await freePort();
-  const started = performance.now();
-  // Its request log goes to /dev/null: a log collector would read it, the benchmark doesn't.
-  const child = spawn(
-    process.execPath,
-    [
-      // As the container and npm start run it.
-      ...SERVER_NODE_OPTIONS,
-      join(out, 'src', 'cli.js'),
-      'serve',
-      '--index',
-      indexDir,
-      '--no-build',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      ...args,
-    ],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: {
-        ...childEnv(),
-        ...ONE_ADDRESS_SHARES,
-        ...(searchThreads === undefined ? {} : { SVC_DOCS_SEARCH_THREADS: String(searchThreads) }),
-        ...env,
-      },
+  return startServeChild({
+    // As the container and npm start run it.
+    entry: [...SERVER_NODE_OPTIONS, join(out, 'src', 'cli.js')],
+    args: ['--index', indexDir, '--no-build', '--host', '127.0.0.1', '--port', '0', ...args],
+    env: {
+      ...childEnv(),
+      ...ONE_ADDRESS_SHARES,
+      ...(searchThreads === undefined ? {} : { SVC_DOCS_SEARCH_THREADS: String(searchThreads) }),
+      ...env,
     },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-  const state: { exited: number | null } = { exited: null };
-  child.on('exit', (code) => (state.exited = code ?? 1));
-  const deadline = started + 120_000;
-  for (;;) {
-    if (state.exited !== null)
-      throw new Error(`svc-docs serve exited with ${state.exited} before it was ready: ${stderr.trim()}`);
-    if (performance.now() > deadline) {
-      await stopChild(child);
-      throw new Error(`svc-docs serve was not ready after 120 s: ${stderr.trim()}`);
-    }
-    if ((await status(`http://127.0.0.1:${port}/readyz`)) === 200) break;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  const readyMs = performance.now() - started;
-  return { url: `http://127.0.0.1:${port}/docs`, pid: child.pid!, readyMs, stop: () => stopChild(child) };
-}
-
-function status(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = get(url, { agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve(0));
   });
 }
 

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { SourceError } from './git.js';
+import { processAlive } from '../../src/process-alive.js';
 
 /**
  * One process at a time updates a git corpus's clone: a lock file created exclusively, holding
@@ -31,17 +32,6 @@ function justCreated(file: string): boolean {
   }
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, as another user's process.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Takes the lock or throws SourceError 'locked'; returns its release. `what` names the repository in the message. */
 export function acquireSourceLock(file: string, what: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -61,7 +51,7 @@ export function acquireSourceLock(file: string, what: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = holderOf(file);
-      if (holder === undefined ? justCreated(file) : alive(holder))
+      if (holder === undefined ? justCreated(file) : holder !== process.pid && processAlive(holder))
         throw new SourceError(
           `${what} is being updated by another svc-docs process (pid ${holder ?? 'unknown'}): run again when it has finished, or delete ${file} if none is running`,
           'locked',

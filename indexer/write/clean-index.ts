@@ -1,5 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from '../../src/process-alive.js';
 
 /**
  * What killed or finished builds leave behind, removed without touching anything a live process
@@ -14,20 +15,11 @@ const INDEX_TEMP_PID = [/^\.tmp-(\d+)-/, /^\.CURRENT\.(\d+)\.tmp$/];
 /** Temporary files of an atomic save (`<file>.<pid>.tmp`), such as the vector cache's. */
 const FILE_TEMP_PID = /\.(\d+)\.tmp$/;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function writerAlive(entry: string, pattern: RegExp, otherThanThis = false): boolean {
   const m = pattern.exec(entry);
   if (m === null) return false;
   const pid = Number(m[1]);
-  return !(otherThanThis && pid === process.pid) && isAlive(pid);
+  return !(otherThanThis && pid === process.pid) && processAlive(pid);
 }
 
 /** Temp folders and pointer files of builds whose process is gone (killed mid-build). */

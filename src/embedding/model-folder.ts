@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cachedDigest } from './digest-cache.js';
+import { processAlive } from '../process-alive.js';
 
 /**
  * A generated model folder that is either complete or absent: it is built in a temporary sibling
@@ -153,15 +154,6 @@ function removeLeftovers(dir: string): void {
   for (const name of readdirSync(parent)) {
     const match = pattern.exec(name);
     if (match && !processAlive(Number(match[2]))) rmSync(join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
   }
 }
 

@@ -30,11 +30,8 @@ const hnswParamsSchema = z.object({
 }) satisfies z.ZodType<HnswParams>;
 
 const fusionSettingsSchema = z.object({
-  /**
-   * 'weighted': (1 - vectorWeight) × max-normalised lexical + vectorWeight × normalised cosine.
-   * 'rrf': reciprocal-rank fusion (k = 60), kept for the benchmark's comparison.
-   */
-  method: z.enum(['weighted', 'rrf']),
+  /** (1 - vectorWeight) × max-normalised lexical + vectorWeight × normalised cosine (fuse.ts). */
+  method: z.literal('weighted'),
   vectorWeight: z.number().min(0).max(1),
   /** How many nearest sections the vector side contributes. */
   vectorCandidates: z.number().int().positive(),

@@ -9,14 +9,13 @@ import { DEFAULT_PASSAGES, type PassageOptions } from './passage-options.js';
  * of covered topics lack ordinary words at most, and a compound of words it has is no unseen word
  * (`foundOwnTerms`). Fitted on the tuning halves' on-topic questions
  * and off-topic lists (bench/results/tuning.md): a query is covered when
- * `confidence − ABSENT_PENALTY × absentShare ≥ COVERED_MIN`.
+ * `confidence − ABSENT_PENALTY × absentShare ≥ coveredMin` (passage-options.ts).
  *
  * The engine folds the penalty into every result's confidence, so labels follow it and a query
- * the docs do not cover has no result above COVERED_MIN: `covered` reads it back off the results.
+ * the docs do not cover has no result above coveredMin: `covered` reads it back off the results.
  */
 
 export const ABSENT_PENALTY = 2 / 3;
-export const COVERED_MIN = DEFAULT_PASSAGES.coveredMin;
 
 /**
  * Confidences scaled so the first is its evidence (`confidence − ABSENT_PENALTY × absentShare`,

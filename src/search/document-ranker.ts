@@ -2,7 +2,7 @@ import type { Candidates } from './fuse.js';
 
 /** Sections to documents: each document's best sections, support and breadth, ranked. */
 
-interface Breadth {
+export interface Breadth {
   weight: number;
   /** Each own query term's IDF share, by bit of `matched`. */
   termShare: readonly number[];
@@ -163,17 +163,4 @@ export class DocumentRanker {
       this.top.fill(-1, 3 * doc, 3 * doc + 3);
     }
   }
-}
-
-/** rankDocuments for one call (tests, benchmarks): a ranker sized to the documents `docOf` names. */
-export function rankDocuments(
-  c: Candidates,
-  docOf: (section: number) => number,
-  supportWeight: number,
-  limit: number,
-  breadth?: Breadth,
-): DocumentHit[] {
-  let documents = 0;
-  for (let i = 0; i < c.count; i++) documents = Math.max(documents, docOf(c.section[i]!) + 1);
-  return new DocumentRanker(documents).rank(c, docOf, supportWeight, limit, breadth);
 }

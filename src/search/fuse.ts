@@ -105,26 +105,6 @@ export function fuseSections(c: Candidates, vectorWeight: number): void {
   }
 }
 
-/** Reciprocal-rank fusion over the lexical and the vector ranking (the benchmark's alternative). */
-export function fuseReciprocalRank(c: Candidates, k = 60): void {
-  // Ranks by a column, best first; ties keep candidate order (a stable sort).
-  const rankBy = (key: Float64Array, keep: (i: number) => boolean) => {
-    const ranks = new Int32Array(c.count);
-    const order = Array.from({ length: c.count }, (_, i) => i).filter(keep);
-    order.sort((a, b) => key[b]! - key[a]!).forEach((slot, r) => (ranks[slot] = r + 1));
-    return ranks;
-  };
-  const lexRank = rankBy(c.lexical, (i) => c.lexical[i]! > 0);
-  const vecRank = rankBy(c.cosine, () => true);
-  const top = 2 / (k + 1);
-  fuseSections(c, 0);
-  for (let i = 0; i < c.count; i++) {
-    const l = lexRank[i]!;
-    const v = vecRank[i]!;
-    c.score[i] = ((l ? 1 / (k + l) : 0) + (v ? 1 / (k + v) : 0)) / top;
-  }
-}
-
 /**
  * Fusion settings by the model's strength, recorded in the manifest at build time. A static
  * word-vector model gets a small vector weight (it can break ties, never overrule BM25); a

@@ -35,10 +35,10 @@ export interface SearchPolicy {
   /**
    * Whether a hybrid search also takes the vector graph's nearest sections as candidates. By
    * default only where they may be results on their own (the manifest's `vectorOnlyResults`: a
-   * sentence model) or where fusion ranks the vector list itself (RRF). A static model's
-   * neighbours changed no labelled answer (bench/results/tuning.md), only added pages labelled
-   * "Moderate match" to narrow queries, and the graph search was a quarter of a query's time;
-   * its cosines with the lexical candidates remain the vector side's say.
+   * sentence model). A static model's neighbours changed no labelled answer
+   * (bench/results/tuning.md), only added pages labelled "Moderate match" to narrow queries, and
+   * the graph search was a quarter of a query's time; its cosines with the lexical candidates
+   * remain the vector side's say.
    */
   graphCandidates?: boolean;
 }
@@ -51,7 +51,7 @@ export interface SearchPolicy {
 export function searchesGraph(fusion: FusionSettings, policy: SearchPolicy): boolean {
   const retrieval = policy.retrieval ?? 'hybrid';
   if (retrieval !== 'hybrid') return retrieval === 'vector';
-  return policy.graphCandidates ?? (fusion.vectorOnlyResults || fusion.method === 'rrf');
+  return policy.graphCandidates ?? fusion.vectorOnlyResults;
 }
 
 /** Whether a search embeds exactly its own text and nothing else (no query expansion): what a pool can embed up front. */

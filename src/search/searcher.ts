@@ -4,7 +4,7 @@ import type { FusionSettings } from '../index/manifest.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js';
 import { CandidateFiller, MAX_LEXICAL_CANDIDATES, NO_HITS, NO_NEIGHBOURS } from './candidate-slots.js';
-import { Candidates, fuseReciprocalRank, fuseSections } from './fuse.js';
+import { Candidates, fuseSections } from './fuse.js';
 import { DocumentRanker, type DocumentHit } from './document-ranker.js';
 import { parseQuery } from './query.js';
 import { type PreparedQuery, QueryExpander } from './query-expander.js';
@@ -211,8 +211,7 @@ export class Searcher {
     const { documents } = this.parts;
     const c = this.candidates;
     const weight = this.retrieval === 'vector' ? 1 : this.retrieval === 'lexical' ? 0 : this.fusion.vectorWeight;
-    if (this.fusion.method === 'rrf' && this.retrieval === 'hybrid') fuseReciprocalRank(c);
-    else fuseSections(c, weight);
+    fuseSections(c, weight);
     creditParents(c, this.slotOf, this.parentCredit, question);
     return this.ranker.rank(c, (s) => sectionDoc[s]!, this.fusion.documentSupportWeight, limit, {
       weight: this.fusion.documentBreadthWeight,

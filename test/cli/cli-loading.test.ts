@@ -58,7 +58,7 @@ describe('svc-docs: each command loads only what it runs', () => {
 
   it('serve checks that its index is current without loading the Markdown parser', async () => {
     const corpus = writeCorpus({ 'kb/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
-    const args = ['serve', '--port', '0', '--corpus', corpus, '--index', tempDir('cli-modules-index')];
+    const args = ['--port', '0', '--corpus', corpus, '--index', tempDir('cli-modules-index')];
     const env = { SVC_DOCS_VECTOR_CACHE_DIR: tempDir('cli-modules-vectors') };
     // The first start builds the index (the parser loads), the second finds it current.
     for (const built of [true, false]) {

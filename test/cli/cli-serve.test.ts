@@ -15,7 +15,7 @@ afterAll(killChildren);
 
 describe('svc-docs serve', () => {
   it('serves SearchDocs over MCP at the URL it prints, and exits cleanly on SIGTERM', async () => {
-    const server = await startServe(['serve', '--port', '0', '--no-build', '--index', bundledIndex()], cliEnv());
+    const server = await startServe(['--port', '0', '--no-build', '--index', bundledIndex()], cliEnv());
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
     // The entry to paste into an IDE, for this very URL.
     const ready = logEntries(server.stdout()).find((e) => e.event === 'ready');
@@ -37,7 +37,7 @@ describe('svc-docs serve', () => {
       'handbook/deploy.md': '# Deploy\n\n## Rollback\n\nRun the flamingo rollback to redeploy the previous tag.\n',
     });
     const index = tempDir('serve-index');
-    const args = ['serve', '--port', '0', '--corpus', corpus, '--index', index];
+    const args = ['--port', '0', '--corpus', corpus, '--index', index];
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('serve-vectors') });
 
     const first = await startServe(args, env);
@@ -69,11 +69,11 @@ describe('svc-docs: each corpus gets its own index folder', () => {
     const ownIndex = defaultIndexDir([defaultCorpusDir()], inject('testCacheDir'));
     const other = writeCorpus({ 'zoo/quokka.md': '# Quokkas\n\nThe quokka enclosure opens at nine.\n' });
     const otherIndex = defaultIndexDir([other], inject('testCacheDir'));
-    const first = await startServe(['serve', '--port', '0'], env);
+    const first = await startServe(['--port', '0'], env);
     try {
       const served = readFileSync(join(ownIndex, 'CURRENT'), 'utf8');
       expect(await searchPaths(first.url, 'rate limits')).toContain('svc-platform/limits.md');
-      const second = await startServe(['serve', '--port', '0', '--corpus', other], env);
+      const second = await startServe(['--port', '0', '--corpus', other], env);
       const building = logEntries(second.stdout()).find((e) => e.event === 'index-build');
       expect(building?.message).toMatch(/no index in .*: building it from/);
       expect((await searchPaths(second.url, 'quokka enclosure'))[0]).toBe('zoo/quokka.md');
@@ -102,7 +102,7 @@ describe('svc-docs serve, when the model changed since the build', () => {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { model: { checksum: string } };
     manifest.model.checksum = '0'.repeat(64);
     writeFileSync(manifestFile, JSON.stringify(manifest));
-    const server = await startServe(['serve', '--port', '0', '--corpus', corpus, '--index', index], env);
+    const server = await startServe(['--port', '0', '--corpus', corpus, '--index', index], env);
     try {
       const rebuilding = logEntries(server.stdout()).find((e) => e.event === 'index-build');
       expect(rebuilding).toMatchObject({ level: 'warn' });
@@ -129,7 +129,7 @@ describe("npm start's build (scripts/transpile.mjs)", () => {
         }),
       );
       expect(transpiled.code, transpiled.stderr).toBe(0);
-      const args = ['serve', '--port', '0', '--no-build', '--index', bundledIndex()];
+      const args = ['--port', '0', '--no-build', '--index', bundledIndex()];
       const server = await startServe(args, cliEnv(), [join(out, 'src', 'cli.js')]);
       expect(await searchPaths(server.url, 'rate limits')).toContain('svc-platform/limits.md');
       expect((await server.stop()).code).toBe(0);

@@ -23,7 +23,7 @@ describe('svc-docs serve --watch', () => {
     });
     const index = tempDir('watch-index');
     const env = cliEnv({ SVC_DOCS_VECTOR_CACHE_DIR: tempDir('watch-vectors'), SVC_DOCS_SEARCH_THREADS: '0' });
-    const server = await startServe(['serve', '--port', '0', '--watch', '--corpus', corpus, '--index', index], env);
+    const server = await startServe(['--port', '0', '--watch', '--corpus', corpus, '--index', index], env);
     const { client, transport, close } = await connectClient(server.url);
     let answered = 0;
     const failures: string[] = [];
@@ -114,7 +114,7 @@ describe('svc-docs serve --watch with a git corpus', () => {
       SVC_DOCS_GIT_POLL_SECONDS: '1',
     });
     const index = tempDir('git-watch-index');
-    const server = await startServe(['serve', '--port', '0', '--watch', '--corpus', corpus, '--index', index], env);
+    const server = await startServe(['--port', '0', '--watch', '--corpus', corpus, '--index', index], env);
     try {
       expect(await searchPaths(server.url, 'flamingo rollback')).toEqual(['pelican-docs/deploy.md']);
       remote.push({ 'docs/oncall.md': '# On call\n\n## Pager\n\nThe pelican pager wakes whoever is on call.\n' });

@@ -5,8 +5,8 @@ import type { GapReport } from '../../src/observe/gap-report.js';
 import { fixtureIndex } from '../helpers/index-fixture.js';
 import { connectClient, connectV2, MODERN_VERSION } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
-import { readyUrl } from '../helpers/serve-log.js';
-import { runCli, serveCli, waitFor } from '../reliability/helpers.js';
+import { startServe } from '../helpers/cli.js';
+import { cliEnv, runCli } from '../reliability/helpers.js';
 
 /**
  * The docs-gap report from the outside: a real `svc-docs serve` answers a scripted session of
@@ -32,10 +32,10 @@ describe('svc-docs report', () => {
     expect(search.code, search.stderr).toBe(0);
     expect(existsSync(join(index, 'queries.jsonl'))).toBe(false);
 
-    const run = serveCli(['--index', index]);
+    const server = await startServe(['--no-build', '--port', '0', '--index', index], cliEnv());
+    let code: number | null = null;
     try {
-      await waitFor('the server to be ready', () => readyUrl(run.stdout()) !== undefined, 90_000);
-      const url = readyUrl(run.stdout())!;
+      const url = server.url;
       const legacy = await connectClient(url);
       const modern = await connectV2(url, { pin: MODERN_VERSION });
       const ask = (client: typeof legacy.client | typeof modern.client, searchTerm: string) =>
@@ -49,9 +49,9 @@ describe('svc-docs report', () => {
       await legacy.close();
       await modern.close();
     } finally {
-      run.child.kill('SIGTERM');
+      ({ code } = await server.stop());
     }
-    expect(await run.exited).toBe(0);
+    expect(code).toBe(0);
 
     const text = await runCli(['report', '--index', index]);
     expect(text.code, text.stderr).toBe(0);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,7 +7,8 @@ import { SERVER_NODE_OPTIONS } from '../../src/cli/server-heap.js';
 import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient } from '../helpers/mcp-client.js';
-import { readyUrl } from '../helpers/serve-log.js';
+import type { ServeChild } from '../../bench/lib/serve-child.js';
+import { FROM_SOURCE, killChildren, startServe } from '../helpers/cli.js';
 
 /**
  * The V8 settings `svc-docs serve` sets for itself (src/cli/server-heap.ts), seen from outside: the
@@ -15,11 +16,7 @@ import { readyUrl } from '../helpers/serve-log.js';
  * its main thread's heap. With V8's defaults the young generation grows past 16 MB in that burst.
  */
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+afterAll(killChildren);
 
 interface HeapSpace {
   memorySize: number;
@@ -27,55 +24,26 @@ interface HeapSpace {
 }
 
 /** `svc-docs serve` from source, with Node writing a diagnostic report into `reports` on SIGUSR2. */
-async function serveWithReports(reports: string): Promise<{ child: ChildProcess; url: string }> {
+function serveWithReports(reports: string): Promise<ServeChild> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_DOCS_')));
-  const child = spawn(
-    process.execPath,
-    [
-      '--report-on-signal',
-      `--report-directory=${reports}`,
-      '--import',
-      'tsx',
-      'src/cli.ts',
-      'serve',
-      '--port',
-      '0',
-      '--no-build',
-      '--index',
-      bundledIndex(),
-    ],
+  return startServe(
+    ['--port', '0', '--no-build', '--index', bundledIndex()],
+    // The tests' own cache folder: serve records the docs it served there.
+    // Eight sessions searching at once from one address: over a client's default share, which
+    // this test is not about.
     {
-      cwd: projectRoot(),
-      // The tests' own cache folder: serve records the docs it served there.
-      // Eight sessions searching at once from one address: over a client's default share, which
-      // this test is not about.
-      env: {
-        ...env,
-        NODE_OPTIONS: '',
-        SVC_DOCS_CACHE_DIR: inject('testCacheDir'),
-        SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '64',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      ...env,
+      NODE_OPTIONS: '',
+      SVC_DOCS_CACHE_DIR: inject('testCacheDir'),
+      SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '64',
     },
+    ['--report-on-signal', `--report-directory=${reports}`, ...FROM_SOURCE],
   );
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const found = readyUrl(stdout);
-      if (found !== undefined) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`svc-docs serve exited with ${code}: ${stderr}`)));
-  });
-  return { child, url };
 }
 
 /** The main thread's heap spaces from the report the child writes on SIGUSR2. */
-async function reportedHeap(child: ChildProcess, reports: string): Promise<Record<string, HeapSpace>> {
-  child.kill('SIGUSR2');
+async function reportedHeap(pid: number, reports: string): Promise<Record<string, HeapSpace>> {
+  process.kill(pid, 'SIGUSR2');
   for (;;) {
     const [file] = readdirSync(reports).filter((f) => f.endsWith('.json'));
     if (file && existsSync(join(reports, file))) {
@@ -95,7 +63,8 @@ async function reportedHeap(child: ChildProcess, reports: string): Promise<Recor
 describe('svc-docs serve: V8 heap settings', () => {
   it("keeps the main thread's young generation at its initial 2 MB through a burst of searches", async () => {
     const reports = tempDir('serve-heap-reports');
-    const { child, url } = await serveWithReports(reports);
+    const server = await serveWithReports(reports);
+    const { url } = server;
     const sessions = await Promise.all(Array.from({ length: 8 }, () => connectClient(url)));
     const terms = ['rate limits', 'verify webhook signature', 'refund a payment', 'pagination cursor'];
     await Promise.all(
@@ -110,9 +79,9 @@ describe('svc-docs serve: V8 heap settings', () => {
       }),
     );
     await Promise.all(sessions.map((s) => s.close()));
-    const heap = await reportedHeap(child, reports);
+    const heap = await reportedHeap(server.pid, reports);
     expect(heap.new_space!.capacity).toBeLessThanOrEqual(2 * 2 ** 20);
-    child.kill('SIGTERM');
+    await server.stop();
   });
 });
 
@@ -140,7 +109,6 @@ describe("the server's Node options (SERVER_NODE_OPTIONS)", () => {
       ],
       { cwd: projectRoot(), env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    children.push(child);
     let stdout = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     await new Promise((resolve) => child.once('close', resolve));
@@ -163,7 +131,6 @@ describe('SearchPool.started', () => {
       cwd: projectRoot(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    children.push(child);
     let stdout = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));

@@ -1,7 +1,8 @@
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { cliEnv, type Finished, finished, killChildren, spawnCli } from './cli.js';
+import { ServeNotReadyError } from '../../bench/lib/serve-child.js';
+import { cliEnv, type Finished, finished, killChildren, spawnCli, startServe } from './cli.js';
 
 /**
  * More of what a user sees from the real `svc-docs` (test/helpers/cli.ts runs it): a cache folder
@@ -29,16 +30,10 @@ export function linesOf(text: string): string[] {
 
 /** `svc-docs serve <args>` run until its log says it is ready, then stopped with SIGTERM: what it printed and its exit. */
 export async function serveUntilReady(args: string[], env: NodeJS.ProcessEnv): Promise<Finished> {
-  const child = spawnCli(['serve', '--port', '0', ...args], { ...env, SVC_DOCS_LOG_FORMAT: 'json' });
-  const done = finished(child, 120_000);
-  const ready = new Promise<void>((resolve) => {
-    let seen = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('"event":"ready"')) resolve();
-    });
-  });
-  await Promise.race([ready, done]);
-  child.kill('SIGTERM');
-  return done;
+  try {
+    return await (await startServe(['--port', '0', ...args], env)).stop();
+  } catch (error) {
+    if (error instanceof ServeNotReadyError) return error.exit;
+    throw error;
+  }
 }

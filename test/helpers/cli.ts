@@ -6,7 +6,8 @@ import { expect, inject } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { tempDir } from './index-fixture.js';
 import { connectClient } from './mcp-client.js';
-import { logEntries, readyUrl } from './serve-log.js';
+import { type ServeChild, startServeChild } from '../../bench/lib/serve-child.js';
+import { logEntries } from './serve-log.js';
 
 /**
  * The real command line, spawned as users run it (output, exit codes, serve's lifecycle), for the
@@ -120,38 +121,20 @@ export async function waitFor(
   }
 }
 
-/** `svc-docs serve` started and serving: its URL (from the startup banner), its output, and a stop (SIGTERM) that waits for the exit. */
-export async function startServe(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  entry = FROM_SOURCE,
-): Promise<{ url: string; pid: number | undefined; stdout: () => string; stop: () => Promise<Finished> }> {
-  const child = spawnCli(args, env, entry);
-  const exit = finished(child, 180_000);
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready entry within 120 s: ${stdout}${stderr}`)), 120_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const ready = readyUrl(stdout);
-      if (ready !== undefined) {
-        clearTimeout(timer);
-        resolve(ready);
-      }
-    });
-    child.once('exit', () => reject(new Error(`svc-docs serve exited before serving: ${stdout}${stderr}`)));
+/**
+ * `svc-docs serve <args>` from source (or `entry`), serving: the one server starter of tests and
+ * benchmark (bench/lib/serve-child.ts), its log kept, killed with the file's other children.
+ */
+export function startServe(args: string[], env: NodeJS.ProcessEnv, entry = FROM_SOURCE): Promise<ServeChild> {
+  return startServeChild({
+    entry,
+    args,
+    env,
+    cwd: projectRoot(),
+    keepStdout: true,
+    stopGraceMs: 120_000,
+    onSpawn: (child) => children.push(child),
   });
-  return {
-    url,
-    pid: child.pid,
-    stdout: () => stdout,
-    stop: () => {
-      child.kill('SIGTERM');
-      return exit;
-    },
-  };
 }
 
 /** The pages SearchDocs returns for `term`, through the real MCP client; the session is ended. */

@@ -16,10 +16,3 @@ export function logEntries(stdout: string): LogEntry[] {
       return entry;
     });
 }
-
-/** The MCP URL the server's `ready` entry names, once it has logged it (complete lines only). */
-export function readyUrl(stdout: string): string | undefined {
-  const complete = stdout.slice(0, stdout.lastIndexOf('\n') + 1);
-  const ready = logEntries(complete).find((e) => e.event === 'ready');
-  return typeof ready?.url === 'string' ? ready.url : undefined;
-}

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/project-root.js';
@@ -145,28 +145,4 @@ export function limited(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
 /** Lines of output, without the blank ones. */
 export function linesOf(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '');
-}
-
-export interface ServeRun {
-  child: ChildProcess;
-  /** Everything the server printed so far. */
-  stdout(): string;
-  stderr(): string;
-  /** Its exit code, once it has exited. */
-  exited: Promise<number | null>;
-}
-
-/** Starts `svc-docs serve --no-build --port 0 <args>` (node --import tsx src/cli.ts), collecting what it prints. */
-export function serveCli(args: string[], env: Record<string, string> = {}): ServeRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--no-build', '--port', '0', ...args], {
-    cwd: projectRoot(),
-    env: cliEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }

@@ -16,7 +16,8 @@ import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
 import { connectClient, initializeBody, MCP_HEADERS, openRawSession, sessionHeaders } from '../helpers/mcp-client.js';
 import { SAMPLE_CORPUS } from '../helpers/sample-corpus.js';
 import { startFakeIssuer } from '../mcp/oauth/issuer.js';
-import { linesOf, runCli, send, serveCli, waitFor } from './helpers.js';
+import { startServe } from '../helpers/cli.js';
+import { cliEnv, linesOf, runCli, send } from './helpers.js';
 
 /**
  * Secrets never reach logs or error messages: a whole `svc-docs serve` run with a token, driven
@@ -56,16 +57,17 @@ describe('the auth token never reaches the logs of a server run', () => {
   it('a whole serve run with a token, clients misusing it, and shutdown: no line carries it', {
     timeout: 180_000,
   }, async () => {
-    const run = serveCli(['--index', index], { SVC_DOCS_AUTH_TOKEN: TOKEN, SVC_DOCS_METRICS_TOKEN: METRICS_TOKEN });
-    const { child, exited } = run;
+    const server = await startServe(
+      ['--no-build', '--port', '0', '--index', index],
+      cliEnv({ SVC_DOCS_AUTH_TOKEN: TOKEN, SVC_DOCS_METRICS_TOKEN: METRICS_TOKEN }),
+    );
+    let run = { code: null as number | null, stdout: '', stderr: '' };
     try {
-      await waitFor('the server to listen', () => /"event":"listening"/.test(run.stdout()), 90_000);
-      const listening = JSON.parse(linesOf(run.stdout()).find((l) => l.includes('"event":"listening"'))!) as {
-        url: string;
+      const listening = JSON.parse(linesOf(server.stdout()).find((l) => l.includes('"event":"listening"'))!) as {
         auth: boolean;
       };
       expect(listening.auth).toBe(true);
-      const url = listening.url;
+      const url = server.url;
       const base = url.replace(/\/docs$/, '');
       const auth = { authorization: `Bearer ${TOKEN}` };
 
@@ -116,15 +118,15 @@ describe('the auth token never reaches the logs of a server run', () => {
       expect(statuses).toEqual([401, 401, 401, 401, 404, 404, 404, 400, 415, 400, 400, 200, 200, 401, 404, 200, 401]);
       expect((await send(url, 'DELETE', { ...sessionHeaders(session), ...auth })).status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
+      run = await server.stop();
     }
-    expect(await exited).toBe(0);
+    expect(run.code).toBe(0);
 
-    const everything = `${run.stdout()}\n${run.stderr()}`;
+    const everything = `${run.stdout}\n${run.stderr}`;
     // The run did log: one line per request at least, the ready entry, and the search (its term redacted).
-    expect(linesOf(run.stdout()).filter((l) => l.includes('"method"')).length).toBeGreaterThanOrEqual(15);
-    expect(run.stdout()).toMatch(/"event":"ready","message":"svc-docs is serving MCP at/);
-    expect(run.stdout()).toContain('"term":"webhook [redacted]"');
+    expect(linesOf(run.stdout).filter((l) => l.includes('"method"')).length).toBeGreaterThanOrEqual(15);
+    expect(run.stdout).toMatch(/"event":"ready","message":"svc-docs is serving MCP at/);
+    expect(run.stdout).toContain('"term":"webhook [redacted]"');
     // The query store kept the search, its term redacted too.
     const stored = readFileSync(join(index, 'queries.jsonl'), 'utf8');
     expect(stored).toContain('"term":"webhook [redacted]"');
@@ -192,21 +194,19 @@ describe('OAuth access tokens never reach the logs of a server run', () => {
   }, async () => {
     const resource = 'http://localhost/docs';
     const issuer = await startFakeIssuer({ audience: resource });
-    const run = serveCli(['--index', index], {
-      SVC_DOCS_OAUTH_ISSUER: issuer.issuer,
-      SVC_DOCS_OAUTH_JWKS_URL: issuer.jwksUrl,
-      SVC_DOCS_OAUTH_RESOURCE: resource,
-    });
-    const { child, exited } = run;
+    const server = await startServe(
+      ['--no-build', '--port', '0', '--index', index],
+      cliEnv({
+        SVC_DOCS_OAUTH_ISSUER: issuer.issuer,
+        SVC_DOCS_OAUTH_JWKS_URL: issuer.jwksUrl,
+        SVC_DOCS_OAUTH_RESOURCE: resource,
+      }),
+    );
+    let run = { code: null as number | null, stdout: '', stderr: '' };
     try {
-      await waitFor(
-        'the server to listen',
-        () => /"event":"listening"/.test(run.stdout()) || child.exitCode !== null,
-        90_000,
-      );
-      expect(child.exitCode, run.stderr()).toBeNull();
-      const url = (JSON.parse(linesOf(run.stdout()).find((l) => l.includes('"event":"listening"'))!) as { url: string })
-        .url;
+      // The address it listens on: its ready entry names the OAuth resource URL clients are told.
+      const listening = linesOf(server.stdout()).find((l) => l.includes('"event":"listening"'))!;
+      const { url } = JSON.parse(listening) as { url: string };
       const good = await issuer.mint();
       const { client, transport, close } = await connectClient(url, { authorization: `Bearer ${good}` });
       expect(
@@ -245,11 +245,11 @@ describe('OAuth access tokens never reach the logs of a server run', () => {
       );
       expect(statuses).toEqual([401, 401, 403, 401, 401, 401, 404]);
     } finally {
-      child.kill('SIGTERM');
+      run = await server.stop();
       await issuer.close();
     }
-    expect(await exited).toBe(0);
-    const everything = `${run.stdout()}\n${run.stderr()}`;
+    expect(run.code).toBe(0);
+    const everything = `${run.stdout}\n${run.stderr}`;
     expect(everything).toContain('"token-refused"');
     expect(issuer.minted.size).toBe(6);
     const stored = readFileSync(join(index, 'queries.jsonl'), 'utf8');

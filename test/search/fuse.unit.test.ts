@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Candidates, fuseSections as fuseInto, type SectionEvidence } from '../../src/search/fuse.js';
-import { rankDocuments } from '../../src/search/document-ranker.js';
+import { rankDocuments } from './rank-documents.js';
 import { relevanceFor } from '../../src/search/relevance.js';
 import { DEFAULT_PASSAGES } from '../../src/search/passage-options.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';

@@ -54,7 +54,6 @@ describe('graph candidates (real index, real model)', () => {
     expect(searchesGraph(fusion, { retrieval: 'lexical' })).toBe(false);
     expect(searchesGraph(fusion, { retrieval: 'vector' })).toBe(true);
     expect(searchesGraph(fusion, { graphCandidates: true })).toBe(true);
-    expect(searchesGraph({ ...fusion, method: 'rrf' }, {})).toBe(true);
     expect(searchesGraph({ ...fusion, vectorOnlyResults: true }, {})).toBe(true);
     expect(searchesGraph({ ...fusion, vectorOnlyResults: true }, { graphCandidates: false })).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type LoadedEngine } from '../../src/search/engine.js';
 import { Candidates, fuseSections } from '../../src/search/fuse.js';
-import { rankDocuments } from '../../src/search/document-ranker.js';
+import { rankDocuments } from './rank-documents.js';
 import { parentSections } from '../../src/index/section-parents.js';
 import { creditParents, type ParentCredit } from '../../src/search/parent-credit.js';
 import { parseQuery } from '../../src/search/query.js';
