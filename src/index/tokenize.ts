@@ -28,8 +28,23 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     .filter(Boolean),
 );
 
+/**
+ * Stems seen before: the Porter stemmer is pure, and docs and the renderer's passages repeat the
+ * same words endlessly (stemming was about a quarter of a response's rendering with nothing
+ * cached). Cleared whole when full, so memory stays bounded whatever the corpus.
+ */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
 export function stem(word: string): string {
-  return word.length <= 3 || /\d/.test(word) ? word : stemmer(word);
+  if (word.length <= 3) return word;
+  let stemmed = STEMS.get(word);
+  if (stemmed === undefined) {
+    stemmed = /\d/.test(word) ? word : stemmer(word);
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    STEMS.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 function addPart(out: string[], part: string): void {
