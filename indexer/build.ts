@@ -19,7 +19,7 @@ import { loadCorpus, type CorpusDocument } from './load/load-corpus.js';
 import { ParseFailures } from './parse/parse-failures.js';
 import { SkipLog, type SkipSummary } from './load/skipped-files.js';
 import { corpusRoots, type SourceOptions } from './sources/corpus-roots.js';
-import { embeddingText, lexicalFields, vocabularyOf } from './write/section-text.js';
+import { embeddingText, lexicalFields } from './write/section-text.js';
 import {
   carriedFrom,
   carriedVectors,
@@ -27,7 +27,6 @@ import {
   diffDocuments,
   previousBuild,
   readPreviousData,
-  wordCountsFor,
   type PreviousBuild,
   type PreviousData,
 } from './reindex/previous-build.js';
@@ -80,8 +79,6 @@ export interface BuildSummary extends SkipSummary {
   skipped: string[];
   /** Of those, the ones left out without parsing: an earlier build's parse of the same content ran over the limit. */
   remembered: string[];
-  /** Query-expansion vocabulary words embedded in this build (new words only). */
-  vocabularyEmbedded: number;
   changes: { added: string[]; changed: string[]; removed: string[] };
   seconds: number;
   /** True when the live build already was this index: nothing was written. */
@@ -161,16 +158,6 @@ async function embedAndWrite(
       'embed-sections',
     ),
   );
-  const wordCounts = wordCountsFor(sections, previous, carried);
-  const vocabulary = vocabularyOf(wordCounts);
-  const vocabularyVectors = await embedThroughCache(
-    vocabulary,
-    'embed-vocabulary',
-    embedder,
-    cache,
-    options,
-    carried?.expansion,
-  );
   // Saved before the index is written: a crash after this point costs no embedding next time.
   await cache.save();
 
@@ -186,14 +173,13 @@ async function embedAndWrite(
       HnswVectorIndex.build(sectionVectors.matrix, hnswParams))
     : undefined;
   const draft = manifestDraft(options, embedder, { corpus, chunkOptions, chunked, previous, data }, hnswParams);
-  const expansion = { terms: vocabulary, vectors: vocabularyVectors.matrix };
-  const content = { documents, sections, vectors: sectionVectors.matrix, lexical, expansion, wordCounts };
+  const content = { documents, sections, vectors: sectionVectors.matrix, lexical };
   const buildDir = await writeIndex(options.outDir, draft, content, hnsw);
   await options.keep?.keep(buildDir, content, hnsw);
   return {
     buildDir,
     knowledgeBases: draft.corpus.knowledgeBases,
-    ...buildCounts(chunked, previous, sectionVectors.embedded, vocabularyVectors.embedded),
+    ...buildCounts(chunked, previous, sectionVectors.embedded),
   };
 }
 
@@ -202,7 +188,6 @@ function buildCounts(
   chunked: ChunkedCorpus,
   previous: PreviousBuild | undefined,
   sectionsEmbedded: number,
-  vocabularyEmbedded: number,
 ): Omit<BuildSummary, 'buildDir' | 'knowledgeBases' | keyof SkipSummary> {
   const { documents, sections } = chunked;
   return {
@@ -210,7 +195,6 @@ function buildCounts(
     sections: sections.length,
     sectionsEmbedded,
     sectionsReused: sections.length - sectionsEmbedded,
-    vocabularyEmbedded,
     documentsParsed: chunked.documentsParsed,
     skipped: chunked.skipped,
     remembered: chunked.remembered,
@@ -289,7 +273,6 @@ function unchangedSummary(
     documentsParsed: 0,
     skipped: remembered,
     remembered,
-    vocabularyEmbedded: 0,
     changes: { added: [], changed: [], removed: [] },
     seconds: (performance.now() - started) / 1000,
     unchanged: true,

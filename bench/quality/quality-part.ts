@@ -75,7 +75,6 @@ export async function qualityOf(
     await engineRanker('bm25f + query rewrites + breadth', indexDir, embedder, { retrieval: 'lexical' }),
     await engineRanker('vector (hnsw)', indexDir, embedder, { retrieval: 'vector' }),
     await engineRanker('vector (exact)', indexDir, embedder, { retrieval: 'vector', vectorSearch: 'exact' }),
-    await engineRanker('hybrid weighted, no expansion', indexDir, embedder, { fusion: { expansionTerms: 0 } }),
     await engineRanker('hybrid (shipped)', indexDir, embedder),
   ];
   const systems: SystemReport[] = [];

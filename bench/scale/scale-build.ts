@@ -25,7 +25,6 @@ export const scaleBuildReportSchema = z.object({
   documents: z.number(),
   sections: z.number(),
   embedded: z.number(),
-  words: z.number(),
   exact: z.number(),
   reused: z.number(),
   peakRssMB: z.number(),
@@ -44,7 +43,7 @@ function progressLog(): (progress: BuildProgress) => void {
     shown.set(phase, tenth);
     const rss = (process.memoryUsage.rss() / 2 ** 20).toFixed(0);
     console.error(
-      `${phase} ${done}/${total} at ${((performance.now() - started) / 1000).toFixed(0)} s, RSS ${rss} MB${phase === 'embed-vocabulary' && done === total ? '; BM25, HNSW and writing next' : ''}`,
+      `${phase} ${done}/${total} at ${((performance.now() - started) / 1000).toFixed(0)} s, RSS ${rss} MB${done === total ? '; BM25, HNSW and writing next' : ''}`,
     );
   };
 }
@@ -77,7 +76,6 @@ async function main(): Promise<void> {
     sections: summary.sections,
     ...(embedder?.stats ?? {
       embedded: summary.sectionsEmbedded,
-      words: summary.vocabularyEmbedded,
       exact: 0,
       reused: 0,
     }),

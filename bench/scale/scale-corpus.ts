@@ -144,14 +144,9 @@ export function jitter(v: Float32Array, seed: number, noise: number): Float32Arr
   return out;
 }
 
-/** A vocabulary word (query expansion): those the model embeds for real, they are few and short. */
-const SINGLE_WORD = /^\p{L}+$/u;
-
 export interface ReplicaStats {
   /** Sections the real model embedded: originals not known beforehand, copies that chunked differently. */
   embedded: number;
-  /** Vocabulary words (query expansion), all embedded by the real model. */
-  words: number;
   /** Texts identical to a known original: its own vector. */
   exact: number;
   /** Copies: their original's vector with noise. */
@@ -164,7 +159,7 @@ export interface ReplicaStats {
  * builds is served by the real model (queries are embedded for real).
  */
 export class ReplicaEmbedder implements Embedder {
-  readonly stats: ReplicaStats = { embedded: 0, words: 0, exact: 0, reused: 0 };
+  readonly stats: ReplicaStats = { embedded: 0, exact: 0, reused: 0 };
   private readonly known = new Map<string, { vector: Float32Array; hash: string }>();
 
   constructor(
@@ -191,7 +186,7 @@ export class ReplicaEmbedder implements Embedder {
     const out = new Array<Float32Array>(texts.length);
     const missing: number[] = [];
     texts.forEach((text, i) => {
-      const hit = SINGLE_WORD.test(text) ? undefined : this.known.get(vectorKey(text));
+      const hit = this.known.get(vectorKey(text));
       if (hit === undefined) {
         missing.push(i);
         return;
@@ -209,12 +204,8 @@ export class ReplicaEmbedder implements Embedder {
       const vectors = await this.inner.embed(missing.map((i) => texts[i]!));
       missing.forEach((i, j) => {
         out[i] = vectors[j]!;
-        if (SINGLE_WORD.test(texts[i]!)) {
-          this.stats.words++;
-        } else {
-          this.remember(texts[i]!, vectors[j]!);
-          this.stats.embedded++;
-        }
+        this.remember(texts[i]!, vectors[j]!);
+        this.stats.embedded++;
       });
     }
     return out;

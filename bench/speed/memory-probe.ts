@@ -88,7 +88,6 @@ async function indexCost(indexDir: string) {
   const store = index.sections.parts;
   const parts = {
     sectionVectorsMB: mb(index.vectors.data.byteLength),
-    expansionVectorsMB: mb(index.expansion.vectors.data.byteLength),
     /** The terms and where each term's postings lie (the postings themselves are read by term). */
     termDictionaryMB: mb(lex.termBlob.byteLength + lex.termOffsets.byteLength + lex.termStart.byteLength),
     lengthsMB: mb(lex.lengths.title.byteLength + lex.lengths.headings.byteLength + lex.lengths.body.byteLength),

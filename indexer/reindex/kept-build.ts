@@ -1,12 +1,12 @@
 import { currentBuildDir, readManifest } from '../../src/index/read-index.js';
 import type { HnswVectorIndex } from '../../src/index/vector-index.js';
-import { expansionByTerm, type PreviousBuild, type PreviousData } from './previous-build.js';
+import type { PreviousBuild, PreviousData } from './previous-build.js';
 import type { BuildContent } from '../write/write-index.js';
 
 /**
  * The build a long-lived indexer (`serve --watch`'s kept reindexer, src/serve/reindex-process.ts) wrote
  * last, kept in memory for its next build, which would otherwise read it back from index-data:
- * sections, postings, vectors, word counts and graph, checked against their checksums and decoded.
+ * sections, postings, vectors and graph, checked against their checksums and decoded.
  * On the Argo CD corpus that was 35-60 ms of a 0.3 s one-file reindex.
  *
  * It is used only while CURRENT still names that build (any other writer, such as a one-shot
@@ -38,9 +38,7 @@ export class KeptBuild {
       data: {
         lexical: content.lexical,
         graph,
-        wordCounts: content.wordCounts,
         vectors: content.vectors.data,
-        expansion: expansionByTerm(content.expansion),
       },
     };
   }

@@ -1,20 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { IndexContent, StoredDocument, StoredSection } from '../../src/index/format.js';
+import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 import type { LexicalData } from '../../src/index/lexical-data.js';
-import {
-  currentBuildDir,
-  readBuildExpansion,
-  readBuildLexical,
-  readBuildSections,
-  readBuildVectors,
-} from '../../src/index/read-index.js';
+import { currentBuildDir, readBuildLexical, readBuildSections, readBuildVectors } from '../../src/index/read-index.js';
 import type { HnswParams, HnswVectorIndex, VectorMatrix } from '../../src/index/vector-index.js';
 import { CHUNKER_VERSION, type ChunkOptions } from '../chunk/chunk.js';
 import type { PreviousBuild as ChunkedBuild } from '../parse/chunk-corpus.js';
 import { previousGraph } from './hnsw-update.js';
-import { countWords } from '../write/section-text.js';
 import { carriedSections } from '../write/section-tokens.js';
-import { readWordCounts } from '../write/word-counts.js';
 
 /** The live build a reindex starts from: its sections, and what of its postings and graph this build can carry over. */
 
@@ -31,14 +23,11 @@ export async function previousBuild(outDir: string): Promise<PreviousBuild | und
   }
 }
 
-/** The previous build's postings, graph, word counts and vectors: read while the changed files are parsed; each undefined when unusable. */
+/** The previous build's postings, graph and vectors: read while the changed files are parsed; each undefined when unusable. */
 export interface PreviousData {
   lexical: LexicalData | undefined;
   graph: HnswVectorIndex | undefined;
-  wordCounts: ReadonlyMap<string, number> | undefined;
   vectors: Float32Array | undefined;
-  /** The expansion vocabulary's vectors, by word. */
-  expansion: Map<string, Float32Array> | undefined;
 }
 
 /** Whether `previous` chunked as this build does: else its sections say nothing about this build's. */
@@ -53,14 +42,12 @@ export async function readPreviousData(
   chunkOptions: ChunkOptions,
 ): Promise<PreviousData | undefined> {
   if (!previous || !chunkedAlike(previous, chunkOptions)) return undefined;
-  const [lexical, graph, wordCounts, vectors, expansion] = await Promise.all([
+  const [lexical, graph, vectors] = await Promise.all([
     readBuildLexical(previous.buildDir, previous.manifest).catch(() => undefined),
     previousGraph(previous.buildDir, previous.manifest),
-    readWordCounts(previous.buildDir, previous.manifest),
     previousVectors(previous),
-    previousExpansion(previous),
   ]);
-  return { lexical, graph, wordCounts, vectors, expansion };
+  return { lexical, graph, vectors };
 }
 
 /** What this build takes from the previous one: `oldOf[s]` is section s's number there (or -1), with what of its data fits this build. */
@@ -84,26 +71,13 @@ export function carriedFrom(
     oldOf: carriedSections(documents, sections, previous),
     lexical: data.lexical,
     graph: sameModel && isDeepStrictEqual(previous.manifest.hnsw, hnswParams) ? data.graph : undefined,
-    wordCounts: data.wordCounts,
     vectors: sameModel ? data.vectors : undefined,
-    expansion: sameModel ? data.expansion : undefined,
   };
 }
 
 async function previousVectors(previous: PreviousBuild): Promise<Float32Array | undefined> {
   const matrix = await readBuildVectors(previous.buildDir, previous.manifest).catch(() => undefined);
   return matrix?.data;
-}
-
-async function previousExpansion(previous: PreviousBuild): Promise<Map<string, Float32Array> | undefined> {
-  const expansion = await readBuildExpansion(previous.buildDir, previous.manifest).catch(() => undefined);
-  return expansion && expansionByTerm(expansion);
-}
-
-/** A build's expansion vocabulary as each word's vector (views into the matrix). */
-export function expansionByTerm(expansion: IndexContent['expansion']): Map<string, Float32Array> {
-  const { dims, data } = expansion.vectors;
-  return new Map(expansion.terms.map((term, t) => [term, data.subarray(t * dims, (t + 1) * dims)]));
 }
 
 /**
@@ -128,28 +102,6 @@ export async function carriedVectors(
   });
   wanted.forEach((s, i) => data.set(fresh.matrix.data.subarray(i * dims, (i + 1) * dims), s * dims));
   return { matrix: { dims, data }, embedded: fresh.embedded };
-}
-
-/** The corpus's word counts: the previous build's, less its sections that are gone and plus the new ones; else counted afresh. */
-export function wordCountsFor(
-  sections: readonly StoredSection[],
-  previous: PreviousBuild | undefined,
-  carried: Carried | undefined,
-): Map<string, number> {
-  if (!previous || !carried?.wordCounts) return countWords(sections);
-  const kept = new Uint8Array(previous.sections.length);
-  for (const old of carried.oldOf) if (old >= 0) kept[old] = 1;
-  // Taken from the previous build's copy: this build may reuse it on another path.
-  const counts = new Map(carried.wordCounts);
-  countWords(
-    previous.sections.filter((_, old) => !kept[old]),
-    counts,
-    -1,
-  );
-  return countWords(
-    sections.filter((_, s) => carried.oldOf[s]! < 0),
-    counts,
-  );
 }
 
 export function diffDocuments(

@@ -2,9 +2,9 @@ import type { Embedder } from '../../src/embedding/types.js';
 import type { VectorMatrix } from '../../src/index/vector-index.js';
 import { cacheKey, type VectorCache } from './vector-cache.js';
 
-/** The embed step of a build: section and vocabulary texts to vectors, through the vector cache. */
+/** The embed step of a build: section texts to vectors, through the vector cache. */
 
-export type BuildPhase = 'embed-sections' | 'embed-vocabulary';
+export type BuildPhase = 'embed-sections';
 export interface BuildProgress {
   phase: BuildPhase;
   done: number;

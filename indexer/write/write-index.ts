@@ -19,7 +19,6 @@ import { currentBuildDir } from '../../src/index/read-index.js';
 import type { HnswVectorIndex, VectorMatrix } from '../../src/index/vector-index.js';
 import { removeAbandonedTemps, removeOldBuilds } from './clean-index.js';
 import { hnswFileProblem } from '../../src/index/hnsw-file-check.js';
-import { wordCountsPieces } from './word-counts.js';
 
 /**
  * Writes index-data. A build is written into a temporary folder, renamed into place, and only
@@ -30,8 +29,8 @@ import { wordCountsPieces } from './word-counts.js';
 
 export type ManifestDraft = Omit<Manifest, 'files' | 'formatVersion'>;
 
-/** What a build writes: what the server reads, and the corpus's word counts for the next reindex. */
-export type BuildContent = IndexContent & { wordCounts: ReadonlyMap<string, number> };
+/** What a build writes: what the server reads. */
+export type BuildContent = IndexContent;
 
 /** What to do about a failed write, by error code. */
 const WRITE_FIX: Record<string, string> = {
@@ -213,9 +212,6 @@ async function writeDataFiles(dir: string, content: BuildContent): Promise<Recor
     [INDEX_FILES.sections]: sectionsPieces(content.documents, content.sections),
     [INDEX_FILES.lexical]: postingsPieces(content.lexical),
     [INDEX_FILES.vectors]: [matrixBytes(content.vectors)],
-    [INDEX_FILES.terms]: [Buffer.from(JSON.stringify({ terms: content.expansion.terms }))],
-    [INDEX_FILES.termVectors]: [matrixBytes(content.expansion.vectors)],
-    [INDEX_FILES.wordCounts]: wordCountsPieces(content.wordCounts),
     [INDEX_FILES.profile]: [Buffer.from(JSON.stringify({ profiles: profileCorpus(content) }))],
   };
   // Side by side: each file's fsync waits on the disk, not on the others.

@@ -34,7 +34,7 @@ function describeBuild(summary: BuildSummary): string[] {
   return [
     `indexed ${summary.documents} documents (${summary.documentsParsed} parsed, ${summary.documents - summary.documentsParsed} unchanged), ${summary.sections} sections from ${summary.knowledgeBases.join(', ')} in ${summary.seconds.toFixed(1)} s`,
     ...(skipped === undefined ? [] : [skipped]),
-    `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache; ${summary.vocabularyEmbedded} new vocabulary words embedded`,
+    `section vectors: ${summary.sectionsEmbedded} embedded, ${summary.sectionsReused} reused from cache`,
     `changes since the previous index: ${added.length} added, ${changed.length} changed, ${removed.length} removed` +
       changeList(summary.changes),
     `index written to ${summary.buildDir}`,

@@ -15,7 +15,6 @@ interface ProgressReporter {
 
 const LABELS: Record<BuildProgress['phase'], string> = {
   'embed-sections': 'embedding sections',
-  'embed-vocabulary': 'embedding vocabulary',
 };
 
 export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {

@@ -39,8 +39,6 @@ const storedSectionSchema = z.object({
 });
 export type StoredSection = z.infer<typeof storedSectionSchema>;
 
-export const termsFileSchema = z.object({ terms: z.array(z.string()) });
-
 /** profile.json: what each knowledge base covers (src/index/corpus-profile.ts), made at build time. */
 export const profileFileSchema = z.object({
   profiles: z.array(
@@ -60,8 +58,6 @@ export interface IndexContent {
   /** One unit vector per section, in section order. */
   vectors: VectorMatrix;
   lexical: LexicalData;
-  /** Corpus vocabulary with the model's vector for each term: the query-expansion table. */
-  expansion: { terms: string[]; vectors: VectorMatrix };
 }
 
 /**
@@ -76,10 +72,6 @@ export const INDEX_FILES = {
   hnsw: 'vectors.hnsw',
   /** The graph's slot → section map (vector-index.ts), named after the graph because the graph's loader finds it so. */
   hnswLabels: `vectors.hnsw${HNSW_LABELS_SUFFIX}`,
-  terms: 'expansion-terms.json',
-  termVectors: 'expansion-vectors.f32',
-  /** Each plain word's count in the corpus: read by the indexer alone, to update the expansion vocabulary. */
-  wordCounts: 'word-counts.bin',
   /** What each knowledge base covers, for the tool description: made from every section's text at build time. */
   profile: 'profile.json',
 } as const;

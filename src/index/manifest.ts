@@ -35,11 +35,7 @@ const fusionSettingsSchema = z.object({
   vectorWeight: z.number().min(0).max(1),
   /** How many nearest sections the vector side contributes. */
   vectorCandidates: z.number().int().positive(),
-  /** Query expansion with the model's nearest corpus terms: how many per query word, and their weight. */
-  expansionTerms: z.number().int().nonnegative(),
-  expansionWeight: z.number().min(0).max(1),
-  expansionMinSimilarity: z.number().min(-1).max(1),
-  /** Whether pages that share no word with the query (even after expansion) may be returned on vector similarity alone. */
+  /** Whether pages that share no word with the query may be returned on vector similarity alone. */
   vectorOnlyResults: z.boolean(),
   /** A document's score: its best section's plus this share of the next best sections'. */
   documentSupportWeight: z.number().min(0).max(1),

@@ -2,14 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KnowledgeBaseProfile } from './corpus-profile.js';
 import { checkDocumentRanges, checkPostingTables, checkSectionColumns } from './check-references.js';
-import {
-  CURRENT_FILE,
-  INDEX_FILES,
-  IndexError,
-  profileFileSchema,
-  type IndexContent,
-  type StoredDocument,
-} from './format.js';
+import { CURRENT_FILE, INDEX_FILES, IndexError, profileFileSchema, type StoredDocument } from './format.js';
 import { HNSW_HEADER_BYTES, hnswHeaderProblem } from './hnsw-file-check.js';
 import type { Manifest } from './manifest.js';
 import { openPostingsFile, type PostingsFileParts } from './postings-file.js';
@@ -19,7 +12,6 @@ import {
   layoutChecked,
   openPiecedFile,
   parseJson,
-  readBuildExpansion,
   hasGraph,
   readBuildGraph,
   readBuildVectors,
@@ -35,7 +27,7 @@ import type { HnswVectorIndex, VectorMatrix } from './vector-index.js';
  * Opens the current build for serving without reading it whole (docs/index-format.md). Read and
  * verified at load: the manifest, the document table and every per-section number (document,
  * role, parent, where its headings and text lie), the BM25F lengths, terms and where each term's
- * postings lie, the section vectors, the expansion vocabulary and the corpus profile. Left on
+ * postings lie, the section vectors and the corpus profile. Left on
  * disk and verified piece by piece when read: each term's postings (when a query has the term)
  * and the sections' headings and text (when a result shows them). The HNSW graph is read and
  * verified whole where searches use it; a server whose searches never do checks its header only.
@@ -54,7 +46,6 @@ export interface IndexWithoutGraph {
   vectors: VectorMatrix;
   /** postings.bin as held: the postings themselves are read by term. */
   lexical: PostingsFileParts;
-  expansion: IndexContent['expansion'];
   profiles: KnowledgeBaseProfile[];
 }
 
@@ -79,14 +70,13 @@ export async function readIndexWithoutGraph(indexDir: string): Promise<IndexWith
     );
   const manifest = await readManifest(buildDir);
   // Read side by side; a damaged build is refused for its first bad file in this order, whichever failed first.
-  const [sections, lexical, vectors, expansion, profiles] = await firstFailure([
+  const [sections, lexical, vectors, profiles] = await firstFailure([
     openSections(buildDir, manifest),
     openPostings(buildDir, manifest),
     readBuildVectors(buildDir, manifest),
-    readBuildExpansion(buildDir, manifest),
     readProfiles(buildDir, manifest),
   ] as const);
-  return { manifest, buildDir, ...sections, vectors, lexical, expansion, profiles };
+  return { manifest, buildDir, ...sections, vectors, lexical, profiles };
 }
 
 /** Every promise's value, once all have settled; else the first rejection in the list's order. */

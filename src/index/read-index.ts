@@ -12,8 +12,6 @@ import {
   INDEX_FILES,
   IndexError,
   MANIFEST_FILE,
-  termsFileSchema,
-  type IndexContent,
   type StoredDocument,
   type StoredSection,
 } from './format.js';
@@ -218,23 +216,6 @@ export async function readBuildVectors(buildDir: string, manifest: Manifest): Pr
   const path = join(buildDir, INDEX_FILES.vectors);
   const data = await readChecked(buildDir, manifest, INDEX_FILES.vectors);
   return toMatrix(data, manifest.model.dimensions, manifest.sections, path);
-}
-
-/** A build's query-expansion vocabulary and its vectors, verified. */
-export async function readBuildExpansion(buildDir: string, manifest: Manifest): Promise<IndexContent['expansion']> {
-  const at = (f: string) => join(buildDir, f);
-  const { terms } = parseJson(
-    await readChecked(buildDir, manifest, INDEX_FILES.terms),
-    termsFileSchema,
-    at(INDEX_FILES.terms),
-  );
-  const vectors = toMatrix(
-    await readChecked(buildDir, manifest, INDEX_FILES.termVectors),
-    manifest.model.dimensions,
-    terms.length,
-    at(INDEX_FILES.termVectors),
-  );
-  return { terms, vectors };
 }
 
 /** Whether the build has an HNSW graph: only builds whose searches read it write one (indexer/build.ts). */

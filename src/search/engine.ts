@@ -159,7 +159,6 @@ export function searchParts(index: IndexWithoutGraph): SearchParts {
     sections: index.sections.parts,
     parents: index.parents,
     vectors: index.vectors,
-    expansion: index.expansion,
     lexical: index.lexical,
   };
 }

@@ -116,12 +116,6 @@ export function defaultFusionSettings(staticModel: boolean): FusionSettings {
     method: 'weighted',
     vectorWeight: staticModel ? 0.1 : 0.35,
     vectorCandidates: 100,
-    // Measured on the tuning halves of all three labelled sets, a static model's neighbours
-    // changed no first result and one top-five answer in 132 queries (bench/results/tuning.md),
-    // while the per-query scan of the vocabulary cost a fifth of the server's CPU: off.
-    expansionTerms: staticModel ? 0 : 2,
-    expansionWeight: staticModel ? 0.3 : 0.2,
-    expansionMinSimilarity: staticModel ? 0.6 : 0.8,
     // A static model's nearest neighbours for a query with no lexical match are noise.
     vectorOnlyResults: !staticModel,
     documentSupportWeight: 0.2,

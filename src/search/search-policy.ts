@@ -54,8 +54,7 @@ export function searchesGraph(fusion: FusionSettings, policy: SearchPolicy): boo
   return policy.graphCandidates ?? fusion.vectorOnlyResults;
 }
 
-/** Whether a search embeds exactly its own text and nothing else (no query expansion): what a pool can embed up front. */
-export function embedsQueryOnly(fusion: FusionSettings, policy: SearchPolicy): boolean {
-  const retrieval = policy.retrieval ?? 'hybrid';
-  return retrieval !== 'lexical' && !(retrieval === 'hybrid' && fusion.expansionTerms > 0);
+/** Whether a search embeds its text (what a pool embeds up front): all but lexical retrieval do. */
+export function embedsQuery(policy: SearchPolicy): boolean {
+  return policy.retrieval !== 'lexical';
 }

@@ -18,8 +18,6 @@ export interface StageTimings {
 export interface DetailedSearch<R = SearchResult> {
   results: R[];
   timings: StageTimings;
-  /** Terms the query was expanded with. */
-  expansions: { word: string; term: string; similarity: number }[];
   /** Query terms the index lacks, and the index term each was taken for. */
   corrections: { term: string; correction: string }[];
   /** Each result's confidence (what its label is a band of), for calibration. */
@@ -43,7 +41,6 @@ export interface SearchParts {
   /** Each section's parent section, −1 for none (src/index/section-parents.ts). */
   parents: Int32Array;
   vectors: VectorMatrix;
-  expansion: { terms: string[]; vectors: VectorMatrix };
   lexical: LexicalParts;
 }
 

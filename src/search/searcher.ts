@@ -6,8 +6,7 @@ import { DEFAULT_EXCERPT_CANDIDATES, type ExcerptSettings } from './excerpts.js'
 import { CandidateFiller, MAX_LEXICAL_CANDIDATES, NO_HITS, NO_NEIGHBOURS } from './candidate-slots.js';
 import { Candidates, fuseSections } from './fuse.js';
 import { DocumentRanker, type DocumentHit } from './document-ranker.js';
-import { parseQuery } from './query.js';
-import { type PreparedQuery, QueryExpander } from './query-expander.js';
+import { type ParsedQuery, parseQuery } from './query.js';
 import { creditParents, type ParentCredit, parentCreditFor } from './parent-credit.js';
 import { relevanceFor } from './relevance.js';
 import { confidence, NAMES_TOPIC, windowOf } from './result-window.js';
@@ -41,7 +40,6 @@ interface LexicalStage {
  */
 export class Searcher {
   private readonly lexical: LexicalIndex;
-  private readonly expander: QueryExpander;
   private readonly fusion: FusionSettings;
   private readonly retrieval: Retrieval;
   private readonly lexicalCandidates: number;
@@ -77,7 +75,6 @@ export class Searcher {
       policy.lexicalPruning === 'always' ? 0 : undefined,
     );
     this.fusion = { ...m.fusion, ...policy.fusion };
-    this.expander = new QueryExpander(parts.expansion, this.lexical, this.fusion);
     this.retrieval = policy.retrieval ?? 'hybrid';
     this.graphCandidates = searchesGraph(this.fusion, policy);
     this.lexicalCandidates = policy.lexicalCandidates ?? MAX_LEXICAL_CANDIDATES;
@@ -106,39 +103,30 @@ export class Searcher {
     const keep = this.scope.filter(options.knowledgeBase);
     const t0 = performance.now();
     const parsed = parseQuery(text, this.rewrites);
-    const useVectors = this.retrieval !== 'lexical';
-    // Without expansion the query vector is needed only after the lexical stage: the model runs
-    // it on its own thread meanwhile.
-    const early = this.expands() ? await this.expander.prepare(text, parsed, embed) : undefined;
-    const pendingVector = early || !useVectors ? undefined : embed([text]).then((v) => v[0]);
+    // The query vector is needed only after the lexical stage: the model runs it on its own thread meanwhile.
+    const pendingVector = this.retrieval === 'lexical' ? undefined : embed([text]).then((v) => v[0]);
     pendingVector?.catch(() => undefined);
-    const query = early ?? { parsed, terms: parsed.terms, expansions: [], vector: undefined };
     const t1 = performance.now();
     const lexical =
-      this.retrieval === 'vector' ? { hits: NO_HITS, corrections: [] } : this.lexicalStage(text, query, keep);
+      this.retrieval === 'vector' ? { hits: NO_HITS, corrections: [] } : this.lexicalStage(text, parsed, keep);
     const t2 = performance.now();
-    const vector = query.vector ?? (await pendingVector);
+    const vector = await pendingVector;
     // From here to the end nothing awaits: the scratch arrays are this query's alone.
     const ranked = this.rank(lexical.hits, vector, { limit, keep, text }, t2, parsed.question);
     return {
       results: ranked.results,
-      expansions: query.expansions,
       corrections: lexical.corrections,
       confidences: ranked.results.map((r) => r.confidence),
       timings: { embedMs: t1 - t0, lexicalMs: t2 - t1, ...ranked.timings },
     };
   }
 
-  private expands(): boolean {
-    return this.retrieval === 'hybrid' && this.fusion.expansionTerms > 0;
-  }
-
   /** BM25F over the query's terms, their rewrites and typo fixes: the matching sections. */
-  private lexicalStage(text: string, query: PreparedQuery, keep: SectionFilter | undefined): LexicalStage {
+  private lexicalStage(text: string, query: ParsedQuery, keep: SectionFilter | undefined): LexicalStage {
     let terms = query.terms;
     let variants = new Map<string, string[]>();
     if (this.rewrites) {
-      const rewritten = rewriteQuery(text, query.parsed.terms, (t) => this.lexical.hasTerm(t));
+      const rewritten = rewriteQuery(text, query.terms, (t) => this.lexical.hasTerm(t));
       variants = rewritten.variants;
       terms = new Map(terms);
       for (const [t, w] of rewritten.terms) terms.set(t, Math.max(w, terms.get(t) ?? 0));
@@ -146,7 +134,7 @@ export class Searcher {
     const corrections: DetailedSearch['corrections'] = [];
     if (this.typoTolerance) {
       // A misspelt term counts as the index term it was meant as: same weight, same coverage.
-      const own = [...query.parsed.terms].filter(([, w]) => w >= 1).map(([t]) => t);
+      const own = [...query.terms].filter(([, w]) => w >= 1).map(([t]) => t);
       for (const [term, correction] of this.typos.corrections(text, own, (t) => this.lexical.hasTerm(t))) {
         variants.set(term, [...(variants.get(term) ?? []), correction]);
         corrections.push({ term, correction });

@@ -13,7 +13,7 @@ import {
   withModel,
 } from '../search/engine.js';
 import { checkSearchInput } from '../search/search-input.js';
-import { embedsQueryOnly, type SearchPolicy, searchesGraph } from '../search/search-policy.js';
+import { embedsQuery, type SearchPolicy, searchesGraph } from '../search/search-policy.js';
 import type { SearchParts } from '../search/searcher-types.js';
 import type { SearchPool } from './pool.js';
 
@@ -44,7 +44,6 @@ function sharedParts(index: IndexWithoutGraph): SearchParts {
   return {
     ...parts,
     vectors: shared(parts.vectors),
-    expansion: { terms: parts.expansion.terms, vectors: shared(parts.expansion.vectors) },
   };
 }
 
@@ -94,9 +93,8 @@ export async function openPooledEngine(
     async (embedder, owns) => {
       await graphChecked;
       await loaded;
-      pool.useEmbedder(generation, embedder);
       const { buildDir, manifest, documents, sections, profiles } = index;
-      const prefetch = embedsQueryOnly({ ...manifest.fusion, ...policy.fusion }, policy);
+      const prefetch = embedsQuery(policy);
       return new Engine(
         { buildDir, manifest, documents, sections, profiles },
         embedder,

@@ -22,13 +22,9 @@ export type ToWorker =
   | { type: 'unload'; generation: number }
   | { type: 'search'; id: number; generation: number; term: string; options: SearchOptions; prefetched: boolean }
   /** The query vector of search `id` (undefined with `error` when embedding failed). */
-  | { type: 'vector'; id: number; vector?: Float32Array; error?: string }
-  /** The answer to an `embed` request. */
-  | { type: 'embedded'; rid: number; vectors?: Float32Array[]; error?: string };
+  | { type: 'vector'; id: number; vector?: Float32Array; error?: string };
 
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'loaded'; generation: number; error?: string }
-  | { type: 'result'; id: number; detailed?: DetailedSearch<RankedResult>; error?: { name: string; message: string } }
-  /** Texts the worker needs embedded beyond the prefetched query (words for query expansion). */
-  | { type: 'embed'; rid: number; texts: string[] };
+  | { type: 'result'; id: number; detailed?: DetailedSearch<RankedResult>; error?: { name: string; message: string } };

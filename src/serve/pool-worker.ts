@@ -39,22 +39,12 @@ interface Generation {
 }
 const generations = new Map<number, Generation>();
 const vectors = new Map<number, Deferred<Float32Array>>();
-const embeds = new Map<number, Deferred<Float32Array[]>>();
-let nextRequest = 0;
 
-/** Embeds through the main thread: the query's own vector was sent unasked; other texts are asked for. */
-function embedFor(term: string, prefetched: Deferred<Float32Array> | undefined): Embed {
-  return async (texts) => {
-    if (prefetched && texts.length === 1 && texts[0] === term) return [await prefetched.promise];
-    const rid = nextRequest++;
-    const answer = deferred<Float32Array[]>();
-    embeds.set(rid, answer);
-    send({ type: 'embed', rid, texts });
-    try {
-      return await answer.promise;
-    } finally {
-      embeds.delete(rid);
-    }
+/** The query's own vector, which the main thread embeds and sends: the only text a search embeds. */
+function embedFor(prefetched: Deferred<Float32Array> | undefined): Embed {
+  return async () => {
+    if (!prefetched) throw new Error('this search was sent without its query vector');
+    return [await prefetched.promise];
   };
 }
 
@@ -65,7 +55,7 @@ async function search(message: Extract<ToWorker, { type: 'search' }>): Promise<v
   if (loaded) loaded.running++;
   try {
     if (!loaded) throw new Error(`index generation ${generation} is not loaded in this worker`);
-    const detailed = await loaded.searcher.search(term, options, embedFor(term.trim(), prefetched));
+    const detailed = await loaded.searcher.search(term, options, embedFor(prefetched));
     send({ type: 'result', id, detailed });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
@@ -127,12 +117,6 @@ port.on('message', (message: ToWorker) => {
       const slot = vectors.get(message.id);
       if (message.vector) slot?.resolve(message.vector);
       else slot?.reject(new Error(message.error ?? 'the query could not be embedded'));
-      break;
-    }
-    case 'embedded': {
-      const slot = embeds.get(message.rid);
-      if (message.vectors) slot?.resolve(message.vectors);
-      else slot?.reject(new Error(message.error ?? 'the texts could not be embedded'));
       break;
     }
   }

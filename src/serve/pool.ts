@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import type { Embedder } from '../embedding/types.js';
 import type { DetailedSearch, RankedResult, SearchParts } from '../search/searcher-types.js';
 import type { SearchPolicy } from '../search/search-policy.js';
 import { CLIENT_ACTIVE_MS, FairQueue } from '../http/fair-queue.js';
@@ -82,8 +81,6 @@ export class SearchPool {
   /** Loaded generations, so a replacement worker can load them too. */
   private readonly loaded = new Map<number, LoadMessage>();
   private readonly loading = new Map<number, { remaining: number; resolve(): void; reject(error: Error): void }>();
-  /** Embedders by generation, for a worker's `embed` requests. */
-  private readonly embedders = new Map<number, Embedder>();
   private nextId = 0;
   private nextGeneration = 0;
   private closed = false;
@@ -147,21 +144,6 @@ export class SearchPool {
         this.dispatch();
         break;
       }
-      case 'embed':
-        void this.embedFor(worker, message.rid, message.texts);
-        break;
-    }
-  }
-
-  private async embedFor(worker: PoolWorker, rid: number, texts: string[]): Promise<void> {
-    // Every generation in one pool is searched with the same model checksum or refused at load;
-    // the newest embedder serves.
-    const embedder = [...this.embedders.values()].at(-1);
-    try {
-      if (!embedder) throw new Error('no embedder loaded');
-      worker.thread.postMessage({ type: 'embedded', rid, vectors: await embedder.embed(texts) } satisfies ToWorker);
-    } catch (error) {
-      worker.thread.postMessage({ type: 'embedded', rid, error: (error as Error).message } satisfies ToWorker);
     }
   }
 
@@ -189,8 +171,7 @@ export class SearchPool {
 
   /**
    * Loads an index into every worker: returns its generation at once, and `loaded`, which
-   * resolves once every worker has it (the caller loads the model meanwhile). Searches of the
-   * generation embed with the embedder given to `useEmbedder`.
+   * resolves once every worker has it (the caller loads the model meanwhile).
    */
   load(parts: SearchParts, hnsw: HnswFile, policy: SearchPolicy): { generation: number; loaded: Promise<void> } {
     const generation = this.nextGeneration++;
@@ -204,14 +185,9 @@ export class SearchPool {
     return { generation, loaded };
   }
 
-  useEmbedder(generation: number, embedder: Embedder): void {
-    this.embedders.set(generation, embedder);
-  }
-
   /** Drops a generation from every worker (searches already running on it finish). */
   unload(generation: number): void {
     this.loaded.delete(generation);
-    this.embedders.delete(generation);
     for (const worker of this.workers) worker.thread.postMessage({ type: 'unload', generation } satisfies ToWorker);
   }
 

@@ -2,7 +2,6 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeIndex, type ManifestDraft } from '../../indexer/write/write-index.js';
-import { readWordCounts } from '../../indexer/write/word-counts.js';
 import { buildLexicalData } from '../../src/index/build-lexical.js';
 import { PIECE_BYTES } from '../../src/index/columns.js';
 import { IndexError, type StoredDocument, type StoredSection } from '../../src/index/format.js';
@@ -76,36 +75,25 @@ describe('the binary tables', () => {
 });
 
 describe('an index written then read', () => {
-  it('equals what was written: documents, sections, postings, vectors, expansion and the HNSW graph', async () => {
+  it('equals what was written: documents, sections, postings, vectors and the HNSW graph', async () => {
     const base = await readIndex(await fixtureIndex({ 'kb/a.md': '# A\nalpha\n' }));
     const { formatVersion: _v, files: _f, ...draft } = base.manifest;
     const dims = base.vectors.dims;
     const vectors = { dims, data: Float32Array.from({ length: sections.length * dims }, (_, i) => Math.sin(i + 1)) };
-    const expansion = {
-      terms: ['café', 'intro'],
-      vectors: { dims, data: Float32Array.from({ length: 2 * dims }, (_, i) => Math.cos(i)) },
-    };
-    const wordCounts = new Map([
-      ['café', 3],
-      ['intro', 1],
-    ]);
-    const content = { documents, sections, vectors, lexical: lexical(), expansion };
+    const content = { documents, sections, vectors, lexical: lexical() };
     const dir = tempDir('round-trip');
     const manifestDraft: ManifestDraft = { ...draft, sections: sections.length };
-    await writeIndex(dir, manifestDraft, { ...content, wordCounts }, HnswVectorIndex.build(vectors, draft.hnsw));
+    await writeIndex(dir, manifestDraft, content, HnswVectorIndex.build(vectors, draft.hnsw));
     const read = await readIndex(dir);
     expect({
       documents: read.documents,
       sections: read.sections.slice(),
       vectors: read.vectors,
       lexical: await readBuildLexical(read.buildDir, read.manifest),
-      expansion: read.expansion,
     }).toEqual(content);
     expect(Array.from(read.parents)).toEqual([-1, 0, -1]);
     expect(read.profiles).toEqual(profileCorpus(content));
     expect(read.hnsw?.labels().sort()).toEqual([0, 1, 2]);
-    // The indexer's own file: what a reindex starts its word counts from.
-    expect(await readWordCounts(read.buildDir, read.manifest)).toEqual(wordCounts);
   });
 });
 

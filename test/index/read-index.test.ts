@@ -110,17 +110,7 @@ describe('index store', () => {
       efConstruction: expect.any(Number),
       efSearch: expect.any(Number),
     });
-    expect(Object.keys(m.files).sort()).toEqual(
-      [
-        'expansion-terms.json',
-        'expansion-vectors.f32',
-        'postings.bin',
-        'profile.json',
-        'sections.bin',
-        'vectors.f32',
-        'word-counts.bin',
-      ].sort(),
-    );
+    expect(Object.keys(m.files).sort()).toEqual(['postings.bin', 'profile.json', 'sections.bin', 'vectors.f32'].sort());
   });
 
   it('leaves the previous index intact and loadable when a build dies midway, and the next build succeeds', async () => {

@@ -93,10 +93,6 @@ const KILLS: Kill[] = [
     arm: ({ onLine, kill }) => (onLine((l) => /^embedding sections: \d+\//.test(l) && kill()), () => undefined),
   },
   {
-    name: 'while embedding the vocabulary',
-    arm: ({ onLine, kill }) => (onLine((l) => l.startsWith('embedding vocabulary') && kill()), () => undefined),
-  },
-  {
     name: 'while saving the vector cache',
     // Emptied first, the cache always has vectors to save: on a loaded machine an earlier point's
     // kill can land after that run saved them all, and this run then had nothing to save.
