@@ -37,12 +37,21 @@ export class ChunkerPool implements Chunker {
   /** Documents parsing again alone, one after another. */
   private alone: Promise<unknown> = Promise.resolve();
 
-  /** `poolHeapMb`: the workers' heaps together (a test's smaller budget shows a document parsing again alone). */
-  constructor(timeoutMs: number, workers: number, first?: BoundedChunker, poolHeapMb = PARSE_POOL_HEAP_MB) {
+  /**
+   * `poolHeapMb`: the workers' heaps together (a test's smaller budget shows a document parsing
+   * again alone); `aloneHeapMb`: the heap a document over its share parses again on.
+   */
+  constructor(
+    timeoutMs: number,
+    workers: number,
+    first?: BoundedChunker,
+    poolHeapMb = PARSE_POOL_HEAP_MB,
+    private readonly aloneHeapMb = PARSE_HEAP_MB,
+  ) {
     if (!Number.isInteger(workers) || workers < 1)
       throw new RangeError(`parse workers must be a whole number of at least 1, got ${workers}`);
     const count = Math.min(workers, maxWorkers(poolHeapMb));
-    this.heapMb = Math.min(PARSE_HEAP_MB, Math.floor(poolHeapMb / count));
+    this.heapMb = Math.min(aloneHeapMb, Math.floor(poolHeapMb / count));
     // A kept worker of another heap size is ended: every worker of the pool has its share.
     const reuse = first?.heapMb === this.heapMb ? first : (void first?.close(), undefined);
     this.all = Array.from({ length: count }, (_, i) =>
@@ -70,7 +79,7 @@ export class ChunkerPool implements Chunker {
 
   async chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome> {
     const outcome = await this.onWorker((chunker) => chunker.chunk(file, options));
-    if (this.heapMb >= PARSE_HEAP_MB || !outOfHeap(outcome)) return outcome;
+    if (this.heapMb >= this.aloneHeapMb || !outOfHeap(outcome)) return outcome;
     const again = this.alone.then(() => this.parseAlone(file, options));
     this.alone = again.catch(() => {});
     return again;
@@ -103,7 +112,7 @@ export class ChunkerPool implements Chunker {
         ),
     );
     await Promise.all(all);
-    const big = new BoundedChunker(this.timeoutMs, PARSE_HEAP_MB);
+    const big = new BoundedChunker(this.timeoutMs, this.aloneHeapMb);
     try {
       return await big.chunk(file, options);
     } finally {
@@ -118,9 +127,9 @@ export class ChunkerPool implements Chunker {
     const [first, ...rest] = this.all;
     for (const c of rest) void c.close();
     // A build that is given it parses alone on it: only a worker of the full heap is kept.
-    if (first!.heapMb === PARSE_HEAP_MB) return first!;
+    if (first!.heapMb === this.aloneHeapMb) return first!;
     void first!.close();
-    return new BoundedChunker(this.timeoutMs);
+    return new BoundedChunker(this.timeoutMs, this.aloneHeapMb);
   }
 
   async close(): Promise<void> {
