@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import type { ChunkOptions } from '../chunk/chunk.js';
 import { chunkErrorText, chunkFile, type CorpusFile, prepareFile } from './chunk-file.js';
 
@@ -18,6 +19,20 @@ const send = (message: unknown) => process.send?.(message);
 
 // The indexer gone (ended, or killed mid-build): nothing is left to parse for.
 process.on('disconnect', () => process.exit(0));
+
+/**
+ * 'disconnect' waits for the parse at hand to end, which for a hostile page may be minutes (the
+ * indexer's CPU limit is what stops it): a thread of a few MB watches for the indexer to be gone
+ * (this process handed to another parent) and ends the process then.
+ */
+const orphanWatch = `
+  const ppid = process.ppid;
+  setInterval(() => { if (process.ppid !== ppid) process.kill(process.pid, 'SIGKILL'); }, 1000);
+`;
+// No loader (tsx) in it: it runs the few lines above. A watch that fails leaves the parser as it was.
+const watch = new Worker(orphanWatch, { eval: true, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: 8 } });
+watch.on('error', () => {});
+watch.unref();
 
 // Loaded: the first message says so, and the time limit of the first document starts after it.
 send({ ready: true });
