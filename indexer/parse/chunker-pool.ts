@@ -17,8 +17,12 @@ import type { CorpusFile } from './chunk-file.js';
  * stays the same for any number of workers, and the parsers never hold more than 512 MB of heap.
  */
 
-/** The parse workers' heaps together, MB: with the main thread's, a build's RSS stays under 1 GiB. */
-export const PARSE_POOL_HEAP_MB = PARSE_HEAP_MB;
+/**
+ * The parse workers' heaps together, MB: with the main thread's, a build's RSS stays under 1 GiB.
+ * A parser process's RSS is its heap and some 100 MB more (Node, the parser's code, the young
+ * generation): two of 256 MB beside the indexer's 280-300 MB made 1,025 MB on the hostile corpus.
+ */
+export const PARSE_POOL_HEAP_MB = 384;
 /** A worker's share is at least this (an ordinary page needs a few MB): more cores do not add workers past it. */
 const MIN_WORKER_HEAP_MB = 64;
 const maxWorkers = (poolHeapMb: number) => Math.max(1, Math.floor(poolHeapMb / MIN_WORKER_HEAP_MB));
