@@ -29,9 +29,12 @@ type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: 
 /**
  * The parser's heap, MB: its memory is bounded like its time. Hostile AsciiDoc took 2.6 GB and
  * HTML 1.2 GB to parse (issue 40); a document over it ends the worker and is left out (a
- * Markdown one is indexed as plain text), and the next document gets a new worker.
+ * Markdown one is indexed as plain text), and the next document gets a new worker. A parser
+ * process's RSS is its heap and ~150 MB more (tsx): at 512 MB, one beside the indexer's 300-450
+ * MB made 1,069 MB on the hostile corpus. The largest real pages (PostgreSQL's 434 KB
+ * bookindex.html, Hugo's emojis.md, Babel's types.md) parse within 96 MB.
  */
-export const PARSE_HEAP_MB = 512;
+export const PARSE_HEAP_MB = 384;
 
 /** The document may have run its worker out of heap: said so, or the worker ended some other way while parsing it. */
 export function outOfHeap(outcome: ChunkOutcome): boolean {

@@ -10,11 +10,11 @@ import type { CorpusFile } from './chunk-file.js';
  * the first free worker. What a document parses to does not depend on which worker parsed it, and
  * callers put the outcomes in corpus order, so the index is the same for any number of workers.
  *
- * Memory (issue 40): N workers of PARSE_HEAP_MB each could hold N × 512 MB at once, so the pool's
+ * Memory (issue 40): N workers of PARSE_HEAP_MB each could hold N times that at once, so the pool's
  * workers share PARSE_POOL_HEAP_MB between them. A document that runs its share out parses again
  * alone, on a worker of the full PARSE_HEAP_MB, once the others have finished theirs and been
  * ended: it is left out only when it needs more than PARSE_HEAP_MB, as on one worker, so the index
- * stays the same for any number of workers, and the parsers never hold more than 512 MB of heap.
+ * stays the same for any number of workers, and the parsers never hold more than PARSE_HEAP_MB of heap.
  */
 
 /**
@@ -22,7 +22,7 @@ import type { CorpusFile } from './chunk-file.js';
  * A parser process's RSS is its heap and some 100 MB more (Node, the parser's code, the young
  * generation): two of 256 MB beside the indexer's 280-300 MB made 1,025 MB on the hostile corpus.
  */
-export const PARSE_POOL_HEAP_MB = 384;
+export const PARSE_POOL_HEAP_MB = PARSE_HEAP_MB;
 /** A worker's share is at least this (an ordinary page needs a few MB): more cores do not add workers past it. */
 const MIN_WORKER_HEAP_MB = 64;
 const maxWorkers = (poolHeapMb: number) => Math.max(1, Math.floor(poolHeapMb / MIN_WORKER_HEAP_MB));
