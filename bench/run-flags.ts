@@ -5,7 +5,7 @@ import { flagValue } from './lib/flags.js';
 
 /** What `npm run bench` was asked to run (its command-line flags; bench/run.ts). */
 
-export const ALL_PARTS = 'quality,latency,indexing,http,coldstart,scale,page,abuse';
+export const ALL_PARTS = 'quality,latency,indexing,http,coldstart,firsthour,scale,page,abuse';
 export const MILLION = 1_000_000;
 /**
  * Sizes of the distinct corpus (recombined pages' sections, the five real corpora's 14k on top;

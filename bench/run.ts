@@ -11,6 +11,7 @@ import { measureAbuse } from './abuse/abuse.js';
 import { measureSoak, renderSoakSummary } from './abuse/soak.js';
 import { renderAbuseSummary } from './report/abuse-summary.js';
 import { measureColdStart } from './speed/coldstart.js';
+import { measureFirstHour, renderFirstHour } from './speed/first-hour.js';
 import { measureHttp } from './speed/http.js';
 import { measureIndexing } from './speed/indexing.js';
 import { measureLatency } from './speed/latency.js';
@@ -29,7 +30,7 @@ import { writePageScreenshots } from './report/search-page-screenshot.js';
  * receives their answers, then every other system), query latency by stage, indexing speed, end-to-end latency over HTTP, cold
  * start, and behaviour at scale, all measured in this one run on this machine, screenshots of
  * the search page for the README, and the abuse and soak run. Select parts with
- * `--parts=quality,latency,indexing,http,coldstart,scale,page,abuse` (all by default; `leftout`:
+ * `--parts=quality,latency,indexing,http,coldstart,firsthour,scale,page,abuse` (all by default; `leftout`:
  * the quality part's left-out figures alone; abuse:
  * bench/abuse/abuse.ts, written to abuse.json and abuse.md; `soak`, not run by default: 30 minutes
  * of `serve --watch` under 16 clients, `--soak-minutes=<n>`, written to soak.json and soak.md) and the scale sizes
@@ -151,6 +152,13 @@ async function speedParts(c: RunContext): Promise<void> {
   await c.timed('coldstart', async () => {
     log('cold start');
     results.coldstart = await measureColdStart(await argocdIndex(), argocdQueries[0]!, quick ? 2 : 5, log);
+  });
+  // Its own file, like the abuse part's: the bad first-hour inputs, each as users type it.
+  await c.timed('firsthour', async () => {
+    const firstHour = await measureFirstHour(root, log);
+    const file = join(flags.outDir, `first-hour${quick ? '-quick' : ''}.md`);
+    writeFileSync(file, renderFirstHour(firstHour, loadavg()[0]!));
+    log(`first hour: wrote ${file}`);
   });
 }
 

@@ -106,18 +106,35 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
     }
   }
   // A corpus with nothing to read ends in one line, which names the files it has instead.
-  if (documents.length === 0) {
-    const others = limits.skips.unsupportedTypes.map((t) => `${t.extension} (${t.count})`).join(', ');
-    throw new CorpusError(
-      `no documents found in ${roots.map((r) => r.dir).join(', ')}${others === '' ? '' : ` (only files of other types: ${others})`}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
-    );
-  }
+  if (documents.length === 0) throw noDocuments(roots, limits.skips);
   limits.skips.reportUnsupported();
   options.digests?.save(
     roots.map((r) => r.scope ?? r.dir),
     files,
   );
   return documents;
+}
+
+function noDocuments(roots: readonly { dir: string }[], skips: SkipLog): CorpusError {
+  const others = skips.unsupportedTypes.map((t) => `${t.extension} (${t.count})`).join(', ');
+  return new CorpusError(
+    `no documents found in ${roots.map((r) => r.dir).join(', ')}${others === '' ? '' : ` (only files of other types: ${others})`}: svc-docs reads files named ${SUPPORTED_EXTENSIONS.map((e) => `*${e}`).join(', ')}`,
+  );
+}
+
+/**
+ * loadCorpus's "no documents found" line from the folders' listing alone, for a first build to
+ * say before it loads the parser and the model (issue 43: each bad first-hour input in 2 s).
+ * Files it lists may still all be left out when read; loadCorpus says so then.
+ */
+export function checkHasDocuments(corpusDirs: readonly (string | CorpusRoot)[]): void {
+  const skips = new SkipLog(() => {});
+  const roots = corpusDirs.map((d) => ({ dir: resolve(typeof d === 'string' ? d : d.dir) }));
+  for (const { dir } of roots) {
+    checkCorpusFolder(dir);
+    if (knowledgeBaseFolders(dir, skips).some((kb) => kb.files.length > 0)) return;
+  }
+  throw noDocuments(roots, skips);
 }
 
 function readDocument(

@@ -88,9 +88,10 @@ async function buildQuietly(settings: IndexSettings, log: Log): Promise<void> {
 async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   const { corpusDirs, indexDir, model, fileLimits, vectorCacheDir } = settings;
   // Only the check: the parser and the rest of the indexer load if a build is needed.
-  const [{ indexStatus }, { corpusRoots }] = await Promise.all([
+  const [{ indexStatus }, { corpusRoots }, { checkHasDocuments }] = await Promise.all([
     import('../../indexer/reindex/index-status.js'),
     import('../../indexer/sources/corpus-roots.js'),
+    import('../../indexer/load/load-corpus.js'),
   ]);
   // A git corpus is fetched here, as `svc-docs index` would, before the check.
   const roots = await corpusRoots(corpusDirs, {
@@ -100,6 +101,8 @@ async function buildIfStale(settings: IndexSettings, log: Log): Promise<void> {
   });
   const status = await indexStatus(roots, indexDir, model, fileLimits.maxFileBytes, vectorCacheDir);
   if (status.state === 'current') return;
+  // A folder with nothing to index says so before the build announces itself and loads the parser.
+  if (status.state === 'missing') checkHasDocuments(roots);
   const message = `${status.reason}: building it from ${corpusDirs.join(', ')}`;
   log({ event: 'index-build', reason: status.reason, corpus: corpusDirs, message });
   await buildQuietly(settings, log);

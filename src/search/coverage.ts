@@ -31,28 +31,43 @@ export function discounted(confidences: readonly number[], absentShare: number):
 
 /**
  * Which of the query's own terms (bit i for `ownTerms[i]`) count as words the docs have: those the
- * index holds (`found`), and every form of a hyphenated word of the query whose parts it holds.
- * "half-written", "site-wide", "brand-new" are written in no page, but their parts are ordinary
- * words of the docs: paraphrased questions lost a third of their confidence to such compounds and
- * were told "not covered" (bench/results/quality.md). A part the index lacks keeps the compound
- * absent ("wasm-bindgen" asked of a book that never says "bindgen").
+ * index holds (`found`), and every form of a compound of the query whose parts it holds. A compound
+ * is words joined by hyphens, dots, slashes, colons or underscores, or a number run into a unit:
+ * "half-written", "site-wide" and "brand-new" are written in no page, nor are "site/index.html",
+ * "window.confirm" or "3pm", but their parts are words of the docs. Paraphrases and symptoms lost up
+ * to a third of their confidence to such compounds and were told "not covered"
+ * (bench/results/tuning.md). A part the index lacks keeps the compound absent ("wasm-bindgen" asked
+ * of a book that never says "bindgen", "tailwind.config.js" of docs that never name Tailwind), and
+ * so does a part that is no term of the query: filler ("one-to-many" in a question) counts for
+ * nothing. A number and its unit ("3" and "pm" of "3pm") are no terms of the query: `hasTerm` looks
+ * them up in the index.
  */
-export function foundOwnTerms(text: string, ownTerms: readonly string[], found: number): number {
+export function foundOwnTerms(
+  text: string,
+  ownTerms: readonly string[],
+  found: number,
+  hasTerm: (term: string) => boolean = () => false,
+): number {
   const bitOf = new Map(ownTerms.map((t, i) => [t, 1 << i]));
   const has = (term: string) => ((bitOf.get(term) ?? 0) & found) !== 0;
   let bits = found;
   for (const word of text.split(/\s+/)) {
-    const compound = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-    if (!HYPHENATED.test(compound)) continue;
-    const parts = compound.split('-').flatMap((part) => tokenize(part));
-    if (parts.length === 0 || !parts.every(has)) continue;
+    const compound = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    const joined = JOINED.test(compound);
+    if (!joined && !NUMBER_AND_UNIT.test(compound)) continue;
+    const parts = joined
+      ? compound.split(/[.\-/:@_]+/).flatMap((part) => tokenize(part))
+      : (compound.match(/\p{L}+|\p{N}+/gu) ?? []).flatMap((part) => tokenize(part));
+    if (parts.length === 0 || !parts.every(joined ? has : hasTerm)) continue;
     for (const form of tokenize(compound)) bits |= bitOf.get(form) ?? 0;
   }
   return bits;
 }
 
-/** Letters joined by hyphens: a compound of words, not an identifier with digits or dots. */
-const HYPHENATED = /^\p{L}+(?:-\p{L}+)+$/u;
+/** Words or numbers joined by identifier punctuation: "site-wide", "site/index.html", "10.0.0.5". */
+const JOINED = /^[\p{L}\p{N}]+(?:[.\-/:@_]+[\p{L}\p{N}]+)+$/u;
+/** A number and a unit, either way round ("3pm", "5000ms", "v11"); not a numeronym ("i18n", "k8s"). */
+const NUMBER_AND_UNIT = /^(?:\p{N}+\p{L}+|\p{L}+\p{N}+)$/u;
 
 /**
  * Whether results answer a query the docs cover (see above): some result is at least `coveredMin`

@@ -190,7 +190,7 @@ export class Searcher {
       t4 = performance.now();
       const confidences = discounted(
         ranked.map((hit) => confidence(hit, ranked[0]!.score)),
-        absentShare(hits, text),
+        absentShare(hits, text, (t) => this.lexical.hasTerm(t)),
       );
       results = ranked.map((hit, i) => this.toResult(hit, confidences[i]!, hits));
     }
@@ -276,8 +276,8 @@ function shareOf(bits: number, termShare: readonly number[]): number {
 }
 
 /** The IDF share of the query's own terms that no section holds, in any spelling (a compound counts by its parts). */
-function absentShare(hits: LexicalHits, text: string): number {
-  return shareOf(~foundOwnTerms(text, hits.ownTerms, hits.ownTermsFound), hits.ownTermShare);
+function absentShare(hits: LexicalHits, text: string, hasTerm: (term: string) => boolean): number {
+  return shareOf(~foundOwnTerms(text, hits.ownTerms, hits.ownTermsFound, hasTerm), hits.ownTermShare);
 }
 
 /** Which of `terms` (bit i for terms[i]) the text's tokens include. */

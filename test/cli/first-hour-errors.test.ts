@@ -51,12 +51,16 @@ describe('the first hour: each bad input ends in one line', () => {
     }
   });
 
-  it('an empty corpus folder', async () => {
+  it('an empty corpus folder: serve says so before it announces a build', async () => {
     const empty = tempDir('first-hour-empty');
-    expectOneLine(
-      await runCli(['index', '--corpus', empty], cliEnv()),
-      new RegExp(`^svc-docs: no documents found in ${empty}: `),
-    );
+    for (const args of [
+      ['index', '--corpus', empty],
+      ['serve', '--corpus', empty, '--port', '0'],
+    ]) {
+      const run = await runCli(args, cliEnv({}, freshCache()));
+      expectOneLine(run, new RegExp(`^svc-docs: no documents found in ${empty}: `));
+      expect(run.stdout, args[0]).not.toContain('"event":"index-build"');
+    }
   });
 
   it('a corpus folder of images only: the one line names what it holds', async () => {

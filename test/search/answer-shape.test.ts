@@ -90,6 +90,15 @@ describe('what a search answers', () => {
     expect(covered([foreign!])).toBe(false);
   });
 
+  it('does not count a number run into its unit as a word the docs lack when they have both', async () => {
+    // "26degrees" is written nowhere, "26" and "degrees" are (the index is asked: neither is a term of the query).
+    const [unit] = await recipes.search('proofing 26degrees');
+    expect(unit!.path).toBe('bread.md');
+    expect(covered([unit!])).toBe(true);
+    const [foreign] = await recipes.search('proofing 26kelvin');
+    expect(covered([foreign!])).toBe(false);
+  });
+
   it('gives no star to a page whose best section holds only half the question, however sure its confidence', async () => {
     const split = await openEngine(await fixtureIndex(SPLIT), { embedder: recipes.embedder });
     try {
