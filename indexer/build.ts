@@ -55,7 +55,7 @@ export interface BuildOptions extends EmbedOptions, SettingsOptions {
   chunk?: ChunkOptions;
   /** Worker threads a large change set is parsed on; default one per core (indexer/parse/chunker-pool.ts). */
   parseWorkers?: number;
-  /** Per-file size and parse-time limits (DEFAULT_FILE_LIMITS). */
+  /** Per-file size, parse-time and parser-memory limits (DEFAULT_FILE_LIMITS). */
   limits?: Partial<FileLimits>;
   log?: (line: string) => void;
   /** Files left out, and why (skipped-files.ts): warnings, where a caller tells them apart; default: `log`. */
@@ -110,7 +110,8 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   const previousData = kept
     ? Promise.resolve(chunkedAlike(kept.previous, chunkOptions) ? kept.data : undefined)
     : readPreviousData(previous, chunkOptions).catch(() => undefined);
-  const limit = { timeoutMs, failures, remembered, workers: options.parseWorkers };
+  const heapMb = options.limits?.parseHeapMb;
+  const limit = { timeoutMs, failures, remembered, workers: options.parseWorkers, heapMb };
   const chunked = await chunkCorpus(corpus, previous, chunkOptions, limit, skips, log);
   failures.save();
   const ownsEmbedder = options.embedder === undefined;

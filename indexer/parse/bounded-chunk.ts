@@ -1,16 +1,16 @@
-import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../../src/worker-entry.js';
 import type { ChunkedDocument, ChunkOptions } from '../chunk/chunk.js';
 import type { CorpusFile } from './chunk-file.js';
 import type { ChunkRequest } from './chunk-worker.js';
-import { cpuDeadline, workerCpuClock } from './cpu-deadline.js';
+import { cpuDeadline } from './cpu-deadline.js';
+import { OVER_HEAP, PARSER_EXITED, ParserProcess } from './parser-process.js';
 
 /**
- * Chunks documents on a worker thread with a limit on each document's parse, counted in the
- * worker's own CPU time (cpu-deadline.ts), so that a busy machine does not decide what is
- * indexed. Markdown parsing is super-linear on hostile input (100 KB of nested brackets: 27 s),
- * and a synchronous parse cannot be interrupted from its own thread; a worker can be terminated
- * mid-parse. One worker serves a whole build and is replaced after a timeout.
+ * Chunks documents on a parser process (parser-process.ts; "the worker" below) with a limit on
+ * each document's parse, counted in the parser's own CPU time (cpu-deadline.ts), so that a busy
+ * machine does not decide what is indexed. Markdown parsing is super-linear on hostile input
+ * (100 KB of nested brackets: 27 s), and a synchronous parse cannot be interrupted from its own
+ * thread; a process can be ended mid-parse. One worker serves a whole build and is replaced after
+ * a timeout, or after it ran out of memory.
  */
 
 export type ChunkOutcome =
@@ -29,29 +29,21 @@ type Reply = { id: number; ok: true; doc: ChunkedDocument } | { id: number; ok: 
 /**
  * The parser's heap, MB: its memory is bounded like its time. Hostile AsciiDoc took 2.6 GB and
  * HTML 1.2 GB to parse (issue 40); a document over it ends the worker and is left out (a
- * Markdown one is indexed as plain text), and the next document gets a new worker.
+ * Markdown one is indexed as plain text), and the next document gets a new worker. A parser
+ * process's RSS is its heap and ~150 MB more (tsx): at 512 MB, one beside the indexer's 300-450
+ * MB made 1,069 MB on the hostile corpus. The largest real pages (PostgreSQL's 434 KB
+ * bookindex.html, Hugo's emojis.md, Babel's types.md) parse within 96 MB.
  */
-export const PARSE_HEAP_MB = 512;
+export const PARSE_HEAP_MB = 384;
 
-const OVER_HEAP = "over the parser's memory limit";
-const WORKER_EXITED = 'WorkerExited';
-
-/** Why a worker stopped, as the skip line says it. */
-function stoppedBy(error: Error & { code?: string }, heapMb: number): string {
-  return error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `${OVER_HEAP} of ${heapMb} MB` : error.name;
-}
-
-/**
- * The document may have run its worker out of heap: said so, or the worker was found gone before
- * its error arrived (the CPU-time watch reads a dead worker's clock first).
- */
+/** The document may have run its worker out of heap: said so, or the worker ended some other way while parsing it. */
 export function outOfHeap(outcome: ChunkOutcome): boolean {
   if (outcome.ok || outcome.reason !== 'error') return false;
-  return outcome.error === WORKER_EXITED || outcome.error?.startsWith(OVER_HEAP) === true;
+  return outcome.error?.startsWith(PARSER_EXITED) === true || outcome.error?.startsWith(OVER_HEAP) === true;
 }
 
 export class BoundedChunker implements Chunker {
-  private worker: { thread: Worker; ready: Promise<void> } | undefined;
+  private worker: ParserProcess | undefined;
   private nextId = 0;
 
   constructor(
@@ -66,18 +58,29 @@ export class BoundedChunker implements Chunker {
   }
 
   async chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome> {
-    const { thread: worker, ready } = this.start();
-    // Loading the parser is not the document's time.
-    await ready;
+    const worker = this.start();
+    const release = worker.hold();
+    try {
+      // Loading the parser is not the document's time.
+      await worker.ready;
+      return await this.parse(worker, file, options);
+    } finally {
+      release();
+    }
+  }
+
+  private parse(worker: ParserProcess, file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       let settled = false;
       let stopDeadline = () => {};
+      let stopWatch = () => {};
       const finish = (outcome: ChunkOutcome) => {
+        if (settled) return;
         settled = true;
         stopDeadline();
-        worker.off('message', onMessage);
-        worker.off('error', onError);
+        stopWatch();
+        worker.child.off('message', onMessage);
         resolve(outcome);
       };
       const end = (outcome: ChunkOutcome) => {
@@ -89,51 +92,46 @@ export class BoundedChunker implements Chunker {
         finish(reply.ok ? { ok: true, doc: reply.doc } : { ok: false, reason: 'error', error: reply.error });
       };
       // A worker that dies (out of memory, say) fails this document only; the next one gets a new worker.
-      const onError = (error: Error) => end({ ok: false, reason: 'error', error: stoppedBy(error, this.heapMb) });
-      const gone = () => end({ ok: false, reason: 'error', error: WORKER_EXITED });
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      cpuDeadline(workerCpuClock(worker), this.timeoutMs, () => end({ ok: false, reason: 'timeout' }), gone).then(
-        (stop) => {
-          stopDeadline = stop;
-          // The worker died before its clock was read.
-          if (settled) stop();
-          else worker.postMessage({ id, file, options } satisfies ChunkRequest);
-        },
-        gone,
-      );
+      const died = (why: string) => end({ ok: false, reason: 'error', error: why });
+      stopWatch = worker.whenEnded(died);
+      // Its clock unreadable: it is gone, or going (`died` says why once it has).
+      const gone = () => void worker.kill();
+      worker.child.on('message', onMessage);
+      cpuDeadline(worker.cpuClock(), this.timeoutMs, () => end({ ok: false, reason: 'timeout' }), gone).then((stop) => {
+        stopDeadline = stop;
+        // The worker died before its clock was read.
+        if (settled) stop();
+        else worker.child.send({ id, file, options } satisfies ChunkRequest, (error) => error && gone());
+      }, gone);
     });
   }
 
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.thread.terminate();
+    await worker?.kill();
   }
 
-  private start(): { thread: Worker; ready: Promise<void> } {
+  private start(): ParserProcess {
     if (this.worker === undefined) {
-      const { url, execArgv } = workerEntry('chunk-worker', import.meta.url);
-      const thread = new Worker(url, { execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
-      // An idle worker must not keep the process alive; close() ends it when the build is done.
-      thread.unref();
-      const ready = new Promise<void>((resolve, reject) => {
-        thread.once('message', () => resolve());
-        thread.once('error', reject);
+      const worker = new ParserProcess(this.heapMb);
+      // One that ends between documents is replaced by the next one's.
+      void worker.ended.then(() => {
+        if (this.worker === worker) this.worker = undefined;
       });
-      this.worker = { thread, ready };
+      this.worker = worker;
     }
     return this.worker;
   }
 
-  private discard(worker: Worker): void {
-    if (this.worker?.thread === worker) this.worker = undefined;
-    void worker.terminate();
+  private discard(worker: ParserProcess): void {
+    if (this.worker === worker) this.worker = undefined;
+    void worker.kill();
   }
 }
 
 /**
- * Starting the worker (loading the Markdown parser into a new thread) costs 0.2 s compiled and
+ * Starting the worker (a process loading the Markdown parser) costs 0.2 s compiled and
  * 0.7 s under tsx: more than the rest of a one-file reindex. A finished build hands its chunker
  * back, and the next build in this process (`serve --watch`'s kept reindexer, a benchmark, a test
  * suite, bench/quality/tune.ts) takes it for IDLE_MS; then the worker is ended. Each build has a chunker

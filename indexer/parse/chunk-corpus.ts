@@ -1,7 +1,14 @@
 import { basename } from 'node:path';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 import type { Manifest } from '../../src/index/manifest.js';
-import { BoundedChunker, keptChunker, returnChunker, type Chunker, type ChunkOutcome } from './bounded-chunk.js';
+import {
+  BoundedChunker,
+  keptChunker,
+  PARSE_HEAP_MB,
+  returnChunker,
+  type Chunker,
+  type ChunkOutcome,
+} from './bounded-chunk.js';
 import { ChunkerPool, defaultParseWorkers } from './chunker-pool.js';
 import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions } from '../chunk/chunk.js';
 import { escapeName } from '../load/corpus-walk.js';
@@ -25,6 +32,8 @@ export interface FileLimits {
   maxFileBytes: number;
   /** A file whose parse takes more CPU time than this is left out (parsing is stopped, not waited for). */
   parseTimeoutMs: number;
+  /** The parser's heap in MB (the parse workers share it, chunker-pool.ts): a file whose parse needs more is left out. */
+  parseHeapMb: number;
 }
 
 /**
@@ -35,6 +44,7 @@ export interface FileLimits {
 export const DEFAULT_FILE_LIMITS: FileLimits = {
   maxFileBytes: DEFAULT_MAX_FILE_BYTES,
   parseTimeoutMs: SETTINGS.parseTimeoutSeconds.default * 1000,
+  parseHeapMb: PARSE_HEAP_MB,
 };
 
 export interface PreviousBuild {
@@ -61,8 +71,10 @@ export interface ParseLimit {
   failures?: ParseFailures;
   /** Documents left out unparsed, as an earlier parse of their content ran over the limit (skipRemembered). */
   remembered?: ReadonlySet<CorpusDocument>;
-  /** Worker threads a large change set is parsed on (default: one per core, chunker-pool.ts). */
+  /** Parse workers a large change set is parsed on (default: one per core, chunker-pool.ts). */
   workers?: number;
+  /** The parser's heap, MB (default PARSE_HEAP_MB). */
+  heapMb?: number;
 }
 
 type Chunked = { title: string; sections: ChunkedSection[] };
@@ -79,7 +91,12 @@ export async function chunkCorpus(
   const key = (doc: CorpusDocument) => `${doc.kb}/${doc.path}\0${doc.hash}`;
   const remembered = limit.remembered ?? new Set();
   const toParse = corpus.filter((doc) => !reusable.has(key(doc)) && !remembered.has(doc));
-  const { chunker, release } = chunkerFor(toParse, limit.timeoutMs, limit.workers ?? defaultParseWorkers());
+  const { chunker, release } = chunkerFor(
+    toParse,
+    limit.timeoutMs,
+    limit.workers ?? defaultParseWorkers(),
+    limit.heapMb,
+  );
   const parsing = parseAhead(chunker, toParse, options);
   const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [], remembered: [] };
   try {
@@ -187,23 +204,31 @@ function chunkerFor(
   toParse: CorpusDocument[],
   parseTimeoutMs: number,
   workers: number,
+  heapMb = PARSE_HEAP_MB,
 ): { chunker: Chunker; release: () => void } {
-  const kept = keptChunker(parseTimeoutMs);
+  const kept = keptOfHeap(keptChunker(parseTimeoutMs), heapMb);
   if (!parsesInline(toParse) && (workers > 1 || !kept)) {
-    const pool = new ChunkerPool(parseTimeoutMs, workers, kept);
+    const pool = new ChunkerPool(parseTimeoutMs, workers, kept, heapMb, heapMb);
     pool.warm();
     return { chunker: pool, release: () => returnChunker(pool.release()) };
   }
   if (kept) return { chunker: kept, release: () => returnChunker(kept) };
   // Started only to parse again what the watchdog stopped on a busy machine.
   let worker: BoundedChunker | undefined;
-  const inline = new InlineChunker(parseTimeoutMs, () => (worker ??= new BoundedChunker(parseTimeoutMs)));
+  const inline = new InlineChunker(parseTimeoutMs, () => (worker ??= new BoundedChunker(parseTimeoutMs, heapMb)));
   return {
     chunker: inline,
     release: () => {
       if (worker) returnChunker(worker);
     },
   };
+}
+
+/** The kept worker, if its heap is `heapMb`; one of another (a test's smaller heap) is ended. */
+function keptOfHeap(kept: BoundedChunker | undefined, heapMb: number): BoundedChunker | undefined {
+  if (kept === undefined || kept.heapMb === heapMb) return kept;
+  void kept.close();
+  return undefined;
 }
 
 /** Parsing is most of a reindex's work: files unchanged since a build chunked the same way keep their sections. */

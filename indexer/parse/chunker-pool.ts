@@ -10,14 +10,18 @@ import type { CorpusFile } from './chunk-file.js';
  * the first free worker. What a document parses to does not depend on which worker parsed it, and
  * callers put the outcomes in corpus order, so the index is the same for any number of workers.
  *
- * Memory (issue 40): N workers of PARSE_HEAP_MB each could hold N × 512 MB at once, so the pool's
+ * Memory (issue 40): N workers of PARSE_HEAP_MB each could hold N times that at once, so the pool's
  * workers share PARSE_POOL_HEAP_MB between them. A document that runs its share out parses again
  * alone, on a worker of the full PARSE_HEAP_MB, once the others have finished theirs and been
  * ended: it is left out only when it needs more than PARSE_HEAP_MB, as on one worker, so the index
- * stays the same for any number of workers, and the parsers never hold more than 512 MB of heap.
+ * stays the same for any number of workers, and the parsers never hold more than PARSE_HEAP_MB of heap.
  */
 
-/** The parse workers' heaps together, MB: with the main thread's, a build's RSS stays under 1 GiB. */
+/**
+ * The parse workers' heaps together, MB: with the main thread's, a build's RSS stays under 1 GiB.
+ * A parser process's RSS is its heap and some 100 MB more (Node, the parser's code, the young
+ * generation): two of 256 MB beside the indexer's 280-300 MB made 1,025 MB on the hostile corpus.
+ */
 export const PARSE_POOL_HEAP_MB = PARSE_HEAP_MB;
 /** A worker's share is at least this (an ordinary page needs a few MB): more cores do not add workers past it. */
 const MIN_WORKER_HEAP_MB = 64;
@@ -37,12 +41,21 @@ export class ChunkerPool implements Chunker {
   /** Documents parsing again alone, one after another. */
   private alone: Promise<unknown> = Promise.resolve();
 
-  /** `poolHeapMb`: the workers' heaps together (a test's smaller budget shows a document parsing again alone). */
-  constructor(timeoutMs: number, workers: number, first?: BoundedChunker, poolHeapMb = PARSE_POOL_HEAP_MB) {
+  /**
+   * `poolHeapMb`: the workers' heaps together (a test's smaller budget shows a document parsing
+   * again alone); `aloneHeapMb`: the heap a document over its share parses again on.
+   */
+  constructor(
+    timeoutMs: number,
+    workers: number,
+    first?: BoundedChunker,
+    poolHeapMb = PARSE_POOL_HEAP_MB,
+    private readonly aloneHeapMb = PARSE_HEAP_MB,
+  ) {
     if (!Number.isInteger(workers) || workers < 1)
       throw new RangeError(`parse workers must be a whole number of at least 1, got ${workers}`);
     const count = Math.min(workers, maxWorkers(poolHeapMb));
-    this.heapMb = Math.min(PARSE_HEAP_MB, Math.floor(poolHeapMb / count));
+    this.heapMb = Math.min(aloneHeapMb, Math.floor(poolHeapMb / count));
     // A kept worker of another heap size is ended: every worker of the pool has its share.
     const reuse = first?.heapMb === this.heapMb ? first : (void first?.close(), undefined);
     this.all = Array.from({ length: count }, (_, i) =>
@@ -70,7 +83,7 @@ export class ChunkerPool implements Chunker {
 
   async chunk(file: CorpusFile, options: ChunkOptions): Promise<ChunkOutcome> {
     const outcome = await this.onWorker((chunker) => chunker.chunk(file, options));
-    if (this.heapMb >= PARSE_HEAP_MB || !outOfHeap(outcome)) return outcome;
+    if (this.heapMb >= this.aloneHeapMb || !outOfHeap(outcome)) return outcome;
     const again = this.alone.then(() => this.parseAlone(file, options));
     this.alone = again.catch(() => {});
     return again;
@@ -103,7 +116,7 @@ export class ChunkerPool implements Chunker {
         ),
     );
     await Promise.all(all);
-    const big = new BoundedChunker(this.timeoutMs, PARSE_HEAP_MB);
+    const big = new BoundedChunker(this.timeoutMs, this.aloneHeapMb);
     try {
       return await big.chunk(file, options);
     } finally {
@@ -118,9 +131,9 @@ export class ChunkerPool implements Chunker {
     const [first, ...rest] = this.all;
     for (const c of rest) void c.close();
     // A build that is given it parses alone on it: only a worker of the full heap is kept.
-    if (first!.heapMb === PARSE_HEAP_MB) return first!;
+    if (first!.heapMb === this.aloneHeapMb) return first!;
     void first!.close();
-    return new BoundedChunker(this.timeoutMs);
+    return new BoundedChunker(this.timeoutMs, this.aloneHeapMb);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
-import type { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 /**
  * The parse limit counts the parser's own CPU time, not time on the wall. On a busy machine a
@@ -12,10 +13,24 @@ export type ThreadClock = () => Promise<number>;
 
 const usageMs = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1000;
 
-/** The worker thread's CPU time, read from this thread while the worker runs; wall time on a Node without `worker.cpuUsage` (before 24.6). */
-export function workerCpuClock(worker: Worker): ThreadClock {
-  if (typeof (worker as Partial<Worker>).cpuUsage !== 'function') return async () => performance.now();
-  return async () => usageMs(await worker.cpuUsage());
+/** Linux's clock ticks per second in /proc (USER_HZ, 100 on every architecture Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The main thread's CPU time of another process (the parser's, parser-process.ts), read from
+ * /proc, so its own GC and compiler threads do not count, as they did not on the worker thread it
+ * replaced; wall time where there is no /proc (macOS). Rejects once the process is gone.
+ */
+export function processCpuClock(pid: number): ThreadClock {
+  if (!existsSync('/proc/self/task')) return async () => performance.now();
+  return async () => {
+    const stat = await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    // After the command's name, which may hold spaces and parentheses: state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (!Number.isFinite(ticks)) throw new Error(`unreadable /proc/${pid}/task/${pid}/stat`);
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  };
 }
 
 /** The calling thread's CPU time in ms, where Node can tell (`process.threadCpuUsage`). */
