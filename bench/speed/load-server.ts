@@ -52,7 +52,6 @@ export async function startLogged(
       e.method === 'GET' && e.status === 404 && e.session !== undefined && tally.deleted.has(e.session);
     if (!allow503 && e.status >= 400 && !clientRace) problem(line);
   };
-  // Structured output on: each search is checked through the structured copy (off by default since SDK v2).
   const server = await startHttpServer({
     host: '127.0.0.1',
     port: 0,
@@ -62,7 +61,6 @@ export async function startLogged(
     // Every load client connects from loopback: the per-client shares would count them as one.
     maxSessionsPerClient: maxSessions,
     maxRequestsPerClient: 100_000,
-    structuredOutput: true,
     log: onLine,
   });
   if (!server.url.startsWith('http://127.0.0.1:')) throw new Error(`expected a loopback server, got ${server.url}`);

@@ -163,7 +163,6 @@ export function createApp(options: AppOptions): App {
       responseBudgetChars: options.responseBudgetChars,
       pageBudgetChars: options.pageBudgetChars,
       maxResults: options.maxResults,
-      structuredOutput: options.structuredOutput,
       readPageTool: options.readPageTool,
       pages,
       log,

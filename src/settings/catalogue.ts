@@ -233,7 +233,7 @@ export const SETTINGS = {
     variable: 'SVC_DOCS_RESPONSE_BUDGET_CHARS',
     kind: 'whole',
     default: 12_000,
-    meaning: 'Largest SearchDocs text result in characters (at least 2000; a structured copy comes on top)',
+    meaning: 'Largest SearchDocs text result in characters (at least 2000)',
     commands: ['serve', 'search'],
   },
   pageBudgetChars: {
@@ -250,13 +250,6 @@ export const SETTINGS = {
     default: 5,
     meaning: 'Documents per search at most (1-50; `svc-docs search --limit` overrides it)',
     commands: ['serve', 'search'],
-  },
-  structuredOutput: {
-    variable: 'SVC_DOCS_STRUCTURED_OUTPUT',
-    kind: 'boolean',
-    default: false,
-    meaning: 'SearchDocs also returns structuredContent (some clients then show the model only that copy)',
-    commands: ['serve'],
   },
   readPageTool: {
     variable: 'SVC_DOCS_READ_PAGE_TOOL',

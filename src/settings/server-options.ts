@@ -108,17 +108,12 @@ const serverOptionsShape = z
     trustedProxies: z.array(proxyEntry).default([]),
     /** Largest accepted request body (bytes); larger gets 413. A search call is well under 2 KB. */
     maxBodyBytes: z.number().int().min(1024).default(SETTINGS.maxBodyBytes.default),
-    /** Largest SearchDocs text result, in characters (a structured copy, when enabled, comes on top). */
+    /** Largest SearchDocs text result, in characters. */
     responseBudgetChars: z.number().int().min(2000).default(SETTINGS.responseBudgetChars.default),
     /** Largest page answer of resources/read, in characters: a longer page is read in parts (`?part=2`, …). */
     pageBudgetChars: z.number().int().min(4000).default(SETTINGS.pageBudgetChars.default),
     /** Documents returned per search at most. */
     maxResults: z.number().int().min(1).max(50).default(SETTINGS.maxResults.default),
-    /**
-     * SearchDocs also returns structuredContent with an outputSchema. Off by default: clients such
-     * as Claude Code then forward only the structured copy to the model, not the text rendering.
-     */
-    structuredOutput: z.boolean().default(SETTINGS.structuredOutput.default),
     /** Offer the second tool, ReadPage (a page or some of its sections), beside SearchDocs. */
     readPageTool: z.boolean().default(SETTINGS.readPageTool.default),
     /**

@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../src/serve/http-server.js';
-import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
 import { openEngine } from '../../src/search/engine.js';
 import { RELEVANCE_LABELS, type SearchEngine } from '../../src/search/types.js';
 import { fixtureIndex, sampleIndex } from '../helpers/index-fixture.js';
 import { connectClient, raw, sessionHeaders, textOf } from '../helpers/mcp-client.js';
+import { namedResults } from '../helpers/search-text.js';
 
 /** The real SDK client against the real server over a real index, on an ephemeral port. */
 
@@ -25,10 +25,8 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   engine = await openEngine(sampleIndex());
-  // These tests read the structured copy; tool-output.test.ts covers the text-only default.
   server = await startHttpServer({
     port: 0,
-    structuredOutput: true,
     engine: () => {
       if (engineDown) throw new Error('index-data/CURRENT names a build that no longer exists');
       return engine;
@@ -60,10 +58,6 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         properties: { searchTerm: { type: 'string', minLength: 1, maxLength: 1000 } },
       });
       expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['searchTerm', 'knowledgeBase']);
-      expect(tool.outputSchema).toMatchObject({
-        type: 'object',
-        required: expect.arrayContaining(['query', 'results']),
-      });
       expect(tool.description).toMatch(/specific technical terms/i);
       expect(tool.description).toMatch(/most likely to hold the answer, in page order \(up to 31 consecutive/);
       expect(tool.description).toContain('"Not shown:" line');
@@ -74,25 +68,12 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         arguments: { searchTerm: 'zanzibar setting' },
       })) as CallToolResult;
       expect(result.isError).toBeFalsy();
-      const structured: SearchDocsOutput = searchDocsOutputSchema.parse(result.structuredContent);
-      const top = structured.results[0]!;
-      expect(top).toMatchObject({ rank: 1, title: 'Long Reference', source: 'platform', path: 'long.md' });
-      expect(RELEVANCE_LABELS).toContain(top.relevance.label);
-      expect(top.relevance.stars).toBe(STARS[top.relevance.label]);
-      expect(top.sections.length).toBeLessThanOrEqual(31);
-      expect(top.sections).toHaveLength(31);
-      const best = top.sections.findIndex((s) => s.isBest);
-      expect(top.sections.filter((s) => s.isBest)).toHaveLength(1);
-      expect(best).toBe(15);
-      expect(top.sections[best]!.text).toContain('zanzibar');
-      const positions = top.sections.map((s) => s.position);
-      expect(positions).toEqual(positions.map((_, i) => positions[0]! + i));
-
       const text = textOf(result);
-      expect(text).toContain('Title: Long Reference');
-      expect(text).toContain('Source: platform');
-      const stars = '★'.repeat(top.relevance.stars);
-      expect(text).toContain(`Relevance: ${stars ? `${stars} ` : ''}${top.relevance.label}`);
+      const top = namedResults(text)[0]!;
+      expect(top).toMatchObject({ title: 'Long Reference', source: 'platform', path: 'long.md' });
+      expect(RELEVANCE_LABELS).toContain(top.relevance);
+      const stars = '★'.repeat(STARS[top.relevance]!);
+      expect(text).toContain(`Relevance: ${stars ? `${stars} ` : ''}${top.relevance}`);
       expect(text).toMatch(
         />>>>> BEST MATCH \| section 42 \| Long Reference > Topic 40 <<<<<\n## Topic 40\n\nDetails for topic number 40\. The zanzibar setting lives here\./,
       );
@@ -143,9 +124,9 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         arguments: { searchTerm: '  skip duplicate event id  ' },
       })) as CallToolResult;
       expect(ok.isError).toBeFalsy();
-      const structured = searchDocsOutputSchema.parse(ok.structuredContent);
-      expect(structured.query).toBe('skip duplicate event id');
-      expect(structured.results[0]?.path).toBe('webhooks.md');
+      const text = textOf(ok);
+      expect(text).toMatch(/^\d results? for "skip duplicate event id", best first\./);
+      expect(namedResults(text)[0]?.path).toBe('webhooks.md');
       await transport.terminateSession();
     } finally {
       await close();
@@ -172,7 +153,7 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
         arguments: { searchTerm: 'access token valid hours' },
       })) as CallToolResult;
       expect(ok.isError).toBeFalsy();
-      expect(searchDocsOutputSchema.parse(ok.structuredContent).results[0]?.path).toBe('tokens.md');
+      expect(namedResults(textOf(ok))[0]?.path).toBe('tokens.md');
       await transport.terminateSession();
     } finally {
       engineDown = false;
@@ -188,23 +169,22 @@ describe('SearchDocs over Streamable HTTP, end to end', () => {
     const reloading = await startHttpServer({
       port: 0,
       engine: () => current,
-      structuredOutput: true,
       log: () => undefined,
     });
     const { client, transport, close } = await connectClient(reloading.url);
     try {
       const search = async () =>
-        searchDocsOutputSchema.parse(
-          (
+        namedResults(
+          textOf(
             (await client.callTool({
               name: 'SearchDocs',
               arguments: { searchTerm: 'quokka release batch exports' },
-            })) as CallToolResult
-          ).structuredContent,
+            })) as CallToolResult,
+          ),
         );
-      expect((await search()).results.map((r) => r.source)).not.toContain('release');
+      expect((await search()).map((r) => r.source)).not.toContain('release');
       current = next;
-      expect((await search()).results[0]).toMatchObject({
+      expect((await search())[0]).toMatchObject({
         source: 'release',
         path: 'notes.md',
         title: 'Release notes',

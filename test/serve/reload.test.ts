@@ -7,12 +7,12 @@ import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { currentBuildDir } from '../../src/index/read-index.js';
-import { searchDocsOutputSchema, type SearchDocsOutput } from '../../src/mcp/render/render.js';
 import { parseServerOptions } from '../../src/settings/server-options.js';
 import { serve, type RunningDocsServer, type ServeOptions } from '../../src/serve/serve.js';
 import { buildTinyModel } from '../embedding/tiny-model.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
-import { connectClient, type Connected } from '../helpers/mcp-client.js';
+import { connectClient, type Connected, textOf } from '../helpers/mcp-client.js';
+import { namedResults } from '../helpers/search-text.js';
 
 /**
  * Live reload of a running server (src/serve/serve.ts) through the real MCP client: a new index is
@@ -75,7 +75,7 @@ afterEach(async () => {
 async function start(indexDir: string, logs: string[], extra: Partial<ServeOptions> = {}): Promise<RunningDocsServer> {
   const running = await serve({
     indexDir,
-    server: parseServerOptions({ port: 0, structuredOutput: true }),
+    server: parseServerOptions({ port: 0 }),
     engine: {},
     // Searches run in the worker pool, as the server's default does on any machine.
     searchThreads: 2,
@@ -92,18 +92,17 @@ async function connect(url: string): Promise<Connected> {
   return connected;
 }
 
-async function searchDocs(client: Client, term: string): Promise<SearchDocsOutput> {
+async function searchDocs(client: Client, term: string): Promise<string> {
   const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm: term } })) as CallToolResult;
   if (result.isError) throw new Error(`SearchDocs failed: ${JSON.stringify(result.content)}`);
-  return searchDocsOutputSchema.parse(result.structuredContent);
+  return textOf(result);
 }
 
 /** Which version of the feeding page the top result shows. */
-function versionOf(output: SearchDocsOutput): 'old' | 'new' {
-  const top = output.results[0];
-  if (top?.path !== 'feeding.md')
-    throw new Error(`expected feeding.md first, got ${JSON.stringify(output.results.map((r) => r.path))}`);
-  const text = top.sections.map((s) => s.text).join('\n');
+function versionOf(answer: string): 'old' | 'new' {
+  if (namedResults(answer)[0]?.path !== 'feeding.md')
+    throw new Error(`expected feeding.md first, got ${JSON.stringify(namedResults(answer).map((r) => r.path))}`);
+  const [, text = ''] = answer.split(/^===== Result \d+ =====\n/m);
   if (text.includes(OLD) && !text.includes(NEW)) return 'old';
   if (text.includes(NEW) && !text.includes(OLD)) return 'new';
   throw new Error(`the feeding page mixes versions: ${text}`);

@@ -108,9 +108,9 @@ describe('settings', () => {
       }
     }
     expect(checked).toContain('index SVC_DOCS_ALLOW_REMOTE_MODELS');
-    expect(checked).toContain('serve SVC_DOCS_STRUCTURED_OUTPUT');
+    expect(checked).toContain('serve SVC_DOCS_WEB_PAGE');
     expect(indexSettings({}, { [allowRemoteModels.variable]: 'on' }).allowRemoteModels).toBe(true);
-    expect(serveSettings({}, { [SETTINGS.readPageTool.variable]: 'off' }).server.readPageTool).toBe(false);
+    expect(serveSettings({}, { [SETTINGS.webPage.variable]: 'off' }).server.webPage).toBe(false);
   });
 
   it('asks for the stack trace by the same rule, and never fails doing so', () => {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { covered } from '../../search/coverage.js';
-import { RELEVANCE_LABELS, type SearchResult, type WindowSection } from '../../search/types.js';
+import type { RelevanceLabel, SearchResult, WindowSection } from '../../search/types.js';
 import { pageUri } from '../tools/page-uri.js';
 import { cutMarkdown } from './cut-markdown.js';
 import { NOT_COVERED_PAGES, notCoveredText, quoteOf } from './not-covered.js';
@@ -20,44 +19,34 @@ import { passageChooser } from './passages.js';
 
 /**
  * What SearchDocs returns: one text rendering, the same for every client's model (Title, Source,
- * Relevance with stars, Content: the SearchDocs contract), and the same chosen sections as structured content
- * for programmatic clients that ask for it. Pure functions of the engine's results.
+ * Relevance with stars, Content: the SearchDocs contract), and the same chosen sections as data
+ * for the search page for people. Pure functions of the engine's results.
  */
 
 export type RenderOptions = Pick<SelectOptions, 'budgetChars'> & Partial<Omit<SelectOptions, 'budgetChars'>>;
 
-const sectionSchema = z.object({
-  position: z.number().int().min(0).describe('0-based position of the section in its page'),
-  headings: z.array(z.string()).describe('Heading path from the page title down to this section'),
-  text: z.string().describe('Markdown of the section, its own heading line included (clipped when very long)'),
-  isBest: z.boolean().describe('True for the section that matched best'),
-});
-
-export const searchDocsOutputSchema = z.object({
-  query: z.string(),
-  covered: z
-    .boolean()
-    .describe('False when the documentation does not seem to cover the query: results are only the closest pages'),
-  results: z.array(
-    z.object({
-      rank: z.number().int().min(1),
-      title: z.string(),
-      source: z.string().describe('Knowledge-base name'),
-      path: z.string().describe('Page path within its knowledge base'),
-      uri: z.string().describe('Resource URI of the whole page (resources/read)'),
-      url: z.string().optional().describe('Public URL of the published page, to cite; absent when not known'),
-      relevance: z.object({ label: z.enum(RELEVANCE_LABELS), stars: z.number().int().min(0).max(3) }),
-      score: z.number(),
-      pageSections: z.number().int().min(1).describe('Sections in the whole page'),
-      sections: z.array(sectionSchema).min(1).describe('Sections shown, in page order (not always adjacent)'),
-      notShown: z
-        .array(z.object({ position: z.number().int().min(0), heading: z.string() }))
-        .describe('Sections of the window around the best match that are not shown'),
-    }),
-  ),
-  omittedResults: z.number().int().min(0).describe('Weaker results left out'),
-});
-export type SearchDocsOutput = z.infer<typeof searchDocsOutputSchema>;
+/** What SearchDocs chose, as data: what the search page for people and the benchmarks read. */
+export interface SearchDocsOutput {
+  query: string;
+  /** False when the documentation does not seem to cover the query: results are only the closest pages. */
+  covered: boolean;
+  results: {
+    rank: number;
+    title: string;
+    /** Knowledge-base name. */
+    source: string;
+    path: string;
+    relevance: { label: RelevanceLabel; stars: number };
+    /** Sections in the whole page. */
+    pageSections: number;
+    /** Sections shown (0-based positions), in page order, not always adjacent; text clipped as the text shows it. */
+    sections: { position: number; text: string; isBest: boolean }[];
+    /** Sections of the window around the best match that are not shown. */
+    notShown: { position: number; heading: string }[];
+  }[];
+  /** Weaker results left out. */
+  omittedResults: number;
+}
 
 /** Cuts a long section at a line break, closing a code fence it cut through (cut-markdown.ts). */
 export function clipSection(text: string, maxChars: number): string {
@@ -169,14 +158,10 @@ function structuredResult(c: Chosen, rank: number, options: SelectOptions): Sear
     title: r.title,
     source: r.source,
     path: r.path,
-    uri: pageUri(r.source, r.path),
-    ...(r.url !== undefined && { url: r.url }),
     relevance: { label: r.relevance.label, stars: r.relevance.stars },
-    score: r.score,
     pageSections: r.documentSections,
     sections: c.sections.map((s) => ({
       position: s.position,
-      headings: [...s.headings],
       text: clipSection(s.text, clipLimit(s, rank - 1, options)),
       isBest: s.isBest,
     })),

@@ -9,7 +9,6 @@ import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
 import { registerReadPageTool } from './read-page.js';
 import { describeTool } from './describe.js';
-import { searchDocsOutputSchema } from '../render/render.js';
 import { searchDocs } from './search-docs.js';
 import { searchDocsInput, servedNames } from './search-schema.js';
 import { errorText, logLine } from '../../observe/log.js';
@@ -24,18 +23,12 @@ import { parseServerOptions } from '../../settings/server-options.js';
 
 const TOOL_NAME = 'SearchDocs';
 interface DocsServerOptions {
-  /** Largest result, text and structured copy together (see render.ts). */
+  /** Largest SearchDocs text, in characters (see render.ts). */
   responseBudgetChars: number;
   /** Largest page answer of resources/read; a longer page is read in parts. */
   pageBudgetChars: number;
   /** Documents per search at most. */
   maxResults: number;
-  /**
-   * Also send results as structuredContent with an outputSchema. Off by default: clients such as
-   * Claude Code forward only structuredContent to the model when it is present, and the text
-   * rendering is what the model should read.
-   */
-  structuredOutput: boolean;
   /** Register the ReadPage tool (needs `pages`). */
   readPageTool: boolean;
   /** The loaded index's pages, read per request; without it no page resources are offered. */
@@ -52,7 +45,6 @@ const DEFAULTS: DocsServerOptions = {
   responseBudgetChars: SERVER_DEFAULTS.responseBudgetChars,
   pageBudgetChars: SERVER_DEFAULTS.pageBudgetChars,
   maxResults: SERVER_DEFAULTS.maxResults,
-  structuredOutput: SERVER_DEFAULTS.structuredOutput,
   readPageTool: SERVER_DEFAULTS.readPageTool,
 };
 
@@ -85,14 +77,13 @@ function searchFailed(reason: string) {
 }
 
 function registerSearchTool(server: McpServer, engine: SearchEngine, options: DocsServerOptions): void {
-  const { structuredOutput, log, onSearch } = options;
+  const { log, onSearch } = options;
   server.registerTool(
     TOOL_NAME,
     {
       title: 'Search documentation',
       description: describeTool(engine, options.maxResults),
       inputSchema: searchDocsInput(servedNames(engine)),
-      ...(structuredOutput ? { outputSchema: searchDocsOutputSchema } : {}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ searchTerm, knowledgeBase }, ctx) => {
@@ -112,8 +103,8 @@ function registerSearchTool(server: McpServer, engine: SearchEngine, options: Do
         return searchFailed(reason);
       }
       onSearch?.(answer.outcome);
-      const content = [{ type: 'text' as const, text: answer.text }];
-      return structuredOutput ? { content, structuredContent: answer.structured } : { content };
+      // Text only: clients such as Claude Code show the model only structuredContent when it is present.
+      return { content: [{ type: 'text' as const, text: answer.text }] };
     },
   );
 }

@@ -17,7 +17,7 @@ export interface SearchDocsSettings {
 
 export interface SearchDocsAnswer {
   results: SearchResult[];
-  /** The text the model gets, and the same results as structured content. */
+  /** The text the model gets, and the same results as data (the search page reads them). */
   text: string;
   structured: SearchDocsOutput;
   outcome: SearchOutcome;

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildSummary } from '../../../indexer/build.js';
 import { type IndexWithoutGraph, readIndexWithoutGraph } from '../../../src/index/open-index.js';
 import { startHttpServer, type RunningServer } from '../../../src/serve/http-server.js';
-import { searchDocsOutputSchema, type SearchDocsOutput } from '../../../src/mcp/render/render.js';
 import { openEngine } from '../../../src/search/engine.js';
 import { tempDir } from '../../helpers/index-fixture.js';
-import { connectClient } from '../../helpers/mcp-client.js';
+import { connectClient, textOf } from '../../helpers/mcp-client.js';
+import { namedResults } from '../../helpers/search-text.js';
 
 /**
  * A folder of HTML pages (Sphinx, MkDocs Material, Docusaurus and Confluence output) indexed by the
@@ -40,7 +40,7 @@ async function serveFolder(folder: 'html' | 'markdown'): Promise<Served> {
     vectorCacheDir: tempDir(`${folder}-vectors`),
   });
   const engine = await openEngine(indexDir);
-  const server = await startHttpServer({ port: 0, structuredOutput: true, engine: () => engine, log: () => {} });
+  const server = await startHttpServer({ port: 0, engine: () => engine, log: () => {} });
   return { summary, indexDir, server, close: async () => (await server.close(), await engine.close()) };
 }
 
@@ -53,22 +53,23 @@ afterAll(async () => {
   await served.markdown?.close();
 });
 
-async function search(folder: 'html' | 'markdown', searchTerm: string): Promise<SearchDocsOutput> {
+async function search(folder: 'html' | 'markdown', searchTerm: string): Promise<string> {
   const { client, close } = await connectClient(served[folder]!.server.url);
   try {
     const result = (await client.callTool({ name: 'SearchDocs', arguments: { searchTerm } })) as CallToolResult;
-    return searchDocsOutputSchema.parse(result.structuredContent);
+    return textOf(result);
   } finally {
     await close();
   }
 }
 
 /** What an answer says, whichever format its pages were written in. */
-function answer(output: SearchDocsOutput) {
-  return output.results.map((r) => ({
+function answer(text: string) {
+  const best = [...text.matchAll(/^>>>>> BEST MATCH .*$/gm)].map((m) => m[0]);
+  return namedResults(text).map((r, i) => ({
     page: r.path.replace(/\.(html|md)$/, ''),
     title: r.title,
-    best: r.sections.find((s) => s.isBest)?.headings,
+    best: best[i],
   }));
 }
 

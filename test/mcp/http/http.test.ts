@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
-import { searchDocsOutputSchema } from '../../../src/mcp/render/render.js';
 import { openEngine } from '../../../src/search/engine.js';
 import { bundledIndex } from '../../helpers/index-fixture.js';
 import {
@@ -11,6 +10,7 @@ import {
   openRawSession,
   raw,
   sessionHeaders,
+  textOf,
 } from '../../helpers/mcp-client.js';
 import { useServedEngine } from '../../helpers/served-engine.js';
 
@@ -270,7 +270,7 @@ describe('capacity and lifetime', () => {
   });
 
   it('serves 50 concurrent sessions searching at once with zero failures', async () => {
-    const server = await serve({ structuredOutput: true });
+    const server = await serve();
     const terms = [
       'webhook signature verification',
       'custom trigger payload schema',
@@ -287,7 +287,7 @@ describe('capacity and lifetime', () => {
             arguments: { searchTerm: terms[i % terms.length]! },
           })) as CallToolResult;
           if (result.isError) throw new Error(`search ${i} failed: ${JSON.stringify(result.content)}`);
-          return searchDocsOutputSchema.parse(result.structuredContent).results.length;
+          return textOf(result);
         } finally {
           await transport.terminateSession();
           await close();
@@ -296,7 +296,7 @@ describe('capacity and lifetime', () => {
     );
     const failures = outcomes.filter((o) => o.status === 'rejected');
     expect(failures).toEqual([]);
-    for (const o of outcomes) if (o.status === 'fulfilled') expect(o.value).toBeGreaterThan(0);
+    for (const o of outcomes) if (o.status === 'fulfilled') expect(o.value).not.toMatch(/^No documentation matched/);
     expect(server.sessionCount()).toBe(0);
   });
 

@@ -1,21 +1,20 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { pageUri } from '../../../src/mcp/tools/page-uri.js';
-import { searchDocsOutputSchema } from '../../../src/mcp/render/render.js';
 import { serverOptionsFromEnv } from '../../helpers/server-settings.js';
 import { openEngine } from '../../../src/search/engine.js';
 import { fixtureIndex, sampleIndex } from '../../helpers/index-fixture.js';
 import { connectClient, connectV2, MODERN_VERSION } from '../../helpers/mcp-client.js';
 import { useServedEngine } from '../../helpers/served-engine.js';
 
-/** What SearchDocs sends (text only unless asked), and the optional ReadPage tool, with real clients. */
+/** What SearchDocs sends (text only), and the optional ReadPage tool, with real clients. */
 
 const { serve } = useServedEngine(() => openEngine(sampleIndex()));
 
 const SEARCH = { name: 'SearchDocs', arguments: { searchTerm: 'skip duplicate event id' } };
 
 describe('SearchDocs output', () => {
-  it('is text only by default: no outputSchema, no structuredContent, in either era', async () => {
+  it('is text only: no outputSchema, no structuredContent, in either era', async () => {
     const server = await serve();
     const legacy = await connectClient(server.url);
     const modern = await connectV2(server.url, { pin: MODERN_VERSION });
@@ -33,33 +32,9 @@ describe('SearchDocs output', () => {
     }
   });
 
-  it('adds outputSchema and structuredContent with the structured-output setting', async () => {
-    const server = await serve({ structuredOutput: true });
-    const { client, close } = await connectV2(server.url, { pin: MODERN_VERSION });
-    try {
-      const [tool] = (await client.listTools()).tools;
-      expect(tool?.outputSchema).toMatchObject({
-        type: 'object',
-        required: expect.arrayContaining(['query', 'results']),
-      });
-      const result = (await client.callTool(SEARCH)) as CallToolResult;
-      const structured = searchDocsOutputSchema.parse(result.structuredContent);
-      expect(structured.results[0]).toMatchObject({ source: 'platform', path: 'webhooks.md' });
-      expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Path: webhooks.md') });
-    } finally {
-      await close();
-    }
-  });
-
-  it('reads the settings from SVC_DOCS_STRUCTURED_OUTPUT and SVC_DOCS_READ_PAGE_TOOL, off by default', () => {
-    expect(serverOptionsFromEnv({})).toMatchObject({ structuredOutput: false, readPageTool: false });
-    expect(serverOptionsFromEnv({ SVC_DOCS_STRUCTURED_OUTPUT: '1', SVC_DOCS_READ_PAGE_TOOL: 'true' })).toMatchObject({
-      structuredOutput: true,
-      readPageTool: true,
-    });
-    expect(() => serverOptionsFromEnv({ SVC_DOCS_STRUCTURED_OUTPUT: 'maybe' })).toThrow(
-      /SVC_DOCS_STRUCTURED_OUTPUT must be 1 or 0/,
-    );
+  it('reads the setting SVC_DOCS_READ_PAGE_TOOL, off by default', () => {
+    expect(serverOptionsFromEnv({})).toMatchObject({ readPageTool: false });
+    expect(serverOptionsFromEnv({ SVC_DOCS_READ_PAGE_TOOL: 'true' })).toMatchObject({ readPageTool: true });
   });
 });
 
