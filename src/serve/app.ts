@@ -40,7 +40,7 @@ export { MCP_PATH };
 
 export interface AppOptions extends ServerOptions {
   engine: () => SearchEngine;
-  /** The loaded index's pages (for resources and ReadPage); defaults to the engine's own index when it has one. */
+  /** The loaded index's pages (for resources); defaults to the engine's own index when it has one. */
   pages?: () => PageIndex;
   log?: LogLine;
   /** Where searches are recorded for the docs-gap report (serve.ts opens it in the index folder). */
@@ -163,7 +163,6 @@ export function createApp(options: AppOptions): App {
       responseBudgetChars: options.responseBudgetChars,
       pageBudgetChars: options.pageBudgetChars,
       maxResults: options.maxResults,
-      readPageTool: options.readPageTool,
       pages,
       log,
       onSearch: observer.searched,

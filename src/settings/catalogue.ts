@@ -251,13 +251,6 @@ export const SETTINGS = {
     meaning: 'Documents per search at most (1-50; `svc-docs search --limit` overrides it)',
     commands: ['serve', 'search'],
   },
-  readPageTool: {
-    variable: 'SVC_DOCS_READ_PAGE_TOOL',
-    kind: 'boolean',
-    default: false,
-    meaning: 'Offer the ReadPage tool (a page or some of its sections) beside SearchDocs',
-    commands: ['serve'],
-  },
   replicaId: {
     variable: 'SVC_DOCS_REPLICA_ID',
     kind: 'text',

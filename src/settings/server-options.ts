@@ -114,8 +114,6 @@ const serverOptionsShape = z
     pageBudgetChars: z.number().int().min(4000).default(SETTINGS.pageBudgetChars.default),
     /** Documents returned per search at most. */
     maxResults: z.number().int().min(1).max(50).default(SETTINGS.maxResults.default),
-    /** Offer the second tool, ReadPage (a page or some of its sections), beside SearchDocs. */
-    readPageTool: z.boolean().default(SETTINGS.readPageTool.default),
     /**
      * This replica's name behind a proxy: it starts every session id, so the proxy routes a
      * session's requests back to the replica that holds it (deploy/nginx/svc-docs.conf).

@@ -7,7 +7,6 @@ import { SearchInputError } from '../../search/search-input.js';
 import type { SearchEngine } from '../../search/types.js';
 import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
-import { registerReadPageTool } from './read-page.js';
 import { describeTool } from './describe.js';
 import { searchDocs } from './search-docs.js';
 import { searchDocsInput, servedNames } from './search-schema.js';
@@ -16,8 +15,8 @@ import type { SearchOutcome } from '../../observe/search-outcome.js';
 import { parseServerOptions } from '../../settings/server-options.js';
 
 /**
- * The MCP face of the search engine: the SearchDocs tool, the indexed pages as resources, and
- * (when enabled) the ReadPage tool. Knows nothing about HTTP or protocol eras: the transport
+ * The MCP face of the search engine: the SearchDocs tool and the indexed pages as resources.
+ * Knows nothing about HTTP or protocol eras: the transport
  * layer builds one of these per session (2025 era) or per request (2026-07-28).
  */
 
@@ -29,8 +28,6 @@ interface DocsServerOptions {
   pageBudgetChars: number;
   /** Documents per search at most. */
   maxResults: number;
-  /** Register the ReadPage tool (needs `pages`). */
-  readPageTool: boolean;
   /** The loaded index's pages, read per request; without it no page resources are offered. */
   pages?: () => PageIndex;
   /** Operator log (one line per event); tool errors are reported here as well as to the client. */
@@ -45,7 +42,6 @@ const DEFAULTS: DocsServerOptions = {
   responseBudgetChars: SERVER_DEFAULTS.responseBudgetChars,
   pageBudgetChars: SERVER_DEFAULTS.pageBudgetChars,
   maxResults: SERVER_DEFAULTS.maxResults,
-  readPageTool: SERVER_DEFAULTS.readPageTool,
 };
 
 /** An index with no pages, for a server started without one (tests of the HTTP layer). */
@@ -132,6 +128,5 @@ export function createDocsServer(engine: SearchEngine, options: Partial<DocsServ
   registerSearchTool(server, engine, settings);
   const pages = settings.pages ?? (() => NO_PAGES);
   registerPageResources(server, pages, settings.pageBudgetChars);
-  if (settings.readPageTool) registerReadPageTool(server, pages, settings.responseBudgetChars);
   return server;
 }

@@ -89,21 +89,10 @@ export function findPage(index: PageIndex, source: string, path: string): Stored
   return i === undefined ? undefined : index.documents[i];
 }
 
-/** The sections of `doc` from `first` (0-based), `count` of them at most. */
-export function pageSections(
-  index: PageIndex,
-  doc: StoredDocument,
-  first = 0,
-  count = doc.sectionCount,
-): readonly StoredSection[] {
-  const from = Math.min(Math.max(0, first), doc.sectionCount);
-  const to = Math.min(doc.sectionCount, from + Math.max(0, count));
-  return index.sections.slice(doc.firstSection + from, doc.firstSection + to);
-}
-
 /** The page's Markdown: its sections' text in order, one blank line apart. */
 export function pageMarkdown(index: PageIndex, doc: StoredDocument): string {
-  return pageSections(index, doc)
+  return index.sections
+    .slice(doc.firstSection, doc.firstSection + doc.sectionCount)
     .map((s) => s.text.replace(/^\n+|\n+$/g, ''))
     .join('\n\n');
 }
