@@ -18,29 +18,6 @@ const ELEMENT_COUNT_AT = 2 * 8;
 const ELEMENT_BYTES_AT = 3 * 8;
 const MAX_M0_AT = 6 * 8 + 4 + 4 + 8;
 
-export const HNSW_HEADER_BYTES = HEADER_BYTES;
-
-/**
- * What the header alone says is wrong (`fileSize` the file's length): another element count,
- * another element size, or too few bytes for the elements it claims. What a server that never
- * searches the graph checks of it at start.
- */
-export function hnswHeaderProblem(
-  header: Uint8Array,
-  fileSize: number,
-  dims: number,
-  slots: number,
-): string | undefined {
-  const problem = elementProblem(header, fileSize, dims, slots);
-  if (problem !== undefined) return problem;
-  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
-  const count = Number(view.getBigUint64(ELEMENT_COUNT_AT, true));
-  const perElement = Number(view.getBigUint64(ELEMENT_BYTES_AT, true));
-  // Then each element's upper-level link list, at least its 4-byte length.
-  const least = HEADER_BYTES + count * (perElement + 4);
-  return fileSize < least ? `it is ${fileSize} bytes where its elements take at least ${least}` : undefined;
-}
-
 /** The header's element count and element size against what was saved. */
 function elementProblem(header: Uint8Array, fileSize: number, dims: number, slots: number): string | undefined {
   if (header.byteLength < HEADER_BYTES || fileSize < HEADER_BYTES)

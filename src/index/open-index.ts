@@ -1,9 +1,7 @@
-import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KnowledgeBaseProfile } from './corpus-profile.js';
 import { checkDocumentRanges, checkPostingTables, checkSectionColumns } from './check-references.js';
 import { CURRENT_FILE, INDEX_FILES, IndexError, profileFileSchema, type StoredDocument } from './format.js';
-import { HNSW_HEADER_BYTES, hnswHeaderProblem } from './hnsw-file-check.js';
 import type { Manifest } from './manifest.js';
 import { openPostingsFile, type PostingsFileParts } from './postings-file.js';
 import {
@@ -30,7 +28,7 @@ import type { HnswVectorIndex, VectorMatrix } from './vector-index.js';
  * postings lie, the section vectors and the corpus profile. Left on
  * disk and verified piece by piece when read: each term's postings (when a query has the term)
  * and the sections' headings and text (when a result shows them). The HNSW graph is read and
- * verified whole where searches use it; a server whose searches never do checks its header only.
+ * verified whole where searches use it, and not opened where they never do.
  */
 
 /** A build opened for serving, without its HNSW graph. */
@@ -113,34 +111,4 @@ async function openPostings(buildDir: string, manifest: Manifest): Promise<Posti
 async function readProfiles(buildDir: string, manifest: Manifest): Promise<KnowledgeBaseProfile[]> {
   const data = await readChecked(buildDir, manifest, INDEX_FILES.profile);
   return parseJson(data, profileFileSchema, join(buildDir, INDEX_FILES.profile)).profiles;
-}
-
-/**
- * What a server whose searches never read the HNSW graph checks of it, where the build has one: the
- * graph and its slot map are there, and the graph's header agrees with the slot map and its own length (hnsw-file-check.ts).
- * Its checksum is verified where it is loaded (readBuildGraph).
- */
-export async function checkGraphHeader(buildDir: string, manifest: Manifest): Promise<void> {
-  if (!hasGraph(manifest)) return;
-  const path = join(buildDir, INDEX_FILES.hnsw);
-  let problem: string | undefined;
-  try {
-    const slots = (await stat(join(buildDir, INDEX_FILES.hnswLabels))).size / 4;
-    const handle = await open(path, 'r');
-    try {
-      const header = new Uint8Array(HNSW_HEADER_BYTES);
-      const { bytesRead } = await handle.read(header, 0, header.length, 0);
-      problem = hnswHeaderProblem(
-        header.subarray(0, bytesRead),
-        (await handle.stat()).size,
-        manifest.model.dimensions,
-        slots,
-      );
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw new IndexError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  if (problem !== undefined) throw new IndexError(`${path} cannot be loaded (${problem})`);
 }

@@ -5,7 +5,7 @@ import type { Embedder } from '../embedding/types.js';
 import { ProblemError } from '../errors.js';
 import type { StoredDocument } from '../index/format.js';
 import type { Manifest } from '../index/manifest.js';
-import { checkGraphHeader, type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
+import { type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
 import { hasGraph, readBuildGraph } from '../index/read-index.js';
 import type { SectionStore } from '../index/section-store.js';
 import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
@@ -135,7 +135,7 @@ export async function openEngine(
 
 /**
  * The graph, read and verified, where searches read it (searchesGraph, or vectorSearch 'hnsw'
- * asked for); otherwise only its header is checked (open-index.ts) and exact search stands in.
+ * asked for); otherwise it is not opened and exact search stands in.
  * A build whose own searches never read a graph has none (indexer/build.ts): a policy that asks
  * for one (a benchmark, a test) gets it built here, with the manifest's parameters.
  */
@@ -147,7 +147,6 @@ async function graphFor(index: IndexWithoutGraph, policy: SearchPolicy): Promise
         ? await readBuildGraph(index.buildDir, index.manifest)
         : HnswVectorIndex.build(index.vectors, index.manifest.hnsw),
     };
-  await checkGraphHeader(index.buildDir, index.manifest);
   return {};
 }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { INDEX_FILES } from '../index/format.js';
-import { checkGraphHeader, type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
+import { type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
 import { readBuildGraph } from '../index/read-index.js';
 import type { VectorMatrix } from '../index/vector-index.js';
 import {
@@ -68,12 +68,12 @@ export async function openPooledEngine(
   policy: SearchPolicy = {},
 ): Promise<PooledEngine> {
   const index = await readIndexWithoutGraph(indexDir);
-  // The graph is checked here while the workers load the index and this thread loads the model:
-  // where searches read it, read whole (loaded by hnswlib off this thread, then dropped: workers
-  // load their own), else its header only (open-index.ts), so a damaged graph is refused at start.
+  // Where searches read the graph, it is checked here while the workers load the index and this
+  // thread loads the model: read whole (loaded by hnswlib off this thread, then dropped: workers
+  // load their own), so a damaged graph is refused at start. A graph searches never read is not opened.
   const graphChecked = searchesGraph({ ...index.manifest.fusion, ...policy.fusion }, policy)
     ? readBuildGraph(index.buildDir, index.manifest).then((graph) => graph.free())
-    : checkGraphHeader(index.buildDir, index.manifest);
+    : Promise.resolve();
   // Awaited below; a rejection meanwhile must not count as unhandled.
   graphChecked.catch(() => undefined);
   checkRequestedModel(index, options.model);

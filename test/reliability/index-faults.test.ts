@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
@@ -7,6 +7,7 @@ import { currentBuildDir } from '../../src/index/read-index.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
+import { buildTinyBert } from '../embedding/tiny-bert.js';
 import { buildModelWithBrokenTokenizer, buildTinyModel } from '../embedding/tiny-model.js';
 import { INDEX_FORMAT_VERSION } from '../../src/index/manifest.js';
 import { logEntries } from '../helpers/serve-log.js';
@@ -34,8 +35,7 @@ const FILES = {
 
 let good: string;
 beforeAll(async () => {
-  // With the graph a sentence model's build writes (the static model's searches read none), so its damage shows.
-  good = await fixtureIndex(FILES, { vectorGraph: true });
+  good = await fixtureIndex(FILES);
 });
 
 /** A copy of the good index, damaged by `damage(buildDir, indexDir)`. */
@@ -166,11 +166,6 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
       /then run 'svc-docs index'$/,
     ],
     [
-      'an HNSW graph with a damaged header under a valid checksum',
-      (b) => resigned(b, 'vectors.hnsw', (d) => Buffer.concat([Buffer.alloc(64, 0xff), d.subarray(64)])),
-      /vectors\.hnsw cannot be loaded/,
-    ],
-    [
       'an index built with another model (same name, other files)',
       (b) => editManifest(b, (m) => ({ ...m, model: { ...(m.model as object), checksum: 'f'.repeat(64) } })),
       /was built with model svc-glove-sif-100d \(100 dims, checksum ffffffffffff\) but the server loads/,
@@ -264,6 +259,23 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
     );
     expect(await currentBuildDir(index)).toBe(before);
     expect((await readIndex(index)).documents.map((d) => d.path)).toEqual(['refunds.md', 'webhooks.md']);
+  });
+});
+
+describe("a sentence model's HNSW graph, which its searches read", () => {
+  it('is refused by its own load when its header is damaged under a valid checksum', async () => {
+    const model = buildTinyBert(join(tempDir('model'), 'tiny-bert'));
+    const index = tempDir('bert-index');
+    await buildIndex({ corpusDirs: [writeCorpus(FILES)], outDir: index, model, vectorCacheDir: tempDir('vectors') });
+    const build = join(index, readFileSync(join(index, 'CURRENT'), 'utf8').trim());
+    // Written unasked: a sentence model's searches read the graph (search-policy.ts, searchesGraph).
+    expect(readdirSync(build)).toContain('vectors.hnsw');
+    resigned(build, 'vectors.hnsw', (d) => Buffer.concat([Buffer.alloc(64, 0xff), d.subarray(64)]));
+    // hnswlib's own load refuses it: no header check of our own stands in front.
+    await expectRefusal(
+      index,
+      /vectors\.hnsw cannot be loaded \(Hnswlib Error: Index seems to be corrupted or unsupported\)/,
+    );
   });
 });
 
