@@ -127,6 +127,27 @@ export function healthProbe(base: string, everyMs = 50): { stop(): Promise<numbe
   };
 }
 
+/**
+ * The server's own event-loop delay, most in ms since the last call (prom-client's
+ * nodejs_eventloop_lag_max_seconds on /metrics, whose histogram is reset at each scrape; the first
+ * scrape starts it): what separates a server that stalled from a probe that waited on a loaded
+ * machine or behind sockets. Undefined when /metrics does not answer.
+ */
+export function serverLoopDelayMaxMs(base: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = request(`${base}/metrics`, { agent: false }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => {
+        const line = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+        resolve(line === null ? undefined : Math.round(Number(line[1]) * 10_000) / 10);
+      });
+    });
+    req.on('error', () => resolve(undefined));
+    req.end();
+  });
+}
+
 /** A client that sends one request and never reads a byte of the answer, until destroyed. */
 export function unreadRequest(port: number, body: string, client: string, headers: Record<string, string>): Socket {
   const socket = connect(port, '127.0.0.1');

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Embedder } from '../../src/embedding/types.js';
 import { pageUri } from '../../src/mcp/tools/page-uri.js';
-import { healthProbe, latencyOf, type Latency } from './abuse-clients.js';
+import { healthProbe, latencyOf, type Latency, serverLoopDelayMaxMs } from './abuse-clients.js';
 import { abuseIndex, BIG_PAGE, pointAt, type AbuseIndex } from './abuse-index.js';
 import {
   abandonedSessions,
@@ -33,6 +34,12 @@ export interface AbusePhase {
   name: string;
   seconds: number;
   healthz: Latency;
+  /**
+   * Event-loop delay at most, ms: the server's (its /metrics) and this benchmark's own, whose
+   * clients and /healthz probe share one loop. A /healthz max far above both waited elsewhere
+   * (sockets, the machine's load).
+   */
+  eventLoopMaxMs: { server?: number; bench: number };
   rssStartMB: number;
   rssEndMB: number;
   seen: Record<string, unknown>;
@@ -171,16 +178,22 @@ async function runPhases(
     if (options.phases && !options.phases.some((part) => name.includes(part))) return;
     enter(name);
     log(`abuse: ${name}`);
+    await serverLoopDelayMaxMs(base);
+    const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+    benchLoop.enable();
     const probe = healthProbe(base);
     const rssStartMB = memoryOf(server.pid).rssMB;
     const t = performance.now();
     const seen = await body(ctx(seconds));
     const healthz = latencyOf(await probe.stop());
+    benchLoop.disable();
+    const eventLoopMaxMs = { server: await serverLoopDelayMaxMs(base), bench: Math.round(benchLoop.max / 1e5) / 10 };
     const rssEndMB = memoryOf(server.pid).rssMB;
     report.phases.push({
       name,
       seconds: Math.round((performance.now() - t) / 100) / 10,
       healthz,
+      eventLoopMaxMs,
       rssStartMB,
       rssEndMB,
       seen,
