@@ -158,6 +158,26 @@ export async function measureAbuse(options: AbuseOptions): Promise<AbuseReport> 
   return report;
 }
 
+/** Runs one phase's `body` while /healthz is probed and both event loops watched: what the phase's row shows. */
+async function measured(
+  base: string,
+  pid: number,
+  body: () => Promise<Record<string, unknown>>,
+): Promise<Omit<AbusePhase, 'name'>> {
+  await serverLoopDelayMaxMs(base);
+  const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+  benchLoop.enable();
+  const probe = healthProbe(base);
+  const rssStartMB = memoryOf(pid).rssMB;
+  const t = performance.now();
+  const seen = await body();
+  const healthz = latencyOf(await probe.stop());
+  benchLoop.disable();
+  const eventLoopMaxMs = { server: await serverLoopDelayMaxMs(base), bench: Math.round(benchLoop.max / 1e5) / 10 };
+  const seconds = Math.round((performance.now() - t) / 100) / 10;
+  return { seconds, healthz, eventLoopMaxMs, rssStartMB, rssEndMB: memoryOf(pid).rssMB, seen };
+}
+
 async function runPhases(
   options: AbuseOptions,
   server: { url: string; pid: number },
@@ -178,26 +198,7 @@ async function runPhases(
     if (options.phases && !options.phases.some((part) => name.includes(part))) return;
     enter(name);
     log(`abuse: ${name}`);
-    await serverLoopDelayMaxMs(base);
-    const benchLoop = monitorEventLoopDelay({ resolution: 10 });
-    benchLoop.enable();
-    const probe = healthProbe(base);
-    const rssStartMB = memoryOf(server.pid).rssMB;
-    const t = performance.now();
-    const seen = await body(ctx(seconds));
-    const healthz = latencyOf(await probe.stop());
-    benchLoop.disable();
-    const eventLoopMaxMs = { server: await serverLoopDelayMaxMs(base), bench: Math.round(benchLoop.max / 1e5) / 10 };
-    const rssEndMB = memoryOf(server.pid).rssMB;
-    report.phases.push({
-      name,
-      seconds: Math.round((performance.now() - t) / 100) / 10,
-      healthz,
-      eventLoopMaxMs,
-      rssStartMB,
-      rssEndMB,
-      seen,
-    });
+    report.phases.push({ name, ...(await measured(base, server.pid, () => body(ctx(seconds)))) });
   };
   const pause = (seconds: number) =>
     new Promise((resolve) => setTimeout(resolve, (quick ? seconds / 4 : seconds) * 1000));
