@@ -35,9 +35,9 @@ export interface AbusePhase {
   seconds: number;
   healthz: Latency;
   /**
-   * Event-loop delay at most, ms: the server's (its /metrics) and this benchmark's own, whose
-   * clients and /healthz probe share one loop. A /healthz max far above both waited elsewhere
-   * (sockets, the machine's load).
+   * Event-loop delay at most, ms: the server's (its /metrics) and this benchmark's main thread's
+   * (its clients; the /healthz probe has a thread of its own). A /healthz max far above the
+   * server's waited elsewhere (sockets, the machine's load).
    */
   eventLoopMaxMs: { server?: number; bench: number };
   rssStartMB: number;
