@@ -1,7 +1,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { findIncludes } from '../chunk/dialects/include-directives.js';
-import type { SiteGenerator } from './site-readers.js';
+import { type Data, record, type SiteGenerator } from './site-readers.js';
 
 /**
  * What a page's own text says about how its site treats it, remembered with its digest
@@ -21,12 +21,6 @@ export interface PageTraits {
 }
 
 const FRONTMATTER = /^\uFEFF?(---|\+\+\+)[ \t]*\r?\n([\s\S]*?\r?\n)??\1[ \t]*(?:\r?\n|$)/;
-
-type Data = Record<string, unknown>;
-
-function record(value: unknown): Data | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
-}
 
 function frontMatter(source: string): Data | undefined {
   const m = FRONTMATTER.exec(source);
