@@ -32,31 +32,19 @@ interface PageRef {
   part?: number;
 }
 
-const PART_QUERY = /\?part=([1-9]\d{0,5})$/;
+const PAGE_URI = new RegExp(String.raw`^${PAGE_URI_SCHEME}://([^/]+)/(.+?)(\?part=([1-9]\d{0,5}))?$`);
 
 /** The page a URI names (and the part, if any), or undefined when it is not a page URI this server makes. */
 export function parsePageUri(uri: string): PageRef | undefined {
-  const query = PART_QUERY.exec(uri);
-  const page = query ? uri.slice(0, query.index) : uri;
-  const ref = parseWholePageUri(page);
-  return ref && query ? { ...ref, part: Number(query[1]) } : ref;
-}
-
-function parseWholePageUri(uri: string): PageRef | undefined {
-  const prefix = `${PAGE_URI_SCHEME}://`;
-  if (!uri.startsWith(prefix)) return undefined;
-  const rest = uri.slice(prefix.length);
-  const slash = rest.indexOf('/');
-  if (slash <= 0 || slash === rest.length - 1) return undefined;
+  const match = PAGE_URI.exec(uri);
+  if (!match) return undefined;
+  const [, kb, encoded, query = '', part] = match as unknown as [string, string, string, string?, string?];
   try {
-    const source = decodeURIComponent(rest.slice(0, slash));
-    const path = rest
-      .slice(slash + 1)
-      .split('/')
-      .map(decodeURIComponent)
-      .join('/');
+    const source = decodeURIComponent(kb);
+    const path = encoded.split('/').map(decodeURIComponent).join('/');
     // A URI that does not round-trip (a stray "%2F", an unencoded character) is not one we issued.
-    return pageUri(source, path) === uri ? { source, path } : undefined;
+    if (`${pageUri(source, path)}${query}` !== uri) return undefined;
+    return part === undefined ? { source, path } : { source, path, part: Number(part) };
   } catch {
     return undefined;
   }
