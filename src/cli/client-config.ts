@@ -8,14 +8,11 @@ interface ClientConfig {
   client: string;
   /** Where the snippet goes. */
   file: string;
-  format: 'json' | 'toml' | 'shell';
   /** The snippet, ready to paste (JSON is pretty-printed). */
   text: string;
 }
 
 interface ClientConfigOptions {
-  /** Server entry name. */
-  name?: string;
   /** The server requires a bearer token: add an Authorization header with a placeholder, never the token itself. */
   auth?: boolean;
 }
@@ -29,51 +26,44 @@ function json(value: unknown): string {
 
 /** `url` is the MCP endpoint as startHttpServer reports it, e.g. http://127.0.0.1:8080/docs. */
 export function clientConfigs(url: string, options: ClientConfigOptions = {}): ClientConfig[] {
-  const name = options.name ?? 'svc-docs';
+  const name = 'svc-docs';
   const authorization = `Bearer ${TOKEN_PLACEHOLDER}`;
   const headers = options.auth ? { headers: { Authorization: authorization } } : {};
   return [
     {
       client: 'Claude Code, Cursor (and other clients reading an mcpServers map with type http)',
       file: '.mcp.json (Claude Code, project) or ~/.cursor/mcp.json / .cursor/mcp.json (Cursor)',
-      format: 'json',
       text: json({ mcpServers: { [name]: { url, type: 'http', ...headers } } }),
     },
     {
       client: 'Claude Code (command line)',
       file: 'shell',
-      format: 'shell',
       text: `claude mcp add --transport http ${name} ${url}${options.auth ? ` --header "Authorization: ${authorization}"` : ''}`,
     },
     {
       client: 'VS Code (GitHub Copilot agent mode)',
       file: '.vscode/mcp.json',
-      format: 'json',
       text: json({ servers: { [name]: { type: 'http', url, ...headers } } }),
     },
     {
       client: 'Windsurf',
       file: '~/.codeium/windsurf/mcp_config.json',
-      format: 'json',
       text: json({ mcpServers: { [name]: { serverUrl: url, ...headers } } }),
     },
     {
       client: 'Antigravity',
       file: 'mcp_config.json (Antigravity: Agent panel › MCP Servers › Manage › View raw config)',
-      format: 'json',
       text: json({ mcpServers: { [name]: { serverUrl: url, ...headers } } }),
     },
     ...opencodeConfigs(name, url, headers),
     {
       client: 'Gemini CLI',
       file: '~/.gemini/settings.json or .gemini/settings.json',
-      format: 'json',
       text: json({ mcpServers: { [name]: { httpUrl: url, ...headers } } }),
     },
     {
       client: 'OpenAI Codex',
       file: '~/.codex/config.toml',
-      format: 'toml',
       // Codex reads the token from an environment variable rather than the file.
       text: `[mcp_servers.${name}]\nurl = "${url}"${options.auth ? '\nbearer_token_env_var = "SVC_DOCS_AUTH_TOKEN"' : ''}`,
     },
@@ -87,7 +77,6 @@ function opencodeConfigs(name: string, url: string, headers: { headers?: Record<
     {
       client: 'opencode',
       file: 'opencode.json (project) or ~/.config/opencode/opencode.json',
-      format: 'json',
       // opencode 2 nests servers under mcp.servers; 1.x put them directly under mcp (same entry).
       text: json({
         $schema: 'https://opencode.ai/config.json',
@@ -97,7 +86,6 @@ function opencodeConfigs(name: string, url: string, headers: { headers?: Record<
     {
       client: 'opencode 1.x',
       file: 'opencode.json (project) or ~/.config/opencode/opencode.json',
-      format: 'json',
       text: json({
         $schema: 'https://opencode.ai/config.json',
         mcp: { [name]: { type: 'remote', url, enabled: true, ...headers } },
@@ -111,7 +99,6 @@ function claudeDesktopConfig(name: string, url: string, authorization: string | 
   return {
     client: 'Claude Desktop (through the mcp-remote stdio bridge)',
     file: 'claude_desktop_config.json',
-    format: 'json',
     text: json({
       mcpServers: {
         [name]: {

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCacheFile } from '../cache-file.js';
 import type { TableLocation } from './lookup-table.js';
-import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 import { slotsFit } from './piece-table.js';
 import type { UnigramParts } from './unigram-tokenizer.js';
 
@@ -30,7 +29,6 @@ export interface CompiledLookup {
 interface Header {
   format: number;
   checksum: string;
-  littleEndian: boolean;
   table: TableLocation;
   tokenizer: Omit<UnigramParts, 'pieces' | 'scores' | 'maxTokens'> & { maxTokens: number | null };
   /** Element counts of the arrays that follow, in this order. */
@@ -59,8 +57,7 @@ export function readCompiledLookup(dir: string, checksum: string): CompiledLooku
 function decode(bytes: Uint8Array, checksum: string): CompiledLookup | undefined {
   const headerBytes = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerBytes))) as Header;
-  if (header.format !== FORMAT || header.checksum !== checksum || header.littleEndian !== LITTLE_ENDIAN_HOST)
-    return undefined;
+  if (header.format !== FORMAT || header.checksum !== checksum) return undefined;
   const { lengths } = header;
   let at = bytes.byteOffset + padded(4 + headerBytes);
   const take = <T>(
@@ -92,12 +89,10 @@ function decode(bytes: Uint8Array, checksum: string): CompiledLookup | undefined
 
 /** Stores `compiled` for `checksum`; written to a temporary name and renamed, failures ignored. */
 export function writeCompiledLookup(dir: string, checksum: string, compiled: CompiledLookup): void {
-  if (!LITTLE_ENDIAN_HOST) return;
   const { pieces, scores, maxTokens, ...rest } = compiled.tokenizer;
   const header: Header = {
     format: FORMAT,
     checksum,
-    littleEndian: LITTLE_ENDIAN_HOST,
     table: compiled.table,
     tokenizer: { ...rest, maxTokens: Number.isFinite(maxTokens) ? maxTokens : null },
     lengths: {

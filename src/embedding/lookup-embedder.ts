@@ -2,7 +2,6 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CompiledLookup, readCompiledLookup, writeCompiledLookup } from './lookup-cache.js';
 import { fileRows, memoryRows, readTableAt, type TableRows } from './lookup-table.js';
-import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 import { STATIC_MODEL_TYPE, VECTORS_FILE } from './static-model-settings.js';
 import type { Embedder } from './types.js';
 import { UnigramTokenizer } from './unigram-tokenizer.js';
@@ -35,14 +34,12 @@ export function loadLookupEmbedder(
   const vectorsPath = join(dir, VECTORS_FILE);
   if (!existsSync(vectorsPath) && field(readJsonIfThere(join(dir, 'config.json')), 'model_type') !== STATIC_MODEL_TYPE)
     return undefined;
-  const cached = LITTLE_ENDIAN_HOST ? readCompiledLookup(dir, checksum) : undefined;
+  const cached = readCompiledLookup(dir, checksum);
   const compiled = cached ?? compile(dir, vectorsPath);
   if (cached === undefined) writeCompiledLookup(dir, checksum, compiled);
   const at = compiled.table;
   const rows =
-    mode === 'file' && LITTLE_ENDIAN_HOST
-      ? fileRows(vectorsPath, at)
-      : memoryRows(readTableAt(vectorsPath, at), at.rows, at.dimensions);
+    mode === 'file' ? fileRows(vectorsPath, at) : memoryRows(readTableAt(vectorsPath, at), at.rows, at.dimensions);
   return new LookupEmbedder(UnigramTokenizer.fromParts(compiled.tokenizer), rows, modelId, checksum);
 }
 

@@ -1,5 +1,4 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 
 /** Where the table's float32 values (little-endian, row-major) sit in the model's vectors file. */
 export interface TableLocation {
@@ -30,7 +29,10 @@ export function memoryRows(table: Float32Array, rows: number, dimensions: number
   };
 }
 
-/** The table read whole from its place in the file, in the host's byte order. */
+/**
+ * The table read whole from its place in the file. Its little-endian floats are viewed as they
+ * are: svc-docs runs on little-endian machines only (src/index/columns.ts refuses others).
+ */
 export function readTableAt(path: string, at: TableLocation): Float32Array {
   const table = new Float32Array(at.rows * at.dimensions);
   const bytes = new Uint8Array(table.buffer);
@@ -40,14 +42,13 @@ export function readTableAt(path: string, at: TableLocation): Float32Array {
   } finally {
     closeSync(fd);
   }
-  if (!LITTLE_ENDIAN_HOST) for (let i = 0; i < bytes.length; i += 4) bytes.subarray(i, i + 4).reverse();
   return table;
 }
 
 /**
  * Rows read from the file as a text needs them, one read of a few hundred bytes per token: the
  * server embeds only queries, and this keeps the 60 MB table in the page cache, shared and
- * evictable, instead of in its own memory. Little-endian hosts only (the file's byte order).
+ * evictable, instead of in its own memory.
  */
 export function fileRows(path: string, at: TableLocation): TableRows {
   const { rows, dimensions, offset } = at;

@@ -10,7 +10,6 @@ import {
   type StaticModelSettings,
   type StaticModelSource,
 } from './static-model-settings.js';
-import { LITTLE_ENDIAN_HOST } from './byte-order.js';
 import { sifTable } from './sif-table.js';
 import { buildVocab, SPECIAL_TOKENS, tokenizerConfigJson, tokenizerJson, zipfProbability } from './vocab.js';
 
@@ -44,7 +43,8 @@ export function buildStaticModel(
   );
   const dims = source.dimensions;
   const files: Record<string, Uint8Array | string> = {
-    [VECTORS_FILE]: littleEndianBytes(table),
+    // Little-endian as the host holds it: svc-docs runs on little-endian machines only (src/index/columns.ts).
+    [VECTORS_FILE]: new Uint8Array(table.buffer, table.byteOffset, table.byteLength),
     'tokenizer.json': tokenizerJson(vocab.tokens, { scores, maxRunLength: settings.maxRunLength }),
     'tokenizer_config.json': tokenizerConfigJson(settings.maxTokens),
     'config.json': json({ model_type: STATIC_MODEL_TYPE, hidden_size: dims, vocab_size: vocab.tokens.length }),
@@ -66,13 +66,6 @@ export function buildStaticModel(
   };
   writeFileSync(join(dir, 'provenance.json'), json(provenance));
   return provenance;
-}
-
-/** The table's float32 values as stored: little-endian whatever the host (swapped on big-endian hosts). */
-function littleEndianBytes(values: Float32Array): Uint8Array {
-  const bytes = new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
-  if (!LITTLE_ENDIAN_HOST) for (let i = 0; i < bytes.length; i += 4) bytes.subarray(i, i + 4).reverse();
-  return bytes;
 }
 
 function json(value: unknown): string {

@@ -4,9 +4,8 @@ import { SvcDocsError } from '../errors.js';
  * The binary layout shared by sections.bin and postings.bin: an 8-byte magic, then columns in a
  * fixed order, each 4-byte aligned. A number column is its element count (u32) and the elements
  * (little-endian); a string column is its count, count + 1 byte offsets (u32) into a UTF-8 blob,
- * and the blob. Written as a stream of bounded pieces and read as views on one ArrayBuffer, so
- * neither side ever makes a string longer than one item (V8 refuses strings over 512 MiB) nor
- * copies the big arrays.
+ * and the blob. Written as a stream of bounded pieces and read column by column (file-columns.ts),
+ * so neither side ever makes a string longer than one item (V8 refuses strings over 512 MiB).
  */
 
 /** Bytes per piece a writer yields for string blobs, and per read when loading a file. */
@@ -80,72 +79,4 @@ export function* stringColumn(count: number, at: (i: number) => string): Generat
   if (used > 0) yield piece.subarray(0, used);
   const pad = pad4(offsets[count]!);
   if (pad > 0) yield ZEROS.subarray(0, pad);
-}
-
-/** Reads columns back in the order they were written, as views on `buffer`. */
-export class ColumnReader {
-  private at = 0;
-  private readonly bytes: Buffer;
-
-  constructor(private readonly buffer: ArrayBuffer | SharedArrayBuffer) {
-    this.bytes = Buffer.from(buffer);
-  }
-
-  magic(tag: string): void {
-    const found = this.take(8);
-    if (this.bytes.toString('latin1', found, found + 8) !== tag)
-      throw new ColumnFormatError(`it does not start with ${tag}`);
-  }
-
-  uint32(expected?: number): Uint32Array {
-    const n = this.count(expected);
-    return new Uint32Array(this.buffer, this.take(4 * n), n);
-  }
-
-  int32(expected?: number): Int32Array {
-    const n = this.count(expected);
-    return new Int32Array(this.buffer, this.take(4 * n), n);
-  }
-
-  uint16(expected?: number): Uint16Array {
-    const n = this.count(expected);
-    return new Uint16Array(this.buffer, this.take(2 * n), n);
-  }
-
-  /** A string column as a function from index to string: each string is decoded on its own. */
-  strings(expected?: number): { count: number; get: (i: number) => string } {
-    const count = this.count(expected);
-    const offsets = new Uint32Array(this.buffer, this.take(4 * (count + 1)), count + 1);
-    for (let i = 0; i < count; i++) {
-      if (offsets[i + 1]! < offsets[i]!)
-        throw new ColumnFormatError(`string ${i + 1} of a column starts before string ${i} ends`);
-    }
-    if (offsets[0] !== 0) throw new ColumnFormatError('a string column does not start at 0');
-    const base = this.take(offsets[count]!);
-    const bytes = this.bytes;
-    return { count, get: (i) => bytes.toString('utf8', base + offsets[i]!, base + offsets[i + 1]!) };
-  }
-
-  /** The whole file was read: nothing is left over. */
-  end(): void {
-    if (this.at !== this.bytes.length)
-      throw new ColumnFormatError(`${this.bytes.length - this.at} bytes follow its last column`);
-  }
-
-  private count(expected: number | undefined): number {
-    const n = new Uint32Array(this.buffer, this.take(4), 1)[0]!;
-    if (expected !== undefined && n !== expected)
-      throw new ColumnFormatError(`a column holds ${n} entries where ${expected} are expected`);
-    return n;
-  }
-
-  /** Claims `size` bytes and the padding after them; returns where they start. */
-  private take(size: number): number {
-    const start = this.at;
-    const end = start + size + pad4(size);
-    if (end > this.bytes.length)
-      throw new ColumnFormatError(`it ends ${end - this.bytes.length} bytes early (truncated)`);
-    this.at = end;
-    return start;
-  }
 }

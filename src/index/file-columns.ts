@@ -1,12 +1,18 @@
 import { ColumnFormatError } from './columns.js';
-import type { PiecedFile } from './pieces.js';
 
 /**
  * Reads the columns of a file written by columns.ts in place, in order, without reading the file
  * whole: the small columns (counts, offsets, per-section numbers) are read into shared memory at
  * load, verified piece by piece; the big ones (section text, postings) are only located, for
- * reads by range when a query needs them.
+ * reads by range when a query needs them, or read whole after (readStrings, readNumbers: what a
+ * reindex reuses).
  */
+
+/** Where the bytes come from: a data file checked by piece (pieces.ts' PiecedFile), or bytes in memory (tests). */
+export interface ByteSource {
+  readonly size: number;
+  read(start: number, end: number): Promise<Buffer>;
+}
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
 
@@ -34,10 +40,27 @@ function sharedCopy<T extends Uint32Array | Int32Array | Uint16Array>(
   return new Kind(buffer);
 }
 
+/** A located string column, read and decoded whole. */
+export async function readStrings(file: ByteSource, { count, offsets, blobAt }: LazyStrings): Promise<string[]> {
+  const blob = await file.read(blobAt, blobAt + offsets[count]!);
+  const out = new Array<string>(count);
+  for (let i = 0; i < count; i++) out[i] = blob.toString('utf8', offsets[i]!, offsets[i + 1]!);
+  return out;
+}
+
+/** A located number column, read whole into shared memory. */
+export async function readNumbers<T extends Int32Array | Uint16Array>(
+  file: ByteSource,
+  Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  { count, at }: ColumnAt,
+): Promise<T> {
+  return sharedCopy(Kind, await file.read(at, at + count * Kind.BYTES_PER_ELEMENT));
+}
+
 export class FileColumnReader {
   private at = 0;
 
-  constructor(private readonly file: PiecedFile) {}
+  constructor(private readonly file: ByteSource) {}
 
   async magic(tag: string): Promise<void> {
     const bytes = await this.readTaken(8);
@@ -60,11 +83,7 @@ export class FileColumnReader {
 
   /** A string column read and decoded whole (the document table's names and titles). */
   async strings(expected?: number): Promise<string[]> {
-    const { count, offsets, blobAt } = await this.lazyStrings(expected);
-    const blob = await this.file.read(blobAt, blobAt + offsets[count]!);
-    const out = new Array<string>(count);
-    for (let i = 0; i < count; i++) out[i] = blob.toString('utf8', offsets[i]!, offsets[i + 1]!);
-    return out;
+    return readStrings(this.file, await this.lazyStrings(expected));
   }
 
   /** A string column's offsets read, its blob only located. */

@@ -1,7 +1,8 @@
 /**
  * The k best sections a pruned search has seen (max-score.ts), by score and then by the order
- * exhaustive scoring touches them (a lower key first), with what each matched. A binary heap
- * whose root is the worst held: the score a section must beat to get in.
+ * exhaustive scoring touches them (a lower key first), with what each matched; exact vector
+ * search (vector-index.ts) keeps its best rows in one too. A binary heap whose root is the worst
+ * held: the score a section must beat to get in.
  */
 
 /** The k best, as a lexical search returns them. */

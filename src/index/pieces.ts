@@ -145,30 +145,6 @@ export class PiecedFile {
     return bytes.subarray(start - from, end - from);
   }
 
-  /** The whole file in one SharedArrayBuffer, read a few megabytes at a time, every piece verified. */
-  async readAll(): Promise<SharedArrayBuffer> {
-    const buffer = new SharedArrayBuffer(this.parts.size);
-    const bytes = new Uint8Array(buffer);
-    const handle = await open(this.parts.path, 'r');
-    try {
-      if ((await handle.stat()).size !== this.parts.size)
-        throw new PieceMismatchError(`it is no longer ${this.parts.size} bytes long`);
-      for (let from = 0; from < bytes.length; ) {
-        const to = Math.min(bytes.length, from + READ_BYTES);
-        for (let at = from; at < to; ) {
-          const { bytesRead } = await handle.read(bytes, at, to - at, at);
-          if (bytesRead === 0) throw new PieceMismatchError(`it ends at byte ${at}, before ${to}`);
-          at += bytesRead;
-        }
-        this.verify(bytes.subarray(from, to), from);
-        from = to;
-      }
-    } finally {
-      await handle.close();
-    }
-    return buffer;
-  }
-
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;

@@ -1,5 +1,5 @@
-import { ColumnReader, magic, numberColumn, stringColumn } from './columns.js';
-import { type ColumnAt, FileColumnReader } from './file-columns.js';
+import { magic, numberColumn, stringColumn } from './columns.js';
+import { type ByteSource, type ColumnAt, FileColumnReader, readNumbers, readStrings } from './file-columns.js';
 import type { LexicalData, LexicalField } from './lexical-data.js';
 import type { PiecedFile, PiecedFileParts } from './pieces.js';
 
@@ -27,21 +27,18 @@ export function* postingsPieces(data: LexicalData): Generator<Uint8Array> {
   yield* numberColumn(data.tf.body);
 }
 
-/** Throws ColumnFormatError when the bytes do not hold the statistics; their references are checked by check-references.ts. */
-export function decodePostings(buffer: ArrayBuffer | SharedArrayBuffer): LexicalData {
-  const r = new ColumnReader(buffer);
-  r.magic(MAGIC);
-  const sectionCount = r.uint32(1)[0]!;
-  const lengths = { title: r.uint32(), headings: r.uint32(), body: r.uint32() };
-  const words = r.strings();
-  const termStart = r.uint32(words.count + 1);
-  const postingSections = r.int32();
-  const n = postingSections.length;
-  const tf = { title: r.uint16(n), headings: r.uint16(n), body: r.uint16(n) };
-  r.end();
-  const terms = new Array<string>(words.count);
-  for (let t = 0; t < words.count; t++) terms[t] = words.get(t);
-  return { sectionCount, lengths, terms, termStart, postingSections, tf };
+/** The whole statistics, postings included (what a reindex reuses); ColumnFormatError when malformed, references: check-references.ts. */
+export async function decodePostings(file: ByteSource): Promise<LexicalData> {
+  const { sectionCount, lengths, words, termStart, sections, tf } = await readTables(file);
+  const field = (at: ColumnAt) => readNumbers(file, Uint16Array, at);
+  return {
+    sectionCount,
+    lengths,
+    terms: await readStrings(file, words),
+    termStart,
+    postingSections: await readNumbers(file, Int32Array, sections),
+    tf: { title: await field(tf.title), headings: await field(tf.headings), body: await field(tf.body) },
+  };
 }
 
 /**
@@ -62,16 +59,21 @@ export interface PostingsFileParts {
 
 /** Reads postings.bin's tables but its postings (ColumnFormatError when malformed; references: check-references.ts). */
 export async function openPostingsFile(file: PiecedFile): Promise<PostingsFileParts> {
+  const { words, ...tables } = await readTables(file);
+  const termBlob = new Uint8Array(new SharedArrayBuffer(words.offsets[words.count]!));
+  termBlob.set(await file.read(words.blobAt, words.blobAt + termBlob.length));
+  return { file: file.parts, ...tables, termOffsets: words.offsets, termBlob };
+}
+
+async function readTables(file: ByteSource) {
   const r = new FileColumnReader(file);
   await r.magic(MAGIC);
   const sectionCount = (await r.uint32(1))[0]!;
   const lengths = { title: await r.uint32(), headings: await r.uint32(), body: await r.uint32() };
   const words = await r.lazyStrings();
-  const termBlob = new Uint8Array(new SharedArrayBuffer(words.offsets[words.count]!));
-  termBlob.set(await file.read(words.blobAt, words.blobAt + termBlob.length));
   const termStart = await r.uint32(words.count + 1);
   const sections = await r.skipNumbers(4);
   const tf = { title: await r.skipNumbers(2), headings: await r.skipNumbers(2), body: await r.skipNumbers(2) };
   r.end();
-  return { file: file.parts, sectionCount, lengths, termOffsets: words.offsets, termBlob, termStart, sections, tf };
+  return { sectionCount, lengths, words, termStart, sections, tf };
 }

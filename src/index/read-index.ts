@@ -190,7 +190,7 @@ export async function readBuildSections(
   const manifest = await readManifest(buildDir);
   const path = join(buildDir, INDEX_FILES.sections);
   const file = await openPiecedFile(buildDir, manifest, INDEX_FILES.sections);
-  const { documents, sections } = await layoutChecked(path, async () => decodeSections(await file.readAll()));
+  const { documents, sections } = await layoutChecked(path, () => decodeSections(file));
   checkSectionCount(path, sections.length, manifest);
   refuseBadReferences(
     path,
@@ -206,7 +206,7 @@ export async function readBuildSections(
 export async function readBuildLexical(buildDir: string, manifest: Manifest): Promise<LexicalData> {
   const path = join(buildDir, INDEX_FILES.lexical);
   const file = await openPiecedFile(buildDir, manifest, INDEX_FILES.lexical);
-  const lexical = await layoutChecked(path, async () => decodePostings(await file.readAll()));
+  const lexical = await layoutChecked(path, () => decodePostings(file));
   refuseBadReferences(path, checkLexicalReferences(lexical, manifest.sections));
   return lexical;
 }

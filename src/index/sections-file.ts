@@ -1,7 +1,6 @@
-import { ColumnFormatError, ColumnReader, magic, numberColumn, stringColumn } from './columns.js';
-import { FileColumnReader, type LazyStrings } from './file-columns.js';
+import { ColumnFormatError, magic, numberColumn, stringColumn } from './columns.js';
+import { type ByteSource, FileColumnReader, type LazyStrings, readStrings } from './file-columns.js';
 import { SECTION_ROLES, type StoredDocument, type StoredSection } from './format.js';
-import type { PiecedFile } from './pieces.js';
 import { parentSections } from './section-parents.js';
 
 /**
@@ -40,45 +39,24 @@ export function* sectionsPieces(documents: StoredDocument[], sections: StoredSec
   yield* stringColumn(sections.length, (s) => sections[s]!.text);
 }
 
-/** Throws ColumnFormatError when the bytes do not hold the tables. */
-export function decodeSections(buffer: ArrayBuffer | SharedArrayBuffer): {
-  documents: StoredDocument[];
-  sections: StoredSection[];
-} {
-  const r = new ColumnReader(buffer);
-  r.magic(MAGIC);
-  const kb = r.strings();
-  const n = kb.count;
-  const [path, title, hash] = [r.strings(n), r.strings(n), r.strings(n)];
-  const [firstSection, sectionCount] = [r.uint32(n), r.uint32(n)];
-  const url = r.strings(n);
-  const doc = r.uint32();
-  const role = r.uint32(doc.length);
-  r.int32(doc.length);
-  const headingStart = r.uint32(doc.length + 1);
-  const headings = r.strings(headingStart[doc.length]);
-  const text = r.strings(doc.length);
-  r.end();
-  const documents = new Array<StoredDocument>(n);
-  for (let d = 0; d < n; d++) {
-    documents[d] = {
-      kb: kb.get(d),
-      path: path.get(d),
-      title: title.get(d),
-      hash: hash.get(d),
-      firstSection: firstSection[d]!,
-      sectionCount: sectionCount[d]!,
-    };
-    const published = url.get(d);
-    if (published !== '') documents[d]!.url = published;
-  }
-  const sections = new Array<StoredSection>(doc.length);
-  for (let s = 0; s < doc.length; s++) {
-    const own: string[] = [];
-    for (let h = headingStart[s]!; h < headingStart[s + 1]!; h++) own.push(headings.get(h));
-    sections[s] = { doc: doc[s]!, headings: own, text: text.get(s), role: roleName(role[s]!, s) };
-  }
-  return { documents, sections };
+/** The whole tables, text included (what a reindex reuses); ColumnFormatError when malformed. */
+export async function decodeSections(
+  file: ByteSource,
+): Promise<{ documents: StoredDocument[]; sections: StoredSection[] }> {
+  const columns = await openSectionsFile(file);
+  const headings = await readStrings(file, columns.headings);
+  const text = await readStrings(file, columns.text);
+  const { doc, roles, headingStart } = columns;
+  const sections = Array.from(
+    doc,
+    (d, s): StoredSection => ({
+      doc: d,
+      headings: headings.slice(headingStart[s], headingStart[s + 1]),
+      text: text[s]!,
+      role: SECTION_ROLES[roles[s]!]!,
+    }),
+  );
+  return { documents: columns.documents, sections };
 }
 
 function roleName(role: number, section: number): StoredSection['role'] {
@@ -100,7 +78,7 @@ export interface SectionColumns {
 }
 
 /** Reads the tables of sections.bin but the heading and text blobs (ColumnFormatError when malformed). */
-export async function openSectionsFile(file: PiecedFile): Promise<SectionColumns> {
+export async function openSectionsFile(file: ByteSource): Promise<SectionColumns> {
   const r = new FileColumnReader(file);
   await r.magic(MAGIC);
   const kb = await r.strings();

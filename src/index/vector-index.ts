@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import hnswlib from 'hnswlib-node';
+import { KeyedHeap } from './keyed-heap.js';
 
 /**
  * Nearest-neighbour search over unit-length section vectors, behind one small face so tests and
@@ -66,81 +67,15 @@ export class ExactVectorIndex implements VectorIndex {
     const n = this.size;
     const keep = Math.min(k, n);
     if (keep <= 0) return { ids: [], scores: [] };
-    const heap = new TopK(keep);
+    // Rows are offered in order, so the heap's key (the first offered wins a tie) is the row itself.
+    const heap = new KeyedHeap(keep);
     for (let row = 0, base = 0; row < n; row++, base += dims) {
       let dot = 0;
       for (let d = 0; d < dims; d++) dot += data[base + d]! * query[d]!;
-      heap.offer(row, dot);
+      heap.offer(row, dot, row, 0, 0);
     }
-    return heap.best();
-  }
-}
-
-/** The `size` highest-scoring ids seen; ties keep the lower id (the order rows are offered in). */
-class TopK {
-  private readonly ids: Int32Array;
-  private readonly scores: Float64Array;
-  private count = 0;
-
-  constructor(private readonly size: number) {
-    this.ids = new Int32Array(size);
-    this.scores = new Float64Array(size);
-  }
-
-  offer(id: number, score: number): void {
-    if (this.count < this.size) {
-      this.siftUp(this.count++, id, score);
-    } else if (score > this.scores[0]!) {
-      this.siftDown(id, score);
-    }
-  }
-
-  /** Best first; equal scores by id. */
-  best(): VectorHits {
-    const order = Array.from({ length: this.count }, (_, i) => i).sort(
-      (a, b) => this.scores[b]! - this.scores[a]! || this.ids[a]! - this.ids[b]!,
-    );
-    return { ids: order.map((i) => this.ids[i]!), scores: order.map((i) => this.scores[i]!) };
-  }
-
-  /** Min-heap on (score, then higher id is smaller), so the root is the first to drop. */
-  private less(i: number, id: number, score: number): boolean {
-    const s = this.scores[i]!;
-    return s < score || (s === score && this.ids[i]! > id);
-  }
-
-  private siftUp(at: number, id: number, score: number): void {
-    let i = at;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.greaterThan(parent, id, score)) break;
-      this.ids[i] = this.ids[parent]!;
-      this.scores[i] = this.scores[parent]!;
-      i = parent;
-    }
-    this.ids[i] = id;
-    this.scores[i] = score;
-  }
-
-  private siftDown(id: number, score: number): void {
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= this.count) break;
-      const right = left + 1;
-      const child = right < this.count && this.less(right, this.ids[left]!, this.scores[left]!) ? right : left;
-      if (!this.less(child, id, score)) break;
-      this.ids[i] = this.ids[child]!;
-      this.scores[i] = this.scores[child]!;
-      i = child;
-    }
-    this.ids[i] = id;
-    this.scores[i] = score;
-  }
-
-  private greaterThan(i: number, id: number, score: number): boolean {
-    const s = this.scores[i]!;
-    return s > score || (s === score && this.ids[i]! < id);
+    const best = heap.sorted(0);
+    return { ids: Array.from(best.sections), scores: Array.from(best.scores) };
   }
 }
 

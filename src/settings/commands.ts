@@ -73,20 +73,11 @@ export interface ReadingSettings {
 }
 
 /** What `svc-docs search` reads: which index, and how to render as the server does. */
-export interface SearchSettings extends ReadingSettings {
+interface SearchSettings extends ReadingSettings {
   model: string | undefined;
   allowRemoteModels: boolean;
-  cacheDir: string;
   responseBudgetChars: number;
   maxResults: number;
-}
-
-/** What `svc-docs report` reads: which index's recorded searches (and pages). */
-export type ReportSettings = ReadingSettings;
-
-/** What `svc-docs config` reads: whether the server takes a token (inline or from a file). */
-export interface ConfigSettings {
-  authTokenSet: boolean;
 }
 
 /** Which index, from which corpus: shared by every command that reads an index. */
@@ -180,7 +171,8 @@ export function searchSettings(flags: Flags, env: Env): SearchSettings {
   return { ...readingFrom(values), model, allowRemoteModels, responseBudgetChars, maxResults };
 }
 
-export function reportSettings(flags: Flags, env: Env): ReportSettings {
+/** What `svc-docs report` reads: which index's recorded searches (and pages). */
+export function reportSettings(flags: Flags, env: Env): ReadingSettings {
   return readingFrom(readValues('report', flags, env));
 }
 
@@ -188,7 +180,8 @@ export function statusSettings(flags: Flags, env: Env): ReadingSettings {
   return readingFrom(readValues('status', flags, env));
 }
 
-export function configSettings(flags: Flags, env: Env): ConfigSettings {
+/** What `svc-docs config` reads: whether the server takes a token (inline or from a file). */
+export function configSettings(flags: Flags, env: Env): { authTokenSet: boolean } {
   const values = readValues('config', flags, env);
   return { authTokenSet: values.authToken !== undefined || values.authTokenFile !== undefined };
 }

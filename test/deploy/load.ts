@@ -11,6 +11,12 @@ import { type Connected, connectClient, connectV2, MODERN_VERSION } from '../hel
  */
 
 export const MAX_CALLS = 400;
+/**
+ * A call's own time limit. A call in flight on a replica that dies has its SSE answer cut off
+ * and would wait for the SDK's default of 60 s; the replicas answer in milliseconds, so 10 s
+ * still leaves a loaded CI machine room while the test no longer idles a minute.
+ */
+export const CALL_TIMEOUT_MS = 10_000;
 
 const TERMS = [
   'session idle timeout',
@@ -65,10 +71,10 @@ export function modernWorker(url: string, state: LoadState, quota: number): Work
       for (let i = 0; !state.stop && i < MAX_CALLS && okAfterKill(calls) < quota; i++) {
         const afterKill = state.killed;
         try {
-          const result = (await client.callTool({
-            name: 'SearchDocs',
-            arguments: { searchTerm: TERMS[i % TERMS.length]! },
-          })) as CallToolResult;
+          const result = (await client.callTool(
+            { name: 'SearchDocs', arguments: { searchTerm: TERMS[i % TERMS.length]! } },
+            { timeout: CALL_TIMEOUT_MS },
+          )) as CallToolResult;
           calls.push(
             searched(result)
               ? { ok: true, afterKill }
@@ -95,10 +101,11 @@ export function legacyWorker(url: string, state: LoadState, quota: number, first
         const afterKill = state.killed;
         const session = connected.transport.sessionId;
         try {
-          const result = (await connected.client.callTool({
-            name: 'SearchDocs',
-            arguments: { searchTerm: TERMS[i % TERMS.length]! },
-          })) as CallToolResult;
+          const result = (await connected.client.callTool(
+            { name: 'SearchDocs', arguments: { searchTerm: TERMS[i % TERMS.length]! } },
+            undefined,
+            { timeout: CALL_TIMEOUT_MS },
+          )) as CallToolResult;
           calls.push(
             searched(result)
               ? { ok: true, afterKill, session }

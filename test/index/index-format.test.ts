@@ -20,7 +20,7 @@ import { decodeSections, openSectionsFile, sectionsPieces } from '../../src/inde
 import { tokenize } from '../../src/index/tokenize.js';
 import { HnswVectorIndex } from '../../src/index/vector-index.js';
 import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
-import { fileBuffer, resign } from './resign.js';
+import { byteSource, fileBuffer, resign } from './resign.js';
 
 /** sections.bin and postings.bin: what is written is what is read, damage is refused, and nothing is read as one big string. */
 
@@ -49,6 +49,8 @@ function bytes(pieces: Iterable<Uint8Array>): ArrayBuffer {
   return buffer;
 }
 
+const source = (pieces: Iterable<Uint8Array>) => byteSource(Buffer.concat([...pieces]));
+
 const lexical = () =>
   buildLexicalData(
     sections.map((s) => ({
@@ -59,18 +61,18 @@ const lexical = () =>
   );
 
 describe('the binary tables', () => {
-  it('read back exactly what was written', () => {
-    expect(decodeSections(bytes(sectionsPieces(documents, sections)))).toEqual({ documents, sections });
+  it('read back exactly what was written', async () => {
+    expect(await decodeSections(source(sectionsPieces(documents, sections)))).toEqual({ documents, sections });
     const data = lexical();
-    expect(decodePostings(bytes(postingsPieces(data)))).toEqual(data);
+    expect(await decodePostings(source(postingsPieces(data)))).toEqual(data);
   });
 
-  it('refuses bytes cut short or with something after them', () => {
+  it('refuses bytes cut short or with something after them', async () => {
     const whole = Buffer.from(bytes(sectionsPieces(documents, sections)));
     const cut = whole.subarray(0, whole.length - 8);
-    expect(() => decodeSections(bytes([cut]))).toThrow(/truncated/);
-    expect(() => decodeSections(bytes([whole, Buffer.alloc(4)]))).toThrow(/4 bytes follow its last column/);
-    expect(() => decodePostings(bytes([whole]))).toThrow(/does not start with SVCPST02/);
+    await expect(decodeSections(source([cut]))).rejects.toThrow(/truncated/);
+    await expect(decodeSections(source([whole, Buffer.alloc(4)]))).rejects.toThrow(/4 bytes follow its last column/);
+    await expect(decodePostings(source([whole]))).rejects.toThrow(/does not start with SVCPST02/);
   });
 });
 

@@ -20,7 +20,7 @@ async function copyOfIndex(): Promise<string> {
   return fixtureIndex(files);
 }
 
-type Edit = (build: string) => void;
+type Edit = (build: string) => void | Promise<void>;
 
 /** Reads every term's postings, as queries would: where a posting's section is checked. */
 function readEveryPosting(index: Awaited<ReturnType<typeof readIndex>>): void {
@@ -86,7 +86,7 @@ describe('references inside an index whose checksums are valid', () => {
   for (const [name, edit, message, whenRead] of cases) {
     it(`refuses ${name}, naming the file`, async () => {
       const dir = await copyOfIndex();
-      edit((await currentBuildDir(dir))!);
+      await edit((await currentBuildDir(dir))!);
       const read = whenRead ? readIndex(dir).then(readEveryPosting) : readIndex(dir);
       await expect(read).rejects.toThrow(IndexError);
       await expect(read).rejects.toThrow(message);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ByteSource } from '../../src/index/file-columns.js';
 import { PIECED_FILES, type StoredDocument, type StoredSection } from '../../src/index/format.js';
 import { PieceHasher, PIECES_SUFFIX } from '../../src/index/pieces.js';
 import type { LexicalData } from '../../src/index/lexical-data.js';
@@ -36,17 +37,22 @@ export function resign(build: string, file: string, data: Uint8Array): void {
   writeFileSync(path, JSON.stringify(manifest));
 }
 
-export function resignSections(
+/** Bytes in memory as the column readers take a file. */
+export function byteSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: async (start, end) => Buffer.from(bytes.subarray(start, end)) };
+}
+
+export async function resignSections(
   build: string,
   edit: (tables: { documents: StoredDocument[]; sections: StoredSection[] }) => void,
-): void {
-  const tables = decodeSections(fileBuffer(join(build, 'sections.bin')));
+): Promise<void> {
+  const tables = await decodeSections(byteSource(readFileSync(join(build, 'sections.bin'))));
   edit(tables);
   resign(build, 'sections.bin', Buffer.concat([...sectionsPieces(tables.documents, tables.sections)]));
 }
 
-export function resignPostings(build: string, edit: (data: LexicalData) => void): void {
-  const data = decodePostings(fileBuffer(join(build, 'postings.bin')));
+export async function resignPostings(build: string, edit: (data: LexicalData) => void): Promise<void> {
+  const data = await decodePostings(byteSource(readFileSync(join(build, 'postings.bin'))));
   edit(data);
   resign(build, 'postings.bin', Buffer.concat([...postingsPieces(data)]));
 }

@@ -39,11 +39,11 @@ beforeAll(async () => {
 });
 
 /** A copy of the good index, damaged by `damage(buildDir, indexDir)`. */
-function damaged(damage: (build: string, index: string) => void): string {
+async function damaged(damage: (build: string, index: string) => void | Promise<void>): Promise<string> {
   const dir = tempDir('damaged-index');
   cpSync(good, dir, { recursive: true });
   const build = join(dir, readFileSync(join(dir, 'CURRENT'), 'utf8').trim());
-  damage(build, dir);
+  await damage(build, dir);
   return dir;
 }
 
@@ -58,8 +58,8 @@ function resigned(build: string, file: string, damage: (data: Buffer) => Buffer)
 }
 
 /** The first document claims 999 sections (sections.bin re-encoded and re-signed). */
-function withLongDocument(build: string): void {
-  resignSections(build, (t) => void (t.documents[0]!.sectionCount = 999));
+function withLongDocument(build: string): Promise<void> {
+  return resignSections(build, (t) => void (t.documents[0]!.sectionCount = 999));
 }
 
 /** Runs `serve --no-build` on `index` and checks the refusal: exit 1, one stderr line, nothing served. */
@@ -188,7 +188,7 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
   ];
   for (const [name, damage, line, todo = REBUILD] of cases) {
     it(name, async () => {
-      await expectRefusal(damaged(damage), line, {}, todo);
+      await expectRefusal(await damaged(damage), line, {}, todo);
     });
   }
 
@@ -269,7 +269,7 @@ describe.concurrent('a missing or corrupt model: one line naming the folder and 
 
 describe('a live reload of an index whose references are out of range', () => {
   it('is refused with one log line naming the file, and the old index keeps serving', async () => {
-    const dir = damaged(() => undefined);
+    const dir = await damaged(() => undefined);
     const initial = await openEngine(dir);
     const log: string[] = [];
     const live = new LiveEngine({ indexDir: dir, initial, log: (line) => log.push(line), graceMs: 0 });
@@ -278,7 +278,7 @@ describe('a live reload of an index whose references are out of range', () => {
       // A new build beside the old one, whole by its checksums but pointing outside itself, made current.
       const next = join(dir, 'build-29991231T000000000Z-1-0badf00d');
       cpSync(serving, next, { recursive: true });
-      withLongDocument(next);
+      await withLongDocument(next);
       writeFileSync(join(dir, 'CURRENT'), 'build-29991231T000000000Z-1-0badf00d\n');
       expect(await live.reload()).toBe(false);
       expect(live.current.index.buildDir).toBe(serving);

@@ -70,25 +70,16 @@ interface DeliveryRow {
  */
 export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
   const db = openDatabase(filename);
-  const {
-    findEvent,
-    lastSequence,
-    insertDelivery,
-    raiseSequence,
-    byStatus,
-    startAttempt,
-    finishAttempt,
-    requeueFailed,
-  } = prepareStatements(db);
+  const sql = prepareStatements(db);
 
   const record = (delivery: WebhookDelivery): RecordOutcome => {
     const { event, instanceId } = delivery;
-    if (findEvent.get(event.id) !== undefined) return 'duplicate';
-    const last = lastSequence.get(instanceId, event.entityFqdn, event.entityId) as
+    if (sql.findEvent.get(event.id) !== undefined) return 'duplicate';
+    const last = sql.lastSequence.get(instanceId, event.entityFqdn, event.entityId) as
       | { last_sequence: number }
       | undefined;
     if (last !== undefined && event.entityEventSequence <= last.last_sequence) return 'stale';
-    insertDelivery.run({
+    sql.insertDelivery.run({
       eventId: event.id,
       instanceId,
       eventType: delivery.eventType,
@@ -98,7 +89,7 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
       json: JSON.stringify(delivery),
       now: Date.now(),
     });
-    raiseSequence.run(instanceId, event.entityFqdn, event.entityId, event.entityEventSequence);
+    sql.raiseSequence.run(instanceId, event.entityFqdn, event.entityId, event.entityEventSequence);
     return 'stored';
   };
 
@@ -107,23 +98,23 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     // IMMEDIATE takes the write lock up front, so two processes cannot both pass the duplicate check.
     record: async (delivery) => immediate(db, () => record(delivery)),
     pending: async () =>
-      rows(byStatus, 'pending').map(({ delivery_json, attempts }) => ({
+      rows(sql.byStatus, 'pending').map(({ delivery_json, attempts }) => ({
         delivery: JSON.parse(delivery_json) as WebhookDelivery,
         attempts,
       })),
     startAttempt: async (eventId) =>
-      (startAttempt.get(Date.now(), eventId) as { attempts: number } | undefined)?.attempts,
+      (sql.startAttempt.get(Date.now(), eventId) as { attempts: number } | undefined)?.attempts,
     markAttemptFailed: async (eventId, error) => {
-      finishAttempt.run('pending', error, Date.now(), eventId);
+      sql.finishAttempt.run('pending', error, Date.now(), eventId);
     },
     markProcessed: async (eventId) => {
-      finishAttempt.run('processed', null, Date.now(), eventId);
+      sql.finishAttempt.run('processed', null, Date.now(), eventId);
     },
     markFailed: async (eventId, error) => {
-      finishAttempt.run('failed', error, Date.now(), eventId);
+      sql.finishAttempt.run('failed', error, Date.now(), eventId);
     },
-    list: async (status) => rows(byStatus, status).map(toStored),
-    requeue: async (eventId) => Number(requeueFailed.run(Date.now(), eventId).changes) > 0,
+    list: async (status) => rows(sql.byStatus, status).map(toStored),
+    requeue: async (eventId) => Number(sql.requeueFailed.run(Date.now(), eventId).changes) > 0,
     close: () => db.close(),
   };
 }
@@ -186,39 +177,31 @@ function openDatabase(filename: string): DatabaseSync {
 
 /** The store's SQL, prepared once per open database. */
 function prepareStatements(db: DatabaseSync) {
-  const findEvent = db.prepare('SELECT 1 AS found FROM webhook_deliveries WHERE event_id = ?');
-  const lastSequence = db.prepare(
-    'SELECT last_sequence FROM webhook_entity_sequences WHERE instance_id = ? AND entity_fqdn = ? AND entity_id = ?',
-  );
-  const insertDelivery = db.prepare(
-    `INSERT INTO webhook_deliveries (event_id, instance_id, event_type, entity_fqdn, entity_id, sequence, delivery_json, received_at, updated_at)
-     VALUES (@eventId, @instanceId, @eventType, @entityFqdn, @entityId, @sequence, @json, @now, @now)`,
-  );
-  const raiseSequence = db.prepare(
-    `INSERT INTO webhook_entity_sequences (instance_id, entity_fqdn, entity_id, last_sequence) VALUES (?, ?, ?, ?)
-     ON CONFLICT (instance_id, entity_fqdn, entity_id) DO UPDATE SET last_sequence = excluded.last_sequence`,
-  );
-  const byStatus = db.prepare(
-    'SELECT delivery_json, attempts, status, last_error, received_at FROM webhook_deliveries WHERE status = ? ORDER BY id',
-  );
-  const startAttempt = db.prepare(
-    "UPDATE webhook_deliveries SET attempts = attempts + 1, updated_at = ? WHERE event_id = ? AND status = 'pending' RETURNING attempts",
-  );
-  const finishAttempt = db.prepare(
-    "UPDATE webhook_deliveries SET status = ?, last_error = ?, updated_at = ? WHERE event_id = ? AND status = 'pending'",
-  );
-  const requeueFailed = db.prepare(
-    "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, updated_at = ? WHERE event_id = ? AND status = 'failed'",
-  );
   return {
-    findEvent,
-    lastSequence,
-    insertDelivery,
-    raiseSequence,
-    byStatus,
-    startAttempt,
-    finishAttempt,
-    requeueFailed,
+    findEvent: db.prepare('SELECT 1 AS found FROM webhook_deliveries WHERE event_id = ?'),
+    lastSequence: db.prepare(
+      'SELECT last_sequence FROM webhook_entity_sequences WHERE instance_id = ? AND entity_fqdn = ? AND entity_id = ?',
+    ),
+    insertDelivery: db.prepare(
+      `INSERT INTO webhook_deliveries (event_id, instance_id, event_type, entity_fqdn, entity_id, sequence, delivery_json, received_at, updated_at)
+     VALUES (@eventId, @instanceId, @eventType, @entityFqdn, @entityId, @sequence, @json, @now, @now)`,
+    ),
+    raiseSequence: db.prepare(
+      `INSERT INTO webhook_entity_sequences (instance_id, entity_fqdn, entity_id, last_sequence) VALUES (?, ?, ?, ?)
+     ON CONFLICT (instance_id, entity_fqdn, entity_id) DO UPDATE SET last_sequence = excluded.last_sequence`,
+    ),
+    byStatus: db.prepare(
+      'SELECT delivery_json, attempts, status, last_error, received_at FROM webhook_deliveries WHERE status = ? ORDER BY id',
+    ),
+    startAttempt: db.prepare(
+      "UPDATE webhook_deliveries SET attempts = attempts + 1, updated_at = ? WHERE event_id = ? AND status = 'pending' RETURNING attempts",
+    ),
+    finishAttempt: db.prepare(
+      "UPDATE webhook_deliveries SET status = ?, last_error = ?, updated_at = ? WHERE event_id = ? AND status = 'pending'",
+    ),
+    requeueFailed: db.prepare(
+      "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, updated_at = ? WHERE event_id = ? AND status = 'failed'",
+    ),
   };
 }
 

@@ -82,26 +82,12 @@ export function decodeWebhookPayload(claims: unknown): WebhookDelivery {
   }
 
   const eventJson = parseNestedJson(delivery.data, 'delivery.data');
-  const event = check(DomainEventFields, eventJson, 'event', eventJson);
+  const { entityAsJson, ...event } = check(DomainEventFields, eventJson, 'event', eventJson);
   const entity =
-    event.entityAsJson === undefined || event.entityAsJson === null
+    entityAsJson === undefined || entityAsJson === null
       ? undefined
-      : boundedDepth(parseNestedJson(event.entityAsJson, 'event.entityAsJson'), 'event.entityAsJson');
-
-  return {
-    instanceId: delivery.instanceId,
-    eventType: delivery.eventType,
-    identity,
-    event: {
-      id: event.id,
-      entityFqdn: event.entityFqdn,
-      slug: event.slug,
-      entityId: event.entityId,
-      eventTime: event.eventTime,
-      entityEventSequence: event.entityEventSequence,
-      entity,
-    },
-  };
+      : boundedDepth(parseNestedJson(entityAsJson, 'event.entityAsJson'), 'event.entityAsJson');
+  return { instanceId: delivery.instanceId, eventType: delivery.eventType, identity, event: { ...event, entity } };
 }
 
 /**
