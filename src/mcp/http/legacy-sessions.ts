@@ -87,20 +87,15 @@ export class LegacySessions {
    */
   async other(req: Request, res: Response): Promise<void> {
     const id = req.header('mcp-session-id');
-    if (id === undefined) {
-      if (req.method === 'GET') {
-        refuse(
-          res,
-          405,
-          'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.',
-          RpcCode.ServerError,
-          { Allow: 'POST' },
-        );
-      } else {
-        refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required to end a session.');
-      }
-      return;
-    }
+    if (id === undefined && req.method === 'GET')
+      return refuse(
+        res,
+        405,
+        'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.',
+        RpcCode.ServerError,
+        { Allow: 'POST' },
+      );
+    if (id === undefined) return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required to end a session.');
     const session = this.registry.get(id);
     if (!session) return sessionNotFound(res);
     await session.transport.handleRequest(req, res);
@@ -121,8 +116,7 @@ export class LegacySessions {
     if (!this.registry.begin(id)) {
       const message =
         'Too Many Requests: this session already has requests waiting to be answered and read. Read those responses first.';
-      refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': '1' });
-      return;
+      return refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': '1' });
     }
     try {
       await run();
