@@ -11,13 +11,9 @@ const PAGE_URI_SCHEME = 'svc-docs';
 /** The RFC 6570 template clients see in resources/templates/list. */
 export const PAGE_URI_TEMPLATE = `${PAGE_URI_SCHEME}://{kb}/{+path}`;
 
-function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
-
 /** The resource URI of the page `path` (forward slashes) of knowledge base `source`. */
 export function pageUri(source: string, path: string): string {
-  return `${PAGE_URI_SCHEME}://${encodeURIComponent(source)}/${encodePath(path)}`;
+  return `${PAGE_URI_SCHEME}://${encodeURIComponent(source)}/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** The URI of part `part` (from 1) of a long page. */
