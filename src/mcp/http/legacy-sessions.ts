@@ -37,10 +37,6 @@ interface LegacySessionsOptions {
   replicaId?: string;
 }
 
-function containsInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
 function sessionNotFound(res: Response): void {
   refuse(
     res,
@@ -69,7 +65,8 @@ export class LegacySessions {
 
   /** Whether this POST opens a session (initialize, alone or in a batch, and no session id). */
   opensSession(req: Request, body: unknown): boolean {
-    return req.header('mcp-session-id') === undefined && containsInitialize(body);
+    if (req.header('mcp-session-id') !== undefined) return false;
+    return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
   }
 
   /** A POST that opens a session or runs in the one it names. */
