@@ -79,6 +79,17 @@ export interface ParseLimit {
 
 type Chunked = { title: string; sections: ChunkedSection[] };
 
+/**
+ * Told each document as it is added, in corpus order, with its sections and its place in the
+ * corpus (`at` of `corpus.length`), while later documents are still being parsed; awaited.
+ */
+export type OnDocument = (
+  doc: StoredDocument,
+  sections: readonly StoredSection[],
+  at: number,
+  of: number,
+) => void | Promise<void>;
+
 export async function chunkCorpus(
   corpus: CorpusDocument[],
   previous: PreviousBuild | undefined,
@@ -86,6 +97,7 @@ export async function chunkCorpus(
   limit: ParseLimit,
   skips: SkipLog,
   log: (line: string) => void,
+  onDocument?: OnDocument,
 ): Promise<ChunkedCorpus> {
   const reusable = reusableSections(previous, options);
   const key = (doc: CorpusDocument) => `${doc.kb}/${doc.path}\0${doc.hash}`;
@@ -100,7 +112,7 @@ export async function chunkCorpus(
   const parsing = parseAhead(chunker, toParse, options);
   const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [], remembered: [] };
   try {
-    for (const doc of corpus) {
+    for (const [at, doc] of corpus.entries()) {
       const name = `${doc.kb}/${doc.path}`;
       // Before its sections are reused: a build from nothing would leave it out too.
       if (remembered.has(doc)) {
@@ -121,21 +133,27 @@ export async function chunkCorpus(
         out.documentsParsed++;
       }
       const d = out.documents.length;
-      out.documents.push({
-        kb: doc.kb,
-        path: doc.path,
-        title: chunked.title,
-        hash: doc.hash,
-        firstSection: out.sections.length,
-        sectionCount: chunked.sections.length,
-        ...(doc.url !== undefined && { url: doc.url }),
-      });
+      const stored = storedDocument(doc, chunked, out.sections.length);
+      out.documents.push(stored);
       for (const s of chunked.sections) out.sections.push({ doc: d, headings: s.headings, text: s.text, role: s.role });
+      await onDocument?.(stored, out.sections.slice(stored.firstSection), at, corpus.length);
     }
   } finally {
     release();
   }
   return out;
+}
+
+function storedDocument(doc: CorpusDocument, chunked: Chunked, firstSection: number): StoredDocument {
+  return {
+    kb: doc.kb,
+    path: doc.path,
+    title: chunked.title,
+    hash: doc.hash,
+    firstSection,
+    sectionCount: chunked.sections.length,
+    ...(doc.url !== undefined && { url: doc.url }),
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { cacheKey, type VectorCache } from './vector-cache.js';
 
 /** The embed step of a build: section texts to vectors, through the vector cache. */
 
-export type BuildPhase = 'embed-sections';
+export type BuildPhase = 'embed-sections' | 'index-documents';
 export interface BuildProgress {
   phase: BuildPhase;
   done: number;
@@ -49,4 +49,64 @@ export async function embedThroughCache(
     await options.afterBatch?.(start + batch.length);
   }
   return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
+}
+
+/**
+ * embedThroughCache for texts given a document at a time, in order, while later documents are
+ * still being parsed: each text is looked up in the cache as it comes, and the others are embedded
+ * in the same batches of `batchSize` embedThroughCache makes of them (the vectors are the same,
+ * text by text, whatever the batches).
+ */
+export class StreamedEmbedding {
+  private data: Float32Array;
+  private count = 0;
+  /** Texts the cache did not have, not yet embedded: their places and keys. */
+  private missing: { at: number; key: string; text: string }[] = [];
+  private embedded = 0;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly cache: VectorCache,
+    private readonly options: Pick<EmbedOptions, 'batchSize' | 'afterBatch'>,
+  ) {
+    this.batchSize = options.batchSize ?? 64;
+    this.data = new Float32Array(1024 * embedder.dimensions);
+  }
+
+  /** Takes the next texts; embeds every full batch of those the cache lacks. */
+  async add(texts: readonly string[]): Promise<void> {
+    const dims = this.embedder.dimensions;
+    if ((this.count + texts.length) * dims > this.data.length) {
+      const grown = new Float32Array(Math.max(this.data.length * 2, (this.count + texts.length) * dims));
+      grown.set(this.data);
+      this.data = grown;
+    }
+    for (const text of texts) {
+      const key = cacheKey(text);
+      const v = this.cache.get(key);
+      if (v) this.data.set(v, this.count * dims);
+      else this.missing.push({ at: this.count, key, text });
+      this.count++;
+    }
+    while (this.missing.length >= this.batchSize) await this.embedBatch();
+  }
+
+  /** Embeds what is left; every text's vector, in the order given. */
+  async finish(): Promise<{ matrix: VectorMatrix; embedded: number }> {
+    while (this.missing.length > 0) await this.embedBatch();
+    const dims = this.embedder.dimensions;
+    return { matrix: { dims, data: this.data.slice(0, this.count * dims) }, embedded: this.embedded };
+  }
+
+  private async embedBatch(): Promise<void> {
+    const batch = this.missing.splice(0, this.batchSize);
+    const vectors = await this.embedder.embed(batch.map((m) => m.text));
+    batch.forEach((m, j) => {
+      this.data.set(vectors[j]!, m.at * this.embedder.dimensions);
+      this.cache.set(m.key, vectors[j]!);
+    });
+    this.embedded += batch.length;
+    await this.options.afterBatch?.(this.embedded);
+  }
 }

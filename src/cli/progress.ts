@@ -15,6 +15,8 @@ interface ProgressReporter {
 
 const LABELS: Record<BuildProgress['phase'], string> = {
   'embed-sections': 'embedding sections',
+  // A full build embeds each document's sections as its parse comes in (indexer/write/streamed-sections.ts).
+  'index-documents': 'indexing documents',
 };
 
 export function progressReporter(stream: NodeJS.WriteStream): ProgressReporter {

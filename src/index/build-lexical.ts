@@ -31,16 +31,28 @@ const uint16s = (n: number) => new Growing(new Uint16Array(n), (size) => new Uin
 
 /** `sections` in section order, each the tokens of its three fields (an iterable, so they can be made one at a time). */
 export function buildLexicalData(sections: Iterable<FieldTokens>): LexicalData {
-  const termIds = new Map<string, number>();
-  const entryTerm = int32s(1024);
-  const entrySection = int32s(1024);
-  const entryTf = { title: uint16s(1024), headings: uint16s(1024), body: uint16s(1024) };
-  const lengths = { title: uint32s(1024), headings: uint32s(1024), body: uint32s(1024) };
-  let sectionCount = 0;
-  for (const fields of sections) {
+  const builder = new LexicalBuilder();
+  for (const fields of sections) builder.add(fields);
+  return builder.finish();
+}
+
+/**
+ * buildLexicalData a section at a time: a build adds each document's sections as its parse
+ * comes in (in corpus order), while later documents are still being parsed.
+ */
+export class LexicalBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly entryTerm = int32s(1024);
+  private readonly entrySection = int32s(1024);
+  private readonly entryTf = { title: uint16s(1024), headings: uint16s(1024), body: uint16s(1024) };
+  private readonly lengths = { title: uint32s(1024), headings: uint32s(1024), body: uint32s(1024) };
+  private sectionCount = 0;
+
+  /** The next section's tokens. */
+  add(fields: FieldTokens): void {
     const counts = new Map<string, [number, number, number]>();
     LEXICAL_FIELDS.forEach((field, f) => {
-      lengths[field].push(fields[field].length);
+      this.lengths[field].push(fields[field].length);
       for (const term of fields[field]) {
         let c = counts.get(term);
         if (!c) counts.set(term, (c = [0, 0, 0]));
@@ -48,17 +60,22 @@ export function buildLexicalData(sections: Iterable<FieldTokens>): LexicalData {
       }
     });
     for (const [term, [t, h, b]] of counts) {
-      let id = termIds.get(term);
-      if (id === undefined) termIds.set(term, (id = termIds.size));
-      entryTerm.push(id);
-      entrySection.push(sectionCount);
-      entryTf.title.push(Math.min(t, MAX_TF));
-      entryTf.headings.push(Math.min(h, MAX_TF));
-      entryTf.body.push(Math.min(b, MAX_TF));
+      let id = this.termIds.get(term);
+      if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+      this.entryTerm.push(id);
+      this.entrySection.push(this.sectionCount);
+      this.entryTf.title.push(Math.min(t, MAX_TF));
+      this.entryTf.headings.push(Math.min(h, MAX_TF));
+      this.entryTf.body.push(Math.min(b, MAX_TF));
     }
-    sectionCount++;
+    this.sectionCount++;
   }
-  return groupByTerm(termIds, entryTerm, entrySection, entryTf, sectionCount, lengths);
+
+  /** The statistics of the sections added. */
+  finish(): LexicalData {
+    const { termIds, entryTerm, entrySection, entryTf, sectionCount, lengths } = this;
+    return groupByTerm(termIds, entryTerm, entrySection, entryTf, sectionCount, lengths);
+  }
 }
 
 /** Counting sort of the entries (in section order) by sorted term: each term's postings stay in section order. */
