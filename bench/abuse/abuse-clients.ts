@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { percentile } from '../lib/metrics.js';
 
 /**
@@ -78,19 +79,6 @@ export const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abuse', version: '1' } },
 });
 
-/** GET /healthz, in milliseconds (Infinity when it fails). */
-function healthz(base: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request(`${base}/healthz`, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Number.POSITIVE_INFINITY));
-    });
-    req.on('error', () => resolve(Number.POSITIVE_INFINITY));
-    req.end();
-  });
-}
-
 export interface Latency {
   probes: number;
   p50Ms: number;
@@ -108,23 +96,75 @@ export function latencyOf(ms: readonly number[]): Latency {
   };
 }
 
-/** Asks /healthz every `everyMs` until stopped; the times, for the phase that was running. */
+/**
+ * The probe, in a thread of its own: GET /healthz, timed in ms (Infinity when it fails), then a
+ * pause, until told to stop. Plain JavaScript, so the thread needs no TypeScript loader.
+ */
+const PROBE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { request } = require('node:http');
+const times = [];
+let running = true;
+parentPort.on('message', () => (running = false));
+const once = () => new Promise((resolve) => {
+  const started = performance.now();
+  const req = request(workerData.url, { agent: false }, (res) => {
+    res.resume();
+    res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Infinity));
+  });
+  req.on('error', () => resolve(Infinity));
+  req.end();
+});
+(async () => {
+  while (running) {
+    times.push(await once());
+    await new Promise((resolve) => setTimeout(resolve, workerData.everyMs));
+  }
+  parentPort.postMessage(times);
+})();
+`;
+
+/**
+ * Asks /healthz every `everyMs` until stopped; the times, for the phase that was running. The
+ * probe runs on a thread of its own: on the benchmark's main thread it waited behind the phase's
+ * own clients (200 sockets opened at once held that loop 212 ms while the server's was held 215
+ * ms, and /healthz read 767 ms), which timed the benchmark, not the server.
+ */
 export function healthProbe(base: string, everyMs = 50): { stop(): Promise<number[]> } {
-  const times: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      times.push(await healthz(base));
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
-    }
-  })();
+  const thread = new Worker(PROBE, { eval: true, workerData: { url: `${base}/healthz`, everyMs } });
+  const times = new Promise<number[]>((resolve, reject) => {
+    thread.once('message', resolve);
+    thread.once('error', reject);
+  });
   return {
     async stop() {
-      running = false;
-      await loop;
-      return times;
+      thread.postMessage('stop');
+      const result = await times;
+      await thread.terminate();
+      return result;
     },
   };
+}
+
+/**
+ * The server's own event-loop delay, most in ms since the last call (prom-client's
+ * nodejs_eventloop_lag_max_seconds on /metrics, whose histogram is reset at each scrape; the first
+ * scrape starts it): what separates a server that stalled from a probe that waited on a loaded
+ * machine or behind sockets. Undefined when /metrics does not answer.
+ */
+export function serverLoopDelayMaxMs(base: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = request(`${base}/metrics`, { agent: false }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => {
+        const line = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+        resolve(line === null ? undefined : Math.round(Number(line[1]) * 10_000) / 10);
+      });
+    });
+    req.on('error', () => resolve(undefined));
+    req.end();
+  });
 }
 
 /** A client that sends one request and never reads a byte of the answer, until destroyed. */

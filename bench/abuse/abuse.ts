@@ -1,7 +1,8 @@
 import { request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Embedder } from '../../src/embedding/types.js';
 import { pageUri } from '../../src/mcp/tools/page-uri.js';
-import { healthProbe, latencyOf, type Latency } from './abuse-clients.js';
+import { healthProbe, latencyOf, type Latency, serverLoopDelayMaxMs } from './abuse-clients.js';
 import { abuseIndex, BIG_PAGE, pointAt, type AbuseIndex } from './abuse-index.js';
 import {
   abandonedSessions,
@@ -33,6 +34,12 @@ export interface AbusePhase {
   name: string;
   seconds: number;
   healthz: Latency;
+  /**
+   * Event-loop delay at most, ms: the server's (its /metrics) and this benchmark's main thread's
+   * (its clients; the /healthz probe has a thread of its own). A /healthz max far above the
+   * server's waited elsewhere (sockets, the machine's load).
+   */
+  eventLoopMaxMs: { server?: number; bench: number };
   rssStartMB: number;
   rssEndMB: number;
   seen: Record<string, unknown>;
@@ -151,6 +158,26 @@ export async function measureAbuse(options: AbuseOptions): Promise<AbuseReport> 
   return report;
 }
 
+/** Runs one phase's `body` while /healthz is probed and both event loops watched: what the phase's row shows. */
+async function measured(
+  base: string,
+  pid: number,
+  body: () => Promise<Record<string, unknown>>,
+): Promise<Omit<AbusePhase, 'name'>> {
+  await serverLoopDelayMaxMs(base);
+  const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+  benchLoop.enable();
+  const probe = healthProbe(base);
+  const rssStartMB = memoryOf(pid).rssMB;
+  const t = performance.now();
+  const seen = await body();
+  const healthz = latencyOf(await probe.stop());
+  benchLoop.disable();
+  const eventLoopMaxMs = { server: await serverLoopDelayMaxMs(base), bench: Math.round(benchLoop.max / 1e5) / 10 };
+  const seconds = Math.round((performance.now() - t) / 100) / 10;
+  return { seconds, healthz, eventLoopMaxMs, rssStartMB, rssEndMB: memoryOf(pid).rssMB, seen };
+}
+
 async function runPhases(
   options: AbuseOptions,
   server: { url: string; pid: number },
@@ -171,20 +198,7 @@ async function runPhases(
     if (options.phases && !options.phases.some((part) => name.includes(part))) return;
     enter(name);
     log(`abuse: ${name}`);
-    const probe = healthProbe(base);
-    const rssStartMB = memoryOf(server.pid).rssMB;
-    const t = performance.now();
-    const seen = await body(ctx(seconds));
-    const healthz = latencyOf(await probe.stop());
-    const rssEndMB = memoryOf(server.pid).rssMB;
-    report.phases.push({
-      name,
-      seconds: Math.round((performance.now() - t) / 100) / 10,
-      healthz,
-      rssStartMB,
-      rssEndMB,
-      seen,
-    });
+    report.phases.push({ name, ...(await measured(base, server.pid, () => body(ctx(seconds)))) });
   };
   const pause = (seconds: number) =>
     new Promise((resolve) => setTimeout(resolve, (quick ? seconds / 4 : seconds) * 1000));

@@ -20,11 +20,13 @@ export function renderAbuseSummary(r: AbuseReport): string {
         ', ',
       )}), its index reloaded every 1.5 s throughout. Each phase's clients have addresses of their own (X-Forwarded-For through the trusted loopback proxy). bench/abuse/abuse.ts; RSS every second in abuse${r.quick ? '-quick' : ''}.json.`,
     '',
-    '| phase | s | /healthz p50 / p99 / max ms | RSS start → end MB | seen |',
-    '|---|---|---|---|---|',
+    "Event-loop delay max: the server's (its /metrics) / this benchmark's main thread's (its clients; the /healthz probe runs on a thread of its own). A /healthz max well above the server's delay was spent outside the server's loop (the machine's load).",
+    '',
+    '| phase | s | /healthz p50 / p99 / max ms | event-loop delay max ms, server / bench | RSS start → end MB | seen |',
+    '|---|---|---|---|---|---|',
     ...r.phases.map(
       (p) =>
-        `| ${p.name} | ${p.seconds} | ${p.healthz.p50Ms} / ${p.healthz.p99Ms} / ${p.healthz.maxMs} | ${Math.round(p.rssStartMB)} → ${Math.round(p.rssEndMB)} | ${seenText(p.seen)} |`,
+        `| ${p.name} | ${p.seconds} | ${p.healthz.p50Ms} / ${p.healthz.p99Ms} / ${p.healthz.maxMs} | ${p.eventLoopMaxMs.server ?? '-'} / ${p.eventLoopMaxMs.bench ?? '-'} | ${Math.round(p.rssStartMB)} → ${Math.round(p.rssEndMB)} | ${seenText(p.seen)} |`,
     ),
     '',
   ];

@@ -25,7 +25,8 @@ import { pageAuth } from '../web/page-access.js';
 import { searchPageRoutes } from '../web/page-routes.js';
 import { writeTimeout } from '../mcp/http/write-timeout.js';
 import { MCP_ALIAS, MCP_PATH, MCP_PATHS, mcpRoutes } from '../mcp/http/routes.js';
-import { clientTag, requestShare } from '../mcp/http/fair-share.js';
+import { clientKeyOf, clientTag, requestShare } from '../mcp/http/fair-share.js';
+import { TurnGate } from '../http/turn-gate.js';
 import { proxyTrust } from '../http/client-identity.js';
 
 /**
@@ -61,10 +62,19 @@ function hasIndex(engine: SearchEngine): engine is SearchEngine & { index: PageI
   return 'index' in engine && typeof engine.index === 'object' && engine.index !== null && 'documents' in engine.index;
 }
 
-/** Each server sees the engine through this view, so a reloaded index serves open sessions too. */
-function liveView(options: AppOptions): { engine: SearchEngine; pages: () => PageIndex } {
+/**
+ * Each server sees the engine through this view, so a reloaded index serves open sessions too. A
+ * search's results come back through the gate: its answer is rendered on this thread in a turn of
+ * its own, not in one turn with every other search that finished meanwhile (http/turn-gate.ts).
+ */
+function liveView(options: AppOptions): { engine: SearchEngine; pages: () => PageIndex; gate: TurnGate } {
+  const gate = new TurnGate();
   const engine: SearchEngine = {
-    search: (term, searchOptions) => options.engine().search(term, searchOptions),
+    search: async (term, searchOptions) => {
+      const results = await options.engine().search(term, searchOptions);
+      await gate.turn(searchOptions?.client ?? '');
+      return results;
+    },
     summary: () => options.engine().summary(),
   };
   const pages =
@@ -73,7 +83,7 @@ function liveView(options: AppOptions): { engine: SearchEngine; pages: () => Pag
       const current = options.engine();
       return hasIndex(current) ? current.index : { documents: [], sections: [] };
     });
-  return { engine, pages };
+  return { engine, pages, gate };
 }
 
 function healthRoutes(app: Express, options: AppOptions, auth: RequestHandler, legacy: LegacySessions): void {
@@ -149,6 +159,15 @@ function observeRoutes(
     });
 }
 
+/**
+ * What /docs and the search page put in front of their work, per client: its tag, its share of
+ * running requests, then a turn of the event loop of its own to start in (http/turn-gate.ts).
+ */
+function clientShares(options: AppOptions, event: Log, gate: TurnGate): RequestHandler[] {
+  const admitted: RequestHandler = (_req, res, next) => gate.admit(clientKeyOf(res), next);
+  return [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event), admitted];
+}
+
 export function createApp(options: AppOptions): App {
   // Secrets out first, then long lines cut: a cut made first could leave part of a secret.
   const log = secretFree(boundedLines(options.log ?? writeLine), [options.authToken, options.metricsToken]);
@@ -197,7 +216,7 @@ export function createApp(options: AppOptions): App {
   const auth = authGuard(options.authToken, oauth, event);
   if (oauth !== undefined) metadataRoutes(app, options, oauth);
   healthRoutes(app, options, auth, sessions);
-  const shares = [clientTag(proxyTrust(options.trustedProxies)), requestShare(options.maxRequestsPerClient, event)];
+  const shares = clientShares(options, event, view.gate);
   mcpRoutes(app, options, { auth, shares, legacy: sessions, stateless, observer });
   const hasCredentials = options.authToken !== undefined || oauth !== undefined;
   observeRoutes(app, options, view, { auth, shares, hasCredentials, metrics });

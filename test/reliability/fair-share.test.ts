@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { QueryStore } from '../../src/observe/query-store.js';
+import type { SearchEngine } from '../../src/search/types.js';
 import { openEngine } from '../../src/search/engine.js';
 import { sampleIndex } from '../helpers/index-fixture.js';
 import { initializeBody, MCP_HEADERS, messagesOf, modernRequest, raw, sessionHeaders } from '../helpers/mcp-client.js';
@@ -81,5 +86,42 @@ describe('fair shares of running requests', () => {
     for (const res of await Promise.all(running)) expect(res.status).toBe(200);
     // Her answers read, Alice has her share again.
     expect((await raw(server.url, modernRequest('tools/list', {}, { headers: ALICE }))).status).toBe(200);
+  });
+});
+
+describe('fair turns of the event loop', () => {
+  it("renders a light client's answer after at most one of a heavy client's that finished with it", async () => {
+    // Each search runs for real, then its results are held: released together, they come back in one turn.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let waiting = 0;
+    const engine: SearchEngine = {
+      summary: () => served().summary(),
+      search: async (term, options) => {
+        const results = await served().search(term, options);
+        waiting++;
+        await held;
+        return results;
+      },
+    };
+    const store = new QueryStore({
+      indexDir: mkdtempSync(join(tmpdir(), 'svc-docs-turns-')),
+      maxBytes: 64 * 1024,
+      log: () => undefined,
+    });
+    const recorded = vi.spyOn(store, 'record');
+    const server = await serve({ engine: () => engine, store, trustedProxies: ['loopback'] });
+    const post = (body: string, as: Record<string, string>) =>
+      raw(server.url, { method: 'POST', headers: { ...MCP_HEADERS, ...as }, body });
+    const heavy = [0, 1, 2, 3, 4, 5].map((i) => post(search(i), ALICE));
+    await waitFor('six searches of one client held', () => waiting === 6);
+    const light = post(search(6).replace('webhook signature', 'rate limits'), BOB);
+    await waitFor("the other client's search held too", () => waiting === 7);
+    release();
+    for (const res of await Promise.all([...heavy, light])) expect(res.status).toBe(200);
+    // In the order the answers were rendered (without the turn gate: Alice's six, then Bob's).
+    const terms = recorded.mock.calls.map(([outcome]) => outcome.term);
+    expect(terms).toHaveLength(7);
+    expect(terms.indexOf('rate limits')).toBeLessThanOrEqual(1);
   });
 });
