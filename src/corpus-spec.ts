@@ -45,24 +45,16 @@ export class CorpusSpecError extends SvcDocsError<'invalid_corpus'> {
   }
 }
 
-export const GIT_PREFIX = 'git+';
+const GIT_PREFIX = 'git+';
 const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
 const CONTROL = /[\p{Cc}\s\u2028\u2029]/u;
 /** What `git check-ref-format` refuses, in short: no `..`, `@{`, control or special characters, no leading `-`. */
 const BAD_BRANCH = /(^[-/.])|\.\.|@\{|[\p{Cc}\s~^:?*[\\]|\/\/|([/.]|\.lock)$/u;
 
-export function isGitSpec(text: string): boolean {
-  return text.startsWith(GIT_PREFIX);
-}
-
-/** `https://…` or `http://…`: a website to crawl. */
-export function isWebSpec(text: string): boolean {
-  return /^https?:\/\//i.test(text);
-}
-
 export function parseCorpusSpec(text: string): CorpusSpec {
-  if (isWebSpec(text)) return parseWebSpec(text);
-  if (!isGitSpec(text)) return { kind: 'folder', path: text };
+  // `https://…` or `http://…`: a website to crawl.
+  if (/^https?:\/\//i.test(text)) return parseWebSpec(text);
+  if (!text.startsWith(GIT_PREFIX)) return { kind: 'folder', path: text };
   const rest = text.slice(GIT_PREFIX.length);
   const hash = rest.indexOf('#');
   let url = rest;

@@ -89,7 +89,7 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTr
   let frontmatterTitle: string | undefined;
   const first = children[0];
   if (first && isFrontmatter(first)) {
-    bodyStart = endOffset(first, source);
+    bodyStart = first.position?.end.offset ?? source.length;
     if (first.type === 'yaml') frontmatterTitle = titleFromYaml(first.value);
   }
 
@@ -116,7 +116,7 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTr
   for (const node of children) {
     if (isFrontmatter(node)) continue;
     if (node.type === 'heading') {
-      const headingStart = startOffset(node, source);
+      const headingStart = node.position?.start.offset ?? source.length;
       // A blank preamble is not a section of its own: its whitespace joins the first heading's.
       const start = flush(headingStart) ? headingStart : current.start;
       const text = headingText(node);
@@ -174,12 +174,4 @@ function titleFromYaml(value: string): string | undefined {
 function readerTitle(title: string): string | undefined {
   const text = oneLine(cleanInlineText(title).replace(/<\/?[A-Za-z][^<>]*>/g, ''));
   return text === '' ? undefined : text;
-}
-
-function startOffset(node: { position?: { start: { offset?: number } } }, source: string): number {
-  return node.position?.start.offset ?? source.length;
-}
-
-function endOffset(node: { position?: { end: { offset?: number } } }, source: string): number {
-  return node.position?.end.offset ?? source.length;
 }

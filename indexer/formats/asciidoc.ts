@@ -1,5 +1,6 @@
 import asciidoctorFactory from '@asciidoctor/core';
 import type { Element, ElementContent, Root } from 'hast';
+import { select } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { oneLine } from './one-line.js';
@@ -39,8 +40,8 @@ function admonitionsAsQuotes<T extends Root | Element>(node: T): T {
     if (child.type === 'text') return [child];
     if (child.type !== 'element') return [];
     if (!hasClass(child, ['admonitionblock'])) return [admonitionsAsQuotes(child)];
-    const label = findByClass(child, 'title') ?? findByClass(child, 'icon');
-    const content = findByClass(child, 'content')?.children ?? [];
+    const label = select('.title', child) ?? select('.icon', child);
+    const content = select('.content', child)?.children ?? [];
     const labelText: ElementContent[] = label ? [...label.children, { type: 'text', value: ':' }] : [];
     return [element('blockquote', [element('p', [element('strong', labelText)]), ...content])];
   });
@@ -49,14 +50,4 @@ function admonitionsAsQuotes<T extends Root | Element>(node: T): T {
 
 function element(tagName: string, children: ElementContent[]): Element {
   return { type: 'element', tagName, properties: {}, children };
-}
-
-function findByClass(node: Element, name: string): Element | undefined {
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    if (hasClass(child, [name])) return child;
-    const found = findByClass(child, name);
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -9,7 +9,7 @@ import { SUPPORTED_EXTENSIONS } from '../formats/supported.js';
 import { type CorpusRoot, type KnowledgeBase, knowledgeBase } from './knowledge-base.js';
 import { IncludeFiles } from './include-files.js';
 import { pageTraits, traitsOf, traitsText } from './page-traits.js';
-import { corpusIncludeBudget, type IncludeContext, pagesAsSeen, type ReadPage } from './pages-as-seen.js';
+import { CORPUS_INCLUDE_FACTOR, type IncludeContext, pagesAsSeen, type ReadPage } from './pages-as-seen.js';
 import { pageUrl } from './page-url.js';
 import { readRegularFile, SpecialFileError } from './regular-file.js';
 import { SkipLog } from './skipped-files.js';
@@ -74,7 +74,7 @@ export function loadCorpus(corpusDirs: readonly (string | CorpusRoot)[], options
   const roots = corpusDirs.map((d) => (typeof d === 'string' ? { dir: resolve(d) } : { ...d, dir: resolve(d.dir) }));
   const files = new Set<string>();
   const told = new Set<string>();
-  const corpus = corpusIncludeBudget(limits.maxFileBytes);
+  const corpus = { left: CORPUS_INCLUDE_FACTOR * limits.maxFileBytes };
   for (const root of roots) {
     const { dir } = root;
     checkCorpusFolder(dir);

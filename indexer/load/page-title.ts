@@ -1,8 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
-import { parse as parseYaml } from 'yaml';
 import { htmlSiteName } from '../formats/html-site-name.js';
+import { frontMatter } from './page-traits.js';
 
 /**
  * A name for a corpus root read off its home page: the title of its README.md, index.md or
@@ -44,18 +43,6 @@ export function nameLike(title: string | undefined): string | undefined {
   return name;
 }
 
-function frontMatterTitle(source: string): string | undefined {
-  const match = /^(---|\+\+\+)\r?\n([\s\S]*?)\r?\n\1\s*(?:\r?\n|$)/.exec(source);
-  if (!match) return undefined;
-  try {
-    const data: unknown = match[1] === '+++' ? parseToml(match[2]!) : parseYaml(match[2]!, { logLevel: 'silent' });
-    const title = (data as { title?: unknown } | null)?.title;
-    return typeof title === 'string' ? title : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The first level-one heading (ATX or setext) outside code fences, its attribute block `{#id}` dropped. */
 function firstHeading(source: string): string | undefined {
   const lines = source.split(/\r?\n/);
@@ -78,7 +65,8 @@ function firstHeading(source: string): string | undefined {
 
 /** The title of a Markdown page's head (front matter first). */
 export function pageTitle(source: string): string | undefined {
-  return frontMatterTitle(source) ?? firstHeading(source);
+  const title = frontMatter(source)?.title;
+  return typeof title === 'string' ? title : firstHeading(source);
 }
 
 /** The page's first bytes, where its title is: a regular file only, never a symbolic link. */

@@ -1,7 +1,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { findIncludes } from '../chunk/dialects/include-directives.js';
-import type { SiteGenerator } from './site-readers.js';
+import { type Data, record, type SiteGenerator } from './site-readers.js';
 
 /**
  * What a page's own text says about how its site treats it, remembered with its digest
@@ -22,20 +22,14 @@ export interface PageTraits {
 
 const FRONTMATTER = /^\uFEFF?(---|\+\+\+)[ \t]*\r?\n([\s\S]*?\r?\n)??\1[ \t]*(?:\r?\n|$)/;
 
-type Data = Record<string, unknown>;
-
-function record(value: unknown): Data | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
-}
-
-function frontMatter(source: string): Data | undefined {
+/** A page's front matter (YAML or TOML) when its text matches `mentions`; undefined when it has none or it does not parse. */
+export function frontMatter(source: string, mentions = /./): Data | undefined {
   const m = FRONTMATTER.exec(source);
-  // Parsing every page's front matter would be most of a load's time: only these keys matter.
-  if (!m || !/headless|render/.test(m[2] ?? '')) return undefined;
+  if (!m || !mentions.test(m[2] ?? '')) return undefined;
   try {
-    return record(m[1] === '+++' ? parseToml(m[2] ?? '') : parseYaml(m[2] ?? ''));
+    return record(m[1] === '+++' ? parseToml(m[2] ?? '') : parseYaml(m[2] ?? '', { logLevel: 'silent' }));
   } catch {
-    // Front matter that does not parse says nothing about rendering.
+    // Front matter that does not parse says nothing.
     return undefined;
   }
 }
@@ -55,7 +49,8 @@ function neverRenders(data: Data | undefined): boolean {
 }
 
 export function pageTraits(source: string): PageTraits {
-  const data = frontMatter(source);
+  // Parsing every page's front matter would be most of a load's time: only these keys matter.
+  const data = frontMatter(source, /headless|render/);
   const cascade = data?.cascade;
   const cascades = Array.isArray(cascade) ? cascade.map(record) : [record(cascade)];
   return {

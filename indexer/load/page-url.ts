@@ -51,9 +51,5 @@ export function pageUrl(site: PublishedSite, file: string): string | undefined {
   const rel = relative(site.contentRoot, file);
   if (rel === '' || rel.startsWith('..') || rel.startsWith(sep)) return undefined;
   const path = urlPath(rel.split(sep).join('/'), site.style);
-  const encoded = path
-    .split('/')
-    .map((segment) => encodeURIComponent(segment))
-    .join('/');
-  return new URL(encoded, folderUrl(site.base)).href;
+  return new URL(path.split('/').map(encodeURIComponent).join('/'), folderUrl(site.base)).href;
 }

@@ -34,7 +34,7 @@ export interface IncludeContext {
   files: IncludeFiles;
   /** Included text a page may take in all, in characters (the per-file size limit). */
   maxChars: number;
-  /** Included text the pages of the whole load may still take (corpusIncludeBudget), shared by every page. */
+  /** Included text the pages of the whole load may still take (CORPUS_INCLUDE_FACTOR), shared by every page. */
   corpus: { left: number };
   skips: SkipLog;
   /** Problems already told in this load, so each is told once. */
@@ -73,10 +73,6 @@ export function pagesAsSeen<D extends PageDocument>(
  */
 export const CORPUS_INCLUDE_FACTOR = 32;
 
-export function corpusIncludeBudget(maxFileBytes: number): { left: number } {
-  return { left: CORPUS_INCLUDE_FACTOR * maxFileBytes };
-}
-
 function withIncludes<D extends PageDocument>(
   { doc, file }: ReadPage<D>,
   kb: KnowledgeBase,
@@ -85,14 +81,8 @@ function withIncludes<D extends PageDocument>(
   const { files, corpus } = context;
   const page = { id: files.idOf(file), text: doc.source };
   const maxChars = Math.min(context.maxChars, corpus.left);
-  const expanded = expandIncludes<ReadInclude>(
-    page,
-    (directive, from) => files.resolve(directive, from.id, kb.layout),
-    {
-      maxDepth: DEFAULT_INCLUDE_DEPTH,
-      maxChars,
-    },
-  );
+  const limits = { maxDepth: DEFAULT_INCLUDE_DEPTH, maxChars };
+  const expanded = expandIncludes<ReadInclude>(page, (d, from) => files.resolve(d, from.id, kb.layout), limits);
   corpus.left -= Math.max(0, expanded.text.length - doc.source.length);
   for (const problem of expanded.problems)
     tell(

@@ -28,13 +28,13 @@ export type SiteGenerator = 'mkdocs' | 'docusaurus' | 'hugo' | 'vitepress' | 'md
 
 export type SiteReader = (dir: string, text: string, file: string) => SiteInfo | undefined;
 
-type Data = Record<string, unknown>;
+export type Data = Record<string, unknown>;
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function record(value: unknown): Data | undefined {
+export function record(value: unknown): Data | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
 }
 

@@ -1,7 +1,7 @@
 import type { WebLimits } from '../../src/settings/web.js';
 import { pageLinks } from './page-links.js';
 import type { Robots } from './robots.js';
-import { type Fetched, type FetchBounds, fetchBounded, type Validators, WebFetchError } from './web-fetch.js';
+import { type Fetched, type FetchBounds, fetchBounded, WebFetchError } from './web-fetch.js';
 import { fileFor, type PageState, underStart } from './web-mirror.js';
 
 /**
@@ -111,7 +111,8 @@ class Crawl {
     const before = this.input.previous[url.href];
     let fetched: Fetched;
     try {
-      fetched = await fetchBounded(url, this.bounds(), validatorsOf(before));
+      // A page's last state carries its validators (ETag, Last-Modified) for a conditional request.
+      fetched = await fetchBounded(url, this.bounds(), before);
     } catch (error) {
       if (before !== undefined) this.out.kept[url.href] = before;
       if (!this.stopped)
@@ -159,14 +160,6 @@ class Crawl {
 /** What tells pages apart: the file they are kept in (`guide/` and `guide/index.html` are one page). */
 function pageKey(url: URL, folder: URL): string {
   return fileFor(url, folder, 'text/html') ?? url.href;
-}
-
-function validatorsOf(state: PageState | undefined): Validators {
-  if (state === undefined) return {};
-  return {
-    ...(state.etag !== undefined && { etag: state.etag }),
-    ...(state.lastModified !== undefined && { lastModified: state.lastModified }),
-  };
 }
 
 export function crawl(input: CrawlInput): Promise<CrawlOutput> {

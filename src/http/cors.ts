@@ -26,10 +26,7 @@ export function corsHeaders(allowedOrigins: readonly string[]): RequestHandler {
 
 /** Answers OPTIONS (a CORS preflight carries no token, so this runs before the token check). */
 export function preflight(req: Request, res: Response, next: NextFunction): void {
-  if (req.method !== 'OPTIONS') {
-    next();
-    return;
-  }
+  if (req.method !== 'OPTIONS') return next();
   res.set({
     Allow: ALLOWED_METHODS,
     'Access-Control-Allow-Methods': ALLOWED_METHODS,

@@ -35,3 +35,12 @@ export function jsonLog(sink: LogLine): Log {
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A line's JSON value, or undefined for a line that is not JSON (an empty one, a line cut short). */
+export function jsonOf(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}

@@ -70,12 +70,7 @@ function clientOfMessage(message: unknown): ClientInfo | undefined {
 
 /** The client a body (one message or a batch) names. */
 export function clientOfBody(body: unknown): ClientInfo | undefined {
-  const messages = Array.isArray(body) ? body : [body];
-  for (const message of messages) {
-    const client = clientOfMessage(message);
-    if (client !== undefined) return client;
-  }
-  return undefined;
+  return (Array.isArray(body) ? body : [body]).map(clientOfMessage).find((client) => client !== undefined);
 }
 
 /** A POST body's description; `sessionClient` is the 2025 session's client, when the body names none. */

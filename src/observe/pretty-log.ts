@@ -1,5 +1,5 @@
 import type { LogFormat } from '../settings/observability.js';
-import type { LogLine } from './log.js';
+import { jsonOf, type LogLine } from './log.js';
 import { terminalText } from './terminal-text.js';
 
 /**
@@ -22,12 +22,7 @@ function shown(value: unknown): string {
 
 /** One JSON log line as a line for people; a line that is not a JSON object is shown as it is. */
 export function prettyLine(line: string, colour = false): string {
-  let entry: unknown;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    return terminalText(line);
-  }
+  const entry = jsonOf(line);
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return terminalText(line);
   const { time, level, event, message, ...fields } = entry as Record<string, unknown>;
   const clock = typeof time === 'string' ? time.slice(11, 23) : '';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { jsonOf } from './log.js';
 import type { SearchOutcome } from './search-outcome.js';
 
 /**
@@ -43,19 +44,9 @@ export function queryRecord(outcome: SearchOutcome, client: string | undefined, 
 
 /** The records of a store file's text written at or after `since`; lines that are not records are skipped. */
 export function parseQueryRecords(text: string, since?: Date): QueryRecord[] {
-  const records: QueryRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const parsed = queryRecordSchema.safeParse(raw);
-    if (!parsed.success) continue;
-    if (since !== undefined && !(Date.parse(parsed.data.time) >= since.getTime())) continue;
-    records.push(parsed.data);
-  }
-  return records;
+  return text.split('\n').flatMap((line) => {
+    const parsed = queryRecordSchema.safeParse(jsonOf(line));
+    const kept = parsed.success && (since === undefined || Date.parse(parsed.data.time) >= since.getTime());
+    return kept ? [parsed.data] : [];
+  });
 }

@@ -64,12 +64,6 @@ export class QueryStore {
     while (this.writing !== undefined) await this.writing;
   }
 
-  /** The records kept, oldest first, written at or after `since`. */
-  async read(since?: Date): Promise<QueryRecord[]> {
-    await this.flush();
-    return readQueryRecords(this.options.indexDir, since);
-  }
-
   private writeSoon(): void {
     this.writing ??= delay(BATCH_MS)
       .then(() => this.drain())

@@ -46,7 +46,8 @@ describe('the query store', () => {
     await first.flush();
     const second = store(dir);
     second.record(outcome('rate limits'), 'cursor');
-    const records = await second.read();
+    await second.flush();
+    const records = await readQueryRecords(dir);
     expect(records.map((r) => [r.term, r.client, r.notCovered])).toEqual([
       ['webhook signature', 'claude-code', false],
       ['banana bread', undefined, true],

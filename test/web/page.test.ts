@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { QueryStore } from '../../src/observe/query-store.js';
+import { QueryStore, readQueryRecords } from '../../src/observe/query-store.js';
 import { openEngine } from '../../src/search/engine.js';
 import { bundledIndex } from '../helpers/index-fixture.js';
 import { connectClient, raw, textOf } from '../helpers/mcp-client.js';
@@ -98,7 +98,8 @@ describe('the search page', () => {
     } finally {
       await close();
     }
-    expect((await store.read()).map((r) => r.term)).toEqual(['banana bread recipe']);
+    await store.flush();
+    expect((await readQueryRecords(store.indexDir)).map((r) => r.term)).toEqual(['banana bread recipe']);
     const home = await page(server.url);
     expect(home.text).toMatch(/Questions the docs did not cover<\/h3>.*banana bread recipe/s);
   });

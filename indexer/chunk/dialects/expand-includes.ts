@@ -1,5 +1,5 @@
 import { findIncludes, type IncludeDirective } from './include-directives.js';
-import { mdbookPart } from './mdbook-include.js';
+import { lineRange, mdbookPart } from './mdbook-include.js';
 
 /**
  * A page with the files it includes put in their place, as its readers see it: the included
@@ -116,12 +116,8 @@ function inlined<F extends IncludedFile>(
 /** The lines or the region a directive names, else the whole text. */
 function selected(text: string, directive: IncludeDirective): string {
   if (directive.kind === 'mdbook') return mdbookPart(text, directive);
-  let part = text;
-  if (directive.region !== undefined) part = region(part, directive.region);
-  if (directive.lines === undefined) return part;
-  const lines = part.split(/(?<=\n)/);
-  const from = Math.max((directive.lines.from ?? 1) - 1, 0);
-  return lines.slice(from, directive.lines.to ?? lines.length).join('');
+  const part = directive.region === undefined ? text : region(text, directive.region);
+  return directive.lines === undefined ? part : lineRange(part, directive.lines).join('');
 }
 
 /** VitePress regions: `<!-- #region name -->` … `<!-- #endregion name -->` (or `// #region`, `#region`). */

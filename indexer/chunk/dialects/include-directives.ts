@@ -1,3 +1,5 @@
+import { closesFence } from './containers.js';
+
 /**
  * Where a page pulls in another file, as its site generator writes it, found outside fenced code
  * (a code example that shows the syntax stays as written). Pure: the page's text in, directives out.
@@ -65,13 +67,7 @@ function proseLines(source: string): Line[] {
   for (const line of linesOf(source)) {
     const marker = FENCE.exec(line.text)?.[1];
     if (fence !== undefined) {
-      if (
-        marker !== undefined &&
-        marker[0] === fence[0] &&
-        marker.length >= fence.length &&
-        line.text.trim() === marker
-      )
-        fence = undefined;
+      if (closesFence(line.text, fence)) fence = undefined;
       continue;
     }
     if (marker !== undefined) {

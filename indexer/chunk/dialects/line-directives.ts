@@ -81,15 +81,11 @@ const closers = new WeakMap<readonly string[], Map<string, number[]>>();
 
 function closingLines(lines: readonly string[], name: string): number[] {
   let byName = closers.get(lines);
-  if (byName === undefined) {
-    byName = new Map();
-    closers.set(lines, byName);
-  }
+  if (byName === undefined) closers.set(lines, (byName = new Map()));
   let found = byName.get(name);
   if (found === undefined) {
     const close = new RegExp(`^[ \\t]*\\{\\{[<%][ \\t]*/${name}[ \\t]*[>%]\\}\\}[ \\t]*\\r?\\n?$`);
-    found = lines.flatMap((line, i) => (close.test(line) ? [i] : []));
-    byName.set(name, found);
+    byName.set(name, (found = lines.flatMap((line, i) => (close.test(line) ? [i] : []))));
   }
   return found;
 }

@@ -11,17 +11,18 @@ export function mdbookPart(
   text: string,
   selector: { region?: string; lines?: { from?: number; to?: number } },
 ): string {
-  const lines = text.split(/(?<=\n)/);
-  let part = lines;
-  if (selector.region !== undefined) part = anchored(lines, selector.region);
-  else if (selector.lines !== undefined) {
-    const from = Math.max((selector.lines.from ?? 1) - 1, 0);
-    part = lines.slice(from, selector.lines.to ?? lines.length);
-  }
+  const part = selector.region === undefined ? lineRange(text, selector.lines ?? {}) : anchored(text, selector.region);
   return part.filter((line) => !MARKER.test(line)).join('');
 }
 
-function anchored(lines: readonly string[], name: string): string[] {
+/** Lines `from` to `to` of `text`, 1-based and inclusive (an open end is the text's), each with its line end. */
+export function lineRange(text: string, { from = 1, to }: { from?: number; to?: number }): string[] {
+  const lines = text.split(/(?<=\n)/);
+  return lines.slice(Math.max(from - 1, 0), to ?? lines.length);
+}
+
+function anchored(text: string, name: string): string[] {
+  const lines = text.split(/(?<=\n)/);
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const start = lines.findIndex((l) => new RegExp(`\\bANCHOR:\\s*${escaped}\\b`).test(l));
   if (start < 0) return [];

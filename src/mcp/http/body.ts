@@ -8,10 +8,8 @@ import { batchRules, paramsRules, unknownPrototypeTools } from './message-checks
  */
 
 function requireJson(req: Request, res: Response, next: NextFunction): void {
-  if (!req.is('application/json')) {
-    refuse(res, 415, 'Unsupported Media Type: send JSON-RPC with Content-Type: application/json');
-    return;
-  }
+  if (!req.is('application/json'))
+    return refuse(res, 415, 'Unsupported Media Type: send JSON-RPC with Content-Type: application/json');
   next();
 }
 
@@ -33,24 +31,25 @@ function jsonDepth(value: unknown, limit: number): number {
 }
 
 function refuseDeepJson(req: Request, res: Response, next: NextFunction): void {
-  if (jsonDepth(req.body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-    refuse(
+  if (jsonDepth(req.body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    return refuse(
       res,
       400,
       `Invalid Request: the JSON nests more than ${MAX_JSON_DEPTH} levels deep; no MCP message needs that many.`,
       RpcCode.InvalidRequest,
     );
-    return;
-  }
   next();
 }
 
 function refuseEmptyBatch(req: Request, res: Response, next: NextFunction): void {
   // JSON-RPC 2.0: an empty batch is an invalid request, not nothing to acknowledge with 202.
-  if (Array.isArray(req.body) && req.body.length === 0) {
-    refuse(res, 400, 'Invalid Request: the JSON-RPC batch is empty; send at least one message', RpcCode.InvalidRequest);
-    return;
-  }
+  if (Array.isArray(req.body) && req.body.length === 0)
+    return refuse(
+      res,
+      400,
+      'Invalid Request: the JSON-RPC batch is empty; send at least one message',
+      RpcCode.InvalidRequest,
+    );
   next();
 }
 

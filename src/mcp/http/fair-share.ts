@@ -57,7 +57,7 @@ export function requestShare(maxRequestsPerClient: number, event: Log): RequestH
     if (now.requests + now.streams >= maxRequestsPerClient || (stream && now.streams >= maxStreams)) {
       event({ level: 'warn', event: 'client-requests-full', clientKey: client, max: maxRequestsPerClient });
       const what = stream ? `${maxStreams} streams open` : `${maxRequestsPerClient} requests running or unread`;
-      refuse(
+      return refuse(
         res,
         429,
         `Too Many Requests: this client already has ${what}. Read their answers, then retry.`,
@@ -66,7 +66,6 @@ export function requestShare(maxRequestsPerClient: number, event: Log): RequestH
           'Retry-After': '1',
         },
       );
-      return;
     }
     const kind = stream ? 'streams' : 'requests';
     now[kind]++;

@@ -18,28 +18,24 @@ import type { Log } from '../../observe/log.js';
 export function originGuard(allowedOrigins: readonly string[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const origin = req.header('origin');
-    if (!originAllowed(origin, allowedOrigins)) {
-      refuse(
+    if (!originAllowed(origin, allowedOrigins))
+      return refuse(
         res,
         403,
         `Forbidden: Origin ${origin} is not allowed. Add it to SVC_DOCS_ALLOWED_ORIGINS if this browser client is trusted.`,
       );
-      return;
-    }
     next();
   };
 }
 
 export function hostGuard(allowedHosts: readonly string[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!hostAllowed(req.header('host'), allowedHosts)) {
-      refuse(
+    if (!hostAllowed(req.header('host'), allowedHosts))
+      return refuse(
         res,
         403,
         `Forbidden: Host ${req.header('host') ?? '(none)'} is not allowed. Add the name clients use to SVC_DOCS_ALLOWED_HOSTS.`,
       );
-      return;
-    }
     next();
   };
 }
@@ -64,8 +60,8 @@ export function authGuard(token: string | undefined, oauth: OAuthAccess | undefi
     const authorization = req.header('authorization');
     if (expected === undefined && oauth === undefined) return next();
     if (expected !== undefined && bearerMatches(authorization, expected)) return next();
-    if (oauth === undefined) {
-      refuse(
+    if (oauth === undefined)
+      return refuse(
         res,
         401,
         'Unauthorized: send the header "Authorization: Bearer <token>" with the token the server was started with (SVC_DOCS_AUTH_TOKEN).',
@@ -75,8 +71,6 @@ export function authGuard(token: string | undefined, oauth: OAuthAccess | undefi
             authorization !== undefined ? 'Bearer realm="svc-docs", error="invalid_token"' : 'Bearer realm="svc-docs"',
         },
       );
-      return;
-    }
     const bearer = bearerTokenOf(authorization);
     // A header that is not "Bearer <token>" is a token refused, not a missing one.
     let refusal = authorization === undefined ? undefined : new TokenRefusedError('malformed');
@@ -128,13 +122,9 @@ function challenge(req: Request, res: Response, oauth: OAuthAccess, refusal: Tok
  * exactly one Host header (Node keeps only the first of several, which another hop may not).
  */
 export function requestShapeGuard(req: Request, res: Response, next: NextFunction): void {
-  if (!req.url.startsWith('/')) {
-    refuse(res, 400, 'Bad Request: send the request target as a path (e.g. POST /docs), not an absolute URL.');
-    return;
-  }
-  if ((req.headersDistinct.host?.length ?? 0) > 1) {
-    refuse(res, 400, 'Bad Request: the request has more than one Host header.');
-    return;
-  }
+  if (!req.url.startsWith('/'))
+    return refuse(res, 400, 'Bad Request: send the request target as a path (e.g. POST /docs), not an absolute URL.');
+  if ((req.headersDistinct.host?.length ?? 0) > 1)
+    return refuse(res, 400, 'Bad Request: the request has more than one Host header.');
   next();
 }

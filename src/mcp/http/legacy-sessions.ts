@@ -37,10 +37,6 @@ interface LegacySessionsOptions {
   replicaId?: string;
 }
 
-function containsInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
 function sessionNotFound(res: Response): void {
   refuse(
     res,
@@ -69,7 +65,8 @@ export class LegacySessions {
 
   /** Whether this POST opens a session (initialize, alone or in a batch, and no session id). */
   opensSession(req: Request, body: unknown): boolean {
-    return req.header('mcp-session-id') === undefined && containsInitialize(body);
+    if (req.header('mcp-session-id') !== undefined) return false;
+    return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
   }
 
   /** A POST that opens a session or runs in the one it names. */
@@ -87,20 +84,15 @@ export class LegacySessions {
    */
   async other(req: Request, res: Response): Promise<void> {
     const id = req.header('mcp-session-id');
-    if (id === undefined) {
-      if (req.method === 'GET') {
-        refuse(
-          res,
-          405,
-          'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.',
-          RpcCode.ServerError,
-          { Allow: 'POST' },
-        );
-      } else {
-        refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required to end a session.');
-      }
-      return;
-    }
+    if (id === undefined && req.method === 'GET')
+      return refuse(
+        res,
+        405,
+        'Method Not Allowed: without a session there is no server-to-client stream; POST requests to /docs.',
+        RpcCode.ServerError,
+        { Allow: 'POST' },
+      );
+    if (id === undefined) return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required to end a session.');
     const session = this.registry.get(id);
     if (!session) return sessionNotFound(res);
     await session.transport.handleRequest(req, res);
@@ -121,8 +113,7 @@ export class LegacySessions {
     if (!this.registry.begin(id)) {
       const message =
         'Too Many Requests: this session already has requests waiting to be answered and read. Read those responses first.';
-      refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': '1' });
-      return;
+      return refuse(res, 429, message, RpcCode.ServerError, { 'Retry-After': '1' });
     }
     try {
       await run();

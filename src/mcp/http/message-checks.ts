@@ -70,10 +70,7 @@ function batchRefusal(req: Request, batch: unknown[]): string | undefined {
 export function batchRules(req: Request, res: Response, next: NextFunction): void {
   const body: unknown = req.body;
   const refusal = Array.isArray(body) ? batchRefusal(req, body) : undefined;
-  if (refusal !== undefined) {
-    refuse(res, 400, refusal, RpcCode.InvalidRequest);
-    return;
-  }
+  if (refusal !== undefined) return refuse(res, 400, refusal, RpcCode.InvalidRequest);
   next();
 }
 

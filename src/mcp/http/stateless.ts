@@ -52,14 +52,13 @@ export function statelessExchanges(options: StatelessOptions): Stateless {
   const capped = (handler: typeof modern) => async (req: Request, res: Response, body: unknown) => {
     if (running >= options.maxConcurrent) {
       event({ level: 'warn', event: 'exchanges-full', max: options.maxConcurrent });
-      refuse(
+      return refuse(
         res,
         503,
         `Service Unavailable: ${options.maxConcurrent} requests are already running. Retry in a second.`,
         RpcCode.ServerError,
         { 'Retry-After': '1' },
       );
-      return;
     }
     running++;
     // Counted while it works: an answer waiting on a client that does not read holds no slot.

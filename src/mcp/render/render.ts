@@ -1,4 +1,5 @@
 import { covered } from '../../search/coverage.js';
+import { DEFAULT_PASSAGES } from '../../search/passage-options.js';
 import type { RelevanceLabel, SearchResult, WindowSection } from '../../search/types.js';
 import { pageUri } from '../tools/page-uri.js';
 import { cutMarkdown } from './cut-markdown.js';
@@ -8,7 +9,6 @@ import { outlineLine } from './outline.js';
 import {
   type Chosen,
   clipLimit,
-  DEFAULT_SELECT,
   type SelectMeasure,
   type SelectOptions,
   type Selection,
@@ -216,7 +216,8 @@ export function renderSearch(
   results: readonly SearchResult[],
   options: RenderOptions,
 ): { text: string; structured: SearchDocsOutput } {
-  const given: SelectOptions = { ...DEFAULT_SELECT, ...options };
+  // The shipped numbers (frozen: tuning passes its own copy in `options`).
+  const given: SelectOptions = { ...DEFAULT_PASSAGES, ...options };
   // Under a small budget no section takes more than 0.4 of it (but never under 1,500 characters).
   const cap = Math.max(1_500, Math.floor(0.4 * options.budgetChars));
   const select: SelectOptions = {

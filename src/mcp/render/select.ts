@@ -1,4 +1,4 @@
-import { DEFAULT_PASSAGES, type PassageOptions } from '../../search/passage-options.js';
+import type { PassageOptions } from '../../search/passage-options.js';
 import type { SearchResult, WindowSection } from '../../search/types.js';
 
 /**
@@ -24,9 +24,6 @@ export interface SelectMeasure {
 
 /** The budget with every fitted number (src/search/passage-options.ts). */
 export type SelectOptions = PassageOptions & { budgetChars: number };
-
-/** The shipped numbers (frozen: tuning passes its own copy). */
-export const DEFAULT_SELECT: PassageOptions = DEFAULT_PASSAGES;
 
 /** How much of `section`, of the result at 0-based `rank`, a response shows at most. */
 export function clipLimit(

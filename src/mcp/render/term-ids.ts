@@ -13,10 +13,7 @@ const ids = new Map<string, number>();
 /** The id of `term`, given it a new one the first time. */
 export function termId(term: string): number {
   let id = ids.get(term);
-  if (id === undefined) {
-    id = ids.size;
-    ids.set(term, id);
-  }
+  if (id === undefined) ids.set(term, (id = ids.size));
   return id;
 }
 

@@ -37,12 +37,7 @@ interface DocsServerOptions {
 }
 
 /** The server's own defaults (settings/server-options.ts), for callers that pass none. */
-const SERVER_DEFAULTS = parseServerOptions({});
-const DEFAULTS: DocsServerOptions = {
-  responseBudgetChars: SERVER_DEFAULTS.responseBudgetChars,
-  pageBudgetChars: SERVER_DEFAULTS.pageBudgetChars,
-  maxResults: SERVER_DEFAULTS.maxResults,
-};
+const DEFAULTS = parseServerOptions({});
 
 /** An index with no pages, for a server started without one (tests of the HTTP layer). */
 const NO_PAGES: PageIndex = { documents: [], sections: [] };

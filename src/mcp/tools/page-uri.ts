@@ -11,13 +11,9 @@ const PAGE_URI_SCHEME = 'svc-docs';
 /** The RFC 6570 template clients see in resources/templates/list. */
 export const PAGE_URI_TEMPLATE = `${PAGE_URI_SCHEME}://{kb}/{+path}`;
 
-function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
-
 /** The resource URI of the page `path` (forward slashes) of knowledge base `source`. */
 export function pageUri(source: string, path: string): string {
-  return `${PAGE_URI_SCHEME}://${encodeURIComponent(source)}/${encodePath(path)}`;
+  return `${PAGE_URI_SCHEME}://${encodeURIComponent(source)}/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** The URI of part `part` (from 1) of a long page. */
@@ -32,31 +28,19 @@ interface PageRef {
   part?: number;
 }
 
-const PART_QUERY = /\?part=([1-9]\d{0,5})$/;
+const PAGE_URI = new RegExp(String.raw`^${PAGE_URI_SCHEME}://([^/]+)/(.+?)(\?part=([1-9]\d{0,5}))?$`);
 
 /** The page a URI names (and the part, if any), or undefined when it is not a page URI this server makes. */
 export function parsePageUri(uri: string): PageRef | undefined {
-  const query = PART_QUERY.exec(uri);
-  const page = query ? uri.slice(0, query.index) : uri;
-  const ref = parseWholePageUri(page);
-  return ref && query ? { ...ref, part: Number(query[1]) } : ref;
-}
-
-function parseWholePageUri(uri: string): PageRef | undefined {
-  const prefix = `${PAGE_URI_SCHEME}://`;
-  if (!uri.startsWith(prefix)) return undefined;
-  const rest = uri.slice(prefix.length);
-  const slash = rest.indexOf('/');
-  if (slash <= 0 || slash === rest.length - 1) return undefined;
+  const match = PAGE_URI.exec(uri);
+  if (!match) return undefined;
+  const [, kb, encoded, query = '', part] = match as unknown as [string, string, string, string?, string?];
   try {
-    const source = decodeURIComponent(rest.slice(0, slash));
-    const path = rest
-      .slice(slash + 1)
-      .split('/')
-      .map(decodeURIComponent)
-      .join('/');
+    const source = decodeURIComponent(kb);
+    const path = encoded.split('/').map(decodeURIComponent).join('/');
     // A URI that does not round-trip (a stray "%2F", an unencoded character) is not one we issued.
-    return pageUri(source, path) === uri ? { source, path } : undefined;
+    if (`${pageUri(source, path)}${query}` !== uri) return undefined;
+    return part === undefined ? { source, path } : { source, path, part: Number(part) };
   } catch {
     return undefined;
   }

@@ -81,10 +81,7 @@ const lookups = new WeakMap<PageIndex, Map<string, number>>();
 /** The document of knowledge base `source` at `path`, or undefined. */
 export function findPage(index: PageIndex, source: string, path: string): StoredDocument | undefined {
   let byKey = lookups.get(index);
-  if (!byKey) {
-    byKey = new Map(index.documents.map((doc, i) => [`${doc.kb}\u0000${doc.path}`, i]));
-    lookups.set(index, byKey);
-  }
+  if (!byKey) lookups.set(index, (byKey = new Map(index.documents.map((doc, i) => [`${doc.kb}\u0000${doc.path}`, i]))));
   const i = byKey.get(`${source}\u0000${path}`);
   return i === undefined ? undefined : index.documents[i];
 }
