@@ -10,7 +10,7 @@ import { SETTINGS } from '../settings/catalogue.js';
 import { configSettings, debugRequested, indexSettings, searchSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
 import { rememberCorpus } from '../settings/last-corpus.js';
-import type { Env } from '../settings/values.js';
+import { type Env, unknownVariables } from '../settings/values.js';
 
 /**
  * The command line: the one place that wires the indexer and the server together. A user's
@@ -133,6 +133,10 @@ async function printSearch(words: string[], flags: SearchFlags, env: Env): Promi
 }
 
 export async function main(argv: string[], env: Env): Promise<number> {
+  for (const name of unknownVariables(env))
+    console.error(
+      `svc-docs: warning: ${name} is not a setting and is ignored (svc-docs --help, docs/configuration.md)`,
+    );
   const program = createProgram(env);
   try {
     await program.parseAsync(argv);

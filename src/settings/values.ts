@@ -56,3 +56,18 @@ export function overlay(under: Values, over: Values): Values {
   for (const [name, value] of Object.entries(over)) if (value !== undefined) values[name] = value;
   return values as Values;
 }
+
+/** Variables svc-docs' own scripts read (scripts/use-node.sh), not settings. */
+const SCRIPT_VARIABLES = new Set(['SVC_DOCS_NODE_MAJOR']);
+
+/**
+ * SVC_DOCS_* variables that name no setting: a typo, or a setting since removed (issue 41 removed
+ * SVC_DOCS_STRUCTURED_OUTPUT and SVC_DOCS_READ_PAGE_TOOL). Read by no command, they would be
+ * ignored without a word.
+ */
+export function unknownVariables(env: Env): string[] {
+  const known = new Set<string>(Object.values(SETTINGS).map((s) => s.variable));
+  return Object.keys(env)
+    .filter((name) => name.startsWith('SVC_DOCS_') && !known.has(name) && !SCRIPT_VARIABLES.has(name))
+    .sort();
+}

@@ -135,4 +135,13 @@ describe('the first hour: each bad input ends in one line', () => {
     const command = await runCli(['serv'], cliEnv());
     expectOneLine(command, /^svc-docs: unknown command 'serv' \(Did you mean serve\?\); see svc-docs --help$/);
   });
+
+  it('names an SVC_DOCS_ variable that is no setting (a typo, or a removed one) in one warning line', async () => {
+    const run = await runCli(['status'], cliEnv({ SVC_DOCS_READ_PAGE_TOOL: '1', SVC_DOCS_PROT: '4000' }, freshCache()));
+    const warnings = linesOf(run.stderr).filter((line) => line.includes('warning'));
+    expect(warnings).toEqual([
+      'svc-docs: warning: SVC_DOCS_PROT is not a setting and is ignored (svc-docs --help, docs/configuration.md)',
+      'svc-docs: warning: SVC_DOCS_READ_PAGE_TOOL is not a setting and is ignored (svc-docs --help, docs/configuration.md)',
+    ]);
+  });
 });
