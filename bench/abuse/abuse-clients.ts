@@ -152,15 +152,19 @@ export function healthProbe(base: string, everyMs = 50): { stop(): Promise<numbe
  * scrape starts it): what separates a server that stalled from a probe that waited on a loaded
  * machine or behind sockets. Undefined when /metrics does not answer.
  */
-export function serverLoopDelayMaxMs(base: string): Promise<number | undefined> {
+export async function serverLoopDelayMaxMs(base: string): Promise<number | undefined> {
+  const text = await getText(`${base}/metrics`);
+  const line = text === undefined ? null : /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+  return line === null ? undefined : Math.round(Number(line[1]) * 10_000) / 10;
+}
+
+/** A GET's whole answer as text, on a connection of its own; undefined when the server does not answer. */
+export function getText(url: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const req = request(`${base}/metrics`, { agent: false }, (res) => {
+    const req = request(url, { agent: false }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        const line = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
-        resolve(line === null ? undefined : Math.round(Number(line[1]) * 10_000) / 10);
-      });
+      res.on('end', () => resolve(text));
     });
     req.on('error', () => resolve(undefined));
     req.end();

@@ -1,8 +1,7 @@
-import { request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Embedder } from '../../src/embedding/types.js';
 import { pageUri } from '../../src/mcp/tools/page-uri.js';
-import { healthProbe, latencyOf, type Latency, serverLoopDelayMaxMs } from './abuse-clients.js';
+import { getText, healthProbe, latencyOf, type Latency, serverLoopDelayMaxMs } from './abuse-clients.js';
 import { abuseIndex, BIG_PAGE, pointAt, type AbuseIndex } from './abuse-index.js';
 import {
   abandonedSessions,
@@ -55,22 +54,13 @@ export interface AbuseReport {
 }
 
 /** The builtAt /readyz reports: which build the server has loaded. */
-export function readyBuiltAt(base: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const req = request(`${base}/readyz`, { agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        try {
-          resolve((JSON.parse(text) as { index?: { builtAt?: string } }).index?.builtAt);
-        } catch {
-          resolve(undefined);
-        }
-      });
-    });
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
+export async function readyBuiltAt(base: string): Promise<string | undefined> {
+  const text = await getText(`${base}/readyz`);
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as { index?: { builtAt?: string } }).index?.builtAt;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
