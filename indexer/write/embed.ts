@@ -63,6 +63,13 @@ export class StreamedEmbedding {
   /** Texts the cache did not have, not yet embedded: their places and keys. */
   private missing: { at: number; key: string; text: string }[] = [];
   private embedded = 0;
+  /**
+   * The vectors this build embedded (the cache hands back the same arrays): a later text found
+   * with one of them was not in the cache when the build began, and counts as embedded, as
+   * embedThroughCache, which looks every text up first, counts it.
+   */
+  private readonly own = new WeakSet<Float32Array>();
+  private repeats = 0;
   private readonly batchSize: number;
 
   constructor(
@@ -85,8 +92,10 @@ export class StreamedEmbedding {
     for (const text of texts) {
       const key = cacheKey(text);
       const v = this.cache.get(key);
-      if (v) this.data.set(v, this.count * dims);
-      else this.missing.push({ at: this.count, key, text });
+      if (v) {
+        this.data.set(v, this.count * dims);
+        if (this.own.has(v)) this.repeats++;
+      } else this.missing.push({ at: this.count, key, text });
       this.count++;
     }
     while (this.missing.length >= this.batchSize) await this.embedBatch();
@@ -96,7 +105,7 @@ export class StreamedEmbedding {
   async finish(): Promise<{ matrix: VectorMatrix; embedded: number }> {
     while (this.missing.length > 0) await this.embedBatch();
     const dims = this.embedder.dimensions;
-    return { matrix: { dims, data: this.data.slice(0, this.count * dims) }, embedded: this.embedded };
+    return { matrix: { dims, data: this.data.slice(0, this.count * dims) }, embedded: this.embedded + this.repeats };
   }
 
   private async embedBatch(): Promise<void> {
@@ -105,6 +114,7 @@ export class StreamedEmbedding {
     batch.forEach((m, j) => {
       this.data.set(vectors[j]!, m.at * this.embedder.dimensions);
       this.cache.set(m.key, vectors[j]!);
+      this.own.add(vectors[j]!);
     });
     this.embedded += batch.length;
     await this.options.afterBatch?.(this.embedded);
