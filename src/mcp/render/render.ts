@@ -169,6 +169,29 @@ function structuredResult(c: Chosen, rank: number, options: SelectOptions): Sear
   };
 }
 
+/**
+ * The answer as data, its results built only when read: the search page reads them, while an MCP
+ * answer is its text alone, so a SearchDocs call does not clip every shown section a second time.
+ */
+function structuredOutput(
+  query: string,
+  covered: boolean,
+  chosen: readonly Chosen[],
+  omittedResults: number,
+  options: SelectOptions,
+): SearchDocsOutput {
+  let results: SearchDocsOutput['results'] | undefined;
+  return {
+    query,
+    covered,
+    omittedResults,
+    get results() {
+      results ??= chosen.map((c, i) => structuredResult(c, i + 1, options));
+      return results;
+    },
+  };
+}
+
 /** The closest pages of a query the docs do not cover: each its best section, quoted short. */
 function notCoveredChosen(results: readonly SearchResult[]): Chosen[] {
   return results.slice(0, NOT_COVERED_PAGES).map((result) => {
@@ -226,28 +249,13 @@ export function renderSearch(
     sectionChars: Math.min(given.sectionChars, cap),
   };
   if (results.length === 0)
-    return { text: noResultsText(term), structured: { query: term, covered: false, results: [], omittedResults: 0 } };
+    return { text: noResultsText(term), structured: structuredOutput(term, false, [], 0, select) };
   if (!covered(results, select, term)) {
     const chosen = notCoveredChosen(results);
-    return {
-      text: notCoveredText(term, results),
-      structured: {
-        query: term,
-        covered: false,
-        results: chosen.map((c, i) => structuredResult(c, i + 1, select)),
-        omittedResults: results.length - chosen.length,
-      },
-    };
+    const omitted = results.length - chosen.length;
+    return { text: notCoveredText(term, results), structured: structuredOutput(term, false, chosen, omitted, select) };
   }
   const { chosen, omittedResults } = fitted(term, results, select);
   const text = responseText(term, chosen, omittedResults, select);
-  return {
-    text,
-    structured: {
-      query: term,
-      covered: true,
-      results: chosen.map((c, i) => structuredResult(c, i + 1, select)),
-      omittedResults,
-    },
-  };
+  return { text, structured: structuredOutput(term, true, chosen, omittedResults, select) };
 }
