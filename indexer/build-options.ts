@@ -46,9 +46,11 @@ export interface BuildSummary extends SkipSummary {
   sectionsReused: number;
   /** Files parsed and chunked in this build; the others kept their sections from the previous build. */
   documentsParsed: number;
-  /** Files read but left out (their parse ran over the time limit), as `kb/path`. */
+  /** Files read but left out (a format other than Markdown or text whose parse failed or ran over the time limit), as `kb/path`. */
   skipped: string[];
-  /** Of those, the ones left out without parsing: an earlier build's parse of the same content ran over the limit. */
+  /** Markdown (or text) files whose parse failed or ran over the time limit, indexed as plain text (failed-parse.ts). */
+  plainText: string[];
+  /** Files not parsed, as an earlier build's parse of the same content ran over the limit: left out or plain text. */
   remembered: string[];
   changes: { added: string[]; changed: string[]; removed: string[] };
   seconds: number;

@@ -4,7 +4,8 @@ import type { Embedder } from '../src/embedding/types.js';
 import type { Manifest } from '../src/index/manifest.js';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk/chunk.js';
 import { CorpusDigests } from './write/corpus-digests.js';
-import { chunkCorpus, DEFAULT_FILE_LIMITS, skipRemembered } from './parse/chunk-corpus.js';
+import { chunkCorpus, DEFAULT_FILE_LIMITS } from './parse/chunk-corpus.js';
+import { type Remembered, rememberedFailures } from './parse/failed-parse.js';
 import { corpusChecksum, unchangedBuild } from './reindex/index-status.js';
 import { loadCorpus, type CorpusDocument } from './load/load-corpus.js';
 import { ParseFailures } from './parse/parse-failures.js';
@@ -33,11 +34,13 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   const chunkOptions = options.chunk ?? DEFAULT_CHUNK_OPTIONS;
   const timeoutMs = options.limits?.parseTimeoutMs ?? DEFAULT_FILE_LIMITS.parseTimeoutMs;
   const failures = ParseFailures.beside(options.vectorCacheDir);
-  const remembered = skipRemembered(corpus, { timeoutMs, failures }, skips);
-  const live = await liveBuildIfUnchanged(options, corpus, remembered.size, chunkOptions, log);
+  const remembered = rememberedFailures(corpus, { timeoutMs, failures }, skips);
+  const leftOut = [...remembered.values()].filter((known) => known === 'left-out').length;
+  // A page to parse again under a raised limit makes another index, whatever the manifest says.
+  const parseAgain = [...remembered.values()].includes('parse-again');
+  const live = !parseAgain && (await liveBuildIfUnchanged(options, corpus, leftOut, chunkOptions, log));
   if (live) {
-    const rememberedNames = [...remembered].map((doc) => `${doc.kb}/${doc.path}`);
-    return { ...unchangedSummary(live.buildDir, live.manifest, started, rememberedNames), ...skips.summary() };
+    return { ...unchangedSummary(live.buildDir, live.manifest, started, remembered), ...skips.summary() };
   }
   const kept = await options.keep?.take(options.outDir);
   const previous = kept?.previous ?? (await previousBuild(options.outDir));
@@ -55,7 +58,7 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
     ? new StreamedSections(embedder.promise, options.vectorCacheDir, options, log)
     : undefined;
   // The parser processes start (and every document is sent) before the model loads, beside them.
-  const chunking = chunkCorpus(corpus, previous, chunkOptions, limit, skips, log, streamed?.add);
+  const chunking = chunkCorpus(corpus, previous, chunkOptions, limit, skips, streamed?.add);
   const ownsEmbedder = options.embedder === undefined;
   embedder.resolve(options.embedder ?? loadModel(options, log));
   // Awaited once the parse is done; a failed load met before then must not end the process.
@@ -130,8 +133,10 @@ function unchangedSummary(
   buildDir: string,
   manifest: Manifest,
   started: number,
-  remembered: string[],
+  remembered: ReadonlyMap<CorpusDocument, Remembered>,
 ): Omit<BuildSummary, keyof SkipSummary> {
+  const named = (...as: Remembered[]) =>
+    [...remembered].filter(([, known]) => as.includes(known)).map(([doc]) => `${doc.kb}/${doc.path}`);
   return {
     buildDir,
     documents: manifest.corpus.documents,
@@ -140,8 +145,10 @@ function unchangedSummary(
     sectionsEmbedded: 0,
     sectionsReused: manifest.sections,
     documentsParsed: 0,
-    skipped: remembered,
-    remembered,
+    skipped: named('left-out'),
+    // The pages this build knows to be plain text without parsing: those of the live build's own failed parses are not known.
+    plainText: named('plain'),
+    remembered: named('plain', 'left-out'),
     changes: { added: [], changed: [], removed: [] },
     seconds: (performance.now() - started) / 1000,
     unchanged: true,

@@ -108,6 +108,7 @@ function buildCounts(
     sectionsReused: sections.length - sectionsEmbedded,
     documentsParsed: chunked.documentsParsed,
     skipped: chunked.skipped,
+    plainText: chunked.plainText,
     remembered: chunked.remembered,
     changes: diffDocuments(previous?.documents ?? [], documents),
     seconds: 0,

@@ -60,7 +60,7 @@ try {
     log: (l) => console.log(`  ${l}`),
   });
   console.log(
-    `whole build of ${Object.keys(files).length} files: ${summary.documents} documents, ${summary.sections} sections, ${summary.skipped.length} skipped for time, ${summary.seconds.toFixed(1)} s`,
+    `whole build of ${Object.keys(files).length} files: ${summary.documents} documents, ${summary.sections} sections, ${summary.plainText.length} as plain text (a failed parse), ${summary.skipped.length} skipped, ${summary.seconds.toFixed(1)} s`,
   );
 } finally {
   rmSync(root, { recursive: true, force: true });

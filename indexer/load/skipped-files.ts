@@ -63,6 +63,11 @@ export class SkipLog {
     this.warn(line);
   }
 
+  /** A line about one file that is indexed, but not as written (as plain text, say): to the warnings, never counted. */
+  note(line: string): void {
+    this.warn(line);
+  }
+
   /** A line for the build's log that leaves no file out (an include that leads nowhere); past TOLD_PER_KIND of its `kind`, counted. */
   tell(line: string, kind = line): void {
     const count = this.told.get(kind) ?? { shown: 0, more: 0 };

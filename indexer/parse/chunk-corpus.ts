@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 import type { Manifest } from '../../src/index/manifest.js';
 import {
@@ -10,9 +9,8 @@ import {
   type ChunkOutcome,
 } from './bounded-chunk.js';
 import { ChunkerPool, defaultParseWorkers } from './chunker-pool.js';
-import { CHUNKER_VERSION, plainSections, type ChunkedSection, type ChunkOptions } from '../chunk/chunk.js';
-import { escapeName } from '../load/corpus-walk.js';
-import { FORMATS, formatOf, withoutExtension } from '../formats/supported.js';
+import { CHUNKER_VERSION, type ChunkOptions } from '../chunk/chunk.js';
+import { asPlainText, type Chunked, fromOutcome, type Remembered } from './failed-parse.js';
 import { InlineChunker } from './inline-chunk.js';
 import { SETTINGS } from '../../src/settings/catalogue.js';
 import { DEFAULT_MAX_FILE_BYTES, type CorpusDocument } from '../load/load-corpus.js';
@@ -21,10 +19,11 @@ import type { SkipLog } from '../load/skipped-files.js';
 
 /**
  * The corpus as documents and sections: each file parsed and chunked within a time limit, or
- * its sections taken from the previous build when neither it nor the chunking changed. A file
- * that cannot be parsed in time is left out with one line naming it (to the skip log), and
- * remembered so that later builds leave it out without parsing it (parse-failures.ts); so is a
- * file of another format than Markdown that cannot be read as that format. The rest is indexed.
+ * its sections taken from the previous build when neither it nor the chunking changed. A
+ * Markdown file that cannot be parsed (in time, within the parser's stack or heap) is indexed as
+ * plain text, one of another format is left out, each with one line naming it (failed-parse.ts);
+ * one whose parse ran over the time limit is remembered, so that later builds do the same
+ * without parsing it (parse-failures.ts).
  */
 
 export interface FileLimits {
@@ -60,7 +59,9 @@ export interface ChunkedCorpus {
   documentsParsed: number;
   /** Files read but left out (their parse ran over the time limit or failed), as `kb/path`. */
   skipped: string[];
-  /** Of those, the ones left out unparsed: an earlier build's parse of the same content ran over the limit. */
+  /** Files whose parse failed (or was not tried, `remembered`), indexed as plain text. */
+  plainText: string[];
+  /** Files not parsed, as an earlier build's parse of the same content ran over the limit: left out or plain text. */
   remembered: string[];
 }
 
@@ -69,15 +70,13 @@ export interface ParseLimit {
   timeoutMs: number;
   /** Contents whose parse ran over the limit: this build's are added. */
   failures?: ParseFailures;
-  /** Documents left out unparsed, as an earlier parse of their content ran over the limit (skipRemembered). */
-  remembered?: ReadonlySet<CorpusDocument>;
+  /** Documents an earlier parse of whose content ran over the limit (rememberedFailures), and what this build does with them. */
+  remembered?: ReadonlyMap<CorpusDocument, Remembered>;
   /** Parse workers a large change set is parsed on (default: one per core, chunker-pool.ts). */
   workers?: number;
   /** The parser's heap, MB (default PARSE_HEAP_MB). */
   heapMb?: number;
 }
-
-type Chunked = { title: string; sections: ChunkedSection[] };
 
 /**
  * Told each document as it is added, in corpus order, with its sections and its place in the
@@ -96,13 +95,14 @@ export async function chunkCorpus(
   options: ChunkOptions,
   limit: ParseLimit,
   skips: SkipLog,
-  log: (line: string) => void,
   onDocument?: OnDocument,
 ): Promise<ChunkedCorpus> {
   const reusable = reusableSections(previous, options);
   const key = (doc: CorpusDocument) => `${doc.kb}/${doc.path}\0${doc.hash}`;
-  const remembered = limit.remembered ?? new Set();
-  const toParse = corpus.filter((doc) => !reusable.has(key(doc)) && !remembered.has(doc));
+  const remembered = limit.remembered ?? new Map<CorpusDocument, Remembered>();
+  const parses = (known: Remembered | undefined, doc: CorpusDocument) =>
+    known === 'parse-again' || (known === undefined && !reusable.has(key(doc)));
+  const toParse = corpus.filter((doc) => parses(remembered.get(doc), doc));
   const { chunker, release } = chunkerFor(
     toParse,
     limit.timeoutMs,
@@ -110,27 +110,26 @@ export async function chunkCorpus(
     limit.heapMb,
   );
   const parsing = parseAhead(chunker, toParse, options);
-  const out: ChunkedCorpus = { documents: [], sections: [], documentsParsed: 0, skipped: [], remembered: [] };
+  const out: ChunkedCorpus = {
+    documents: [],
+    sections: [],
+    documentsParsed: 0,
+    skipped: [],
+    plainText: [],
+    remembered: [],
+  };
+  const chunksOf = (doc: CorpusDocument) =>
+    sectionsOf(doc, { known: remembered.get(doc), reused: reusable.get(key(doc)), parsing, chunker }, out, {
+      options,
+      limit,
+      skips,
+    });
   try {
     for (const [at, doc] of corpus.entries()) {
-      const name = `${doc.kb}/${doc.path}`;
-      // Before its sections are reused: a build from nothing would leave it out too.
-      if (remembered.has(doc)) {
-        out.skipped.push(name);
-        out.remembered.push(name);
+      const chunked = await chunksOf(doc);
+      if (chunked === undefined) {
+        out.skipped.push(`${doc.kb}/${doc.path}`);
         continue;
-      }
-      let chunked = reusable.get(key(doc));
-      if (!chunked) {
-        const parsed = parsing.get(doc) ?? chunker.chunk({ path: doc.path, source: doc.source }, options);
-        const outcome = chunkDocument(await parsed, chunker.timeoutMs, doc, options, skips, log);
-        if (outcome === 'parse-timeout' || outcome === 'parse-failure') {
-          if (outcome === 'parse-timeout') limit.failures?.record(doc.hash, limit.timeoutMs);
-          out.skipped.push(name);
-          continue;
-        }
-        chunked = outcome;
-        out.documentsParsed++;
       }
       const d = out.documents.length;
       const stored = storedDocument(doc, chunked, out.sections.length);
@@ -144,6 +143,36 @@ export async function chunkCorpus(
   return out;
 }
 
+/** A document's sections: reused, parsed, or plain text; undefined when it is left out. Counted in `out`. */
+async function sectionsOf(
+  doc: CorpusDocument,
+  given: {
+    known: Remembered | undefined;
+    reused: Chunked | undefined;
+    parsing: Map<CorpusDocument, Promise<ChunkOutcome>>;
+    chunker: Chunker;
+  },
+  out: ChunkedCorpus,
+  { options, limit, skips }: { options: ChunkOptions; limit: ParseLimit; skips: SkipLog },
+): Promise<Chunked | undefined> {
+  const name = `${doc.kb}/${doc.path}`;
+  // Before its sections are reused: a build from nothing would not parse it either.
+  if (given.known === 'plain' || given.known === 'left-out') out.remembered.push(name);
+  if (given.known === 'left-out') return undefined;
+  if (given.known === 'plain') out.plainText.push(name);
+  if (given.known === 'plain') return asPlainText(doc, options);
+  // Sections a build at a lower limit gave it are its plain text: parsed again under this one.
+  if (given.known !== 'parse-again' && given.reused) return given.reused;
+  const outcome = await (given.parsing.get(doc) ??
+    given.chunker.chunk({ path: doc.path, source: doc.source }, options));
+  if (!outcome.ok && outcome.reason === 'timeout') limit.failures?.record(doc.hash, limit.timeoutMs);
+  const chunked = fromOutcome(outcome, given.chunker.timeoutMs, doc, options, skips);
+  if (chunked === undefined) return undefined;
+  if (!outcome.ok) out.plainText.push(name);
+  out.documentsParsed++;
+  return chunked;
+}
+
 function storedDocument(doc: CorpusDocument, chunked: Chunked, firstSection: number): StoredDocument {
   return {
     kb: doc.kb,
@@ -154,30 +183,6 @@ function storedDocument(doc: CorpusDocument, chunked: Chunked, firstSection: num
     sectionCount: chunked.sections.length,
     ...(doc.url !== undefined && { url: doc.url }),
   };
-}
-
-/**
- * The documents an earlier build's parse of the same content ran over the limit on (at this limit
- * or above), each named in one line: a build leaves them out without reading or parsing them.
- */
-export function skipRemembered(
-  docs: readonly CorpusDocument[],
-  limit: Pick<ParseLimit, 'timeoutMs' | 'failures'>,
-  skips: SkipLog,
-): Set<CorpusDocument> {
-  const skipped = new Set<CorpusDocument>();
-  for (const doc of docs) {
-    const ranOverMs = limit.failures?.ranOver(doc.hash, limit.timeoutMs);
-    if (ranOverMs === undefined) continue;
-    skipped.add(doc);
-    skips.skip(
-      escapeName(`${doc.kb}/${doc.path}`),
-      'parse-remembered',
-      `an earlier build's parse of this content took over ${ranOverMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); it is parsed again once it changes or the limit is raised`,
-      'parse limit, remembered',
-    );
-  }
-  return skipped;
 }
 
 /**
@@ -265,36 +270,4 @@ function reusableSections(previous: PreviousBuild | undefined, options: ChunkOpt
     });
   }
   return reusable;
-}
-
-/** A document's sections, or why it is left out (told to the skip log). */
-function chunkDocument(
-  outcome: ChunkOutcome,
-  parseTimeoutMs: number,
-  doc: CorpusDocument,
-  options: ChunkOptions,
-  skips: SkipLog,
-  log: (line: string) => void,
-): Chunked | 'parse-timeout' | 'parse-failure' {
-  const name = escapeName(`${doc.kb}/${doc.path}`);
-  const fallbackTitle = withoutExtension(basename(doc.path));
-  if (outcome.ok) return { title: outcome.doc.title ?? fallbackTitle, sections: outcome.doc.sections };
-  if (outcome.reason === 'timeout') {
-    skips.skip(
-      name,
-      'parse-timeout',
-      `parsing it took over ${parseTimeoutMs / 1000} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`,
-    );
-    return 'parse-timeout';
-  }
-  const format = formatOf(doc.path) ?? 'markdown';
-  if (format !== 'markdown') {
-    // Another format's source (HTML tags, notebook JSON) is not text a reader would search.
-    const why = `it could not be read as ${FORMATS[format].label} (${outcome.error ?? 'error'}); the rest of the corpus is indexed`;
-    skips.skip(name, 'parse-failure', why);
-    return 'parse-failure';
-  }
-  // A file the parser cannot handle (deep nesting overflows its stack) is still searchable as plain text.
-  log(`warning: ${name} could not be parsed as Markdown (${outcome.error ?? 'error'}); indexed as plain text`);
-  return { title: fallbackTitle, sections: plainSections(doc.source, options) };
 }

@@ -116,7 +116,8 @@ export const SETTINGS = {
     variable: 'SVC_DOCS_PARSE_TIMEOUT_SECONDS',
     kind: 'positive',
     default: 20,
-    meaning: 'A corpus file whose parse takes longer is skipped with a warning',
+    meaning:
+      'A corpus file whose parse takes longer is indexed as plain text (Markdown, text) or skipped (other formats), with a warning',
     commands: BUILDING,
   },
   gitPollSeconds: {

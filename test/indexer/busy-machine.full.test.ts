@@ -62,7 +62,7 @@ function slowestParseMs(files: CorpusFile[]): number {
   );
 }
 
-async function build(): Promise<{ skipped: string[]; sections: Buffer; postings: Buffer }> {
+async function build(): Promise<{ skipped: string[]; plainText: string[]; sections: Buffer; postings: Buffer }> {
   // Each build starts its own parser worker, cold, as a one-shot `svc-docs index` does.
   await closeIdleChunker();
   const outDir = tempDir('busy-index');
@@ -74,7 +74,12 @@ async function build(): Promise<{ skipped: string[]; sections: Buffer; postings:
     limits: { parseTimeoutMs: limitMs },
   });
   const file = (name: string) => readFileSync(join(summary.buildDir, name));
-  return { skipped: summary.skipped, sections: file(INDEX_FILES.sections), postings: file(INDEX_FILES.lexical) };
+  return {
+    skipped: summary.skipped,
+    plainText: summary.plainText,
+    sections: file(INDEX_FILES.sections),
+    postings: file(INDEX_FILES.lexical),
+  };
 }
 
 describe.skipIf(!existsSync(CORPUS))('a busy machine', () => {
@@ -93,6 +98,8 @@ describe.skipIf(!existsSync(CORPUS))('a busy machine', () => {
     const loaded = await build();
     expect(loaded.skipped).toEqual([]);
     expect(idle.skipped).toEqual([]);
+    // A parse over the limit would be indexed as plain text: none is.
+    expect([...loaded.plainText, ...idle.plainText]).toEqual([]);
     expect(loaded.sections.equals(idle.sections)).toBe(true);
     expect(loaded.postings.equals(idle.postings)).toBe(true);
   }, 300_000);

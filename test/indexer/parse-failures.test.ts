@@ -11,16 +11,16 @@ import { readIndex } from '../../src/index/open-index.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
 
 /**
- * A page whose parse ran over the limit is remembered by its content's digest and left out of
- * later builds without being parsed, named in each build's output, until its content changes or
- * the limit is raised.
+ * A page whose parse ran over the limit is indexed as plain text, remembered by its content's
+ * digest, and indexed as plain text by later builds without being parsed, named in each build's
+ * output, until its content changes or the limit is raised.
  */
 
 /** Nested brackets: the parser takes about 27 s of CPU over 100 KB of them. */
 const BRACKETS = '['.repeat(50_000) + ']'.repeat(50_000);
 const LIMIT_MS = 500;
-const PARSED = `skipped kb/brackets.md: parsing it took over 0.5 s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`;
-const REMEMBERED = `skipped kb/brackets.md (parse limit, remembered): an earlier build's parse of this content took over 0.5 s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); it is parsed again once it changes or the limit is raised`;
+const PARSED = `warning: kb/brackets.md could not be parsed as Markdown (parsing it took over 0.5 s of CPU time, SVC_DOCS_PARSE_TIMEOUT_SECONDS); indexed as plain text`;
+const REMEMBERED = `warning: kb/brackets.md could not be parsed as Markdown (an earlier build's parse of this content took over 0.5 s of CPU time, SVC_DOCS_PARSE_TIMEOUT_SECONDS; it is parsed again once it changes or the limit is raised); indexed as plain text`;
 
 let embedder: Embedder;
 beforeAll(async () => {
@@ -53,12 +53,18 @@ function setUp() {
 }
 
 describe('a page over the parse limit', () => {
-  it('is left out of later builds without a parse, named each time, until it changes', async () => {
+  it('is plain text in later builds without a parse, named each time, until it changes', async () => {
     const { options, build, edit } = setUp();
     const first = await build();
     expect(first.brackets).toEqual([PARSED]);
-    expect(first.summary.skipped).toEqual(['kb/brackets.md']);
-    expect(first.summary.remembered).toEqual([]);
+    expect(first.summary).toMatchObject({ skipped: [], plainText: ['kb/brackets.md'], remembered: [] });
+    const brackets = async () => {
+      const index = await readIndex(options.outDir);
+      const doc = index.documents.find((d) => d.path === 'brackets.md')!;
+      return index.sections.slice(doc.firstSection, doc.firstSection + doc.sectionCount).map((s) => s.text);
+    };
+    const asPlainText = await brackets();
+    expect(asPlainText.join('')).toBe(BRACKETS);
 
     edit('deploy.md', '# Deploy\n\nRun the heron rollout.\n');
     const second = await build();
@@ -66,9 +72,12 @@ describe('a page over the parse limit', () => {
     expect(second.brackets).toEqual([REMEMBERED]);
     expect(second.summary).toMatchObject({
       documentsParsed: 1,
-      skipped: ['kb/brackets.md'],
+      skipped: [],
+      plainText: ['kb/brackets.md'],
       remembered: ['kb/brackets.md'],
     });
+    // The same index as the build that parsed it.
+    expect(await brackets()).toEqual(asPlainText);
 
     // Nothing changed: the index is up to date, and the page is still named.
     const third = await build();
@@ -79,15 +88,16 @@ describe('a page over the parse limit', () => {
     edit('brackets.md', '# Brackets\n\nNo longer nested.\n');
     const fixed = await build();
     expect(fixed.brackets).toEqual([]);
-    expect(fixed.summary.skipped).toEqual([]);
+    expect(fixed.summary.plainText).toEqual([]);
     expect((await readIndex(options.outDir)).documents.map((d) => d.path)).toEqual(['brackets.md', 'deploy.md']);
   }, 180_000);
 
   it('is parsed again under a higher limit, and remembered at the lower one still', async () => {
     const { build, edit } = setUp();
     await build();
-    edit('deploy.md', '# Deploy\n\nRun the heron rollout.\n');
+    // Nothing else changed: neither the live build nor the plain text it gave the page is kept.
     const raised = await build({ limits: { parseTimeoutMs: 2 * LIMIT_MS } });
+    expect(raised.summary.unchanged).toBe(false);
     expect(raised.brackets).toEqual([PARSED.replace('0.5 s', '1 s')]);
     edit('deploy.md', '# Deploy\n\nRun the pelican rollout.\n');
     const lowered = await build();

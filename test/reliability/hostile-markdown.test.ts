@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { BLOCK_SPLIT_FACTOR, MAX_SPLIT_OVERSHOOT } from '../../indexer/chunk/split-section.js';
-import { DEFAULT_CHUNK_OPTIONS, parseMarkdown } from '../../indexer/chunk/chunk.js';
+import { DEFAULT_CHUNK_OPTIONS, parseMarkdown, plainSections } from '../../indexer/chunk/chunk.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/open-index.js';
@@ -14,8 +14,8 @@ import { linesOf, runCli } from './helpers.js';
  * nested list; thousands of list markers on one line), to overflow its stack (deep block
  * quotes), to make one giant section (an unclosed code fence) or simply to be huge. Each is
  * generated here. The indexer stops a parse at its time limit and skips an over-size file, with
- * one line naming the file; everything else is indexed and searchable, and no section is
- * unbounded. (How long these take is measured by bench/abuse/hostile-markdown.ts, not asserted here.)
+ * one line naming the file; a page whose parse fails, whichever bound it meets first, is indexed
+ * as plain text; everything else is indexed and searchable, and no section is unbounded. (How long these take is measured by bench/abuse/hostile-markdown.ts, not asserted here.)
  */
 
 /** Each line indented one level deeper than the one before. */
@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 describe('hostile Markdown in the corpus', () => {
-  it('is stopped at the parse limit or the size limit, reported by name in one line each, and the rest is indexed', {
+  it('is stopped at the parse limit (plain text) or the size limit (left out), named in one line each, and the rest is indexed', {
     timeout: 300_000,
   }, async () => {
     const outDir = tempDir('hostile-index');
@@ -74,31 +74,36 @@ describe('hostile Markdown in the corpus', () => {
 
     for (const file of Object.keys(SLOW)) {
       expect(log.filter((l) => l.includes(file))).toEqual([
-        `skipped ${file}: parsing it took over ${PARSE_LIMIT_S} s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed`,
+        `warning: ${file} could not be parsed as Markdown (parsing it took over ${PARSE_LIMIT_S} s of CPU time, SVC_DOCS_PARSE_TIMEOUT_SECONDS); indexed as plain text`,
       ]);
     }
     expect(log.filter((l) => l.includes('too-big.md'))).toEqual([
       'skipped kb/too-big.md: 3,000,007 bytes is over the limit of 2,000,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)',
     ]);
-    // Deep quotes overflow the parser's stack, sooner or later than the time limit depending on the machine.
+    // Deep quotes overflow the parser's stack or reach the time limit first, depending on the
+    // machine: one line either way, and one index.
     const quote = log.filter((l) => l.includes('deep-quote.md'));
     expect(quote).toHaveLength(1);
     expect(quote[0]).toMatch(
-      new RegExp(
-        `^(warning: kb/deep-quote\\.md could not be parsed as Markdown \\(RangeError\\); indexed as plain text|skipped kb/deep-quote\\.md: parsing it took over ${PARSE_LIMIT_S} s of CPU time .*)$`,
-      ),
+      /^warning: kb\/deep-quote\.md could not be parsed as Markdown \(.*\); indexed as plain text$/,
     );
     // Messages name files; they never quote them.
     expect(log.join('\n')).not.toMatch(/\[\[\[|echo line|big words|- - - /);
-    expect(summary.skipped.filter((f) => f !== 'kb/deep-quote.md').sort()).toEqual(Object.keys(SLOW).sort());
+    expect(summary.skipped).toEqual([]);
+    const plain = ['kb/deep-quote.md', ...Object.keys(SLOW)].sort();
+    expect(summary.plainText.slice().sort()).toEqual(plain);
 
     const index = await readIndex(outDir);
-    expect(
-      index.documents
-        .map((d) => d.path)
-        .filter((p) => p !== 'deep-quote.md')
-        .sort(),
-    ).toEqual(['refunds.md', 'unclosed-fence.md', 'webhooks.md']);
+    expect(index.documents.map((d) => d.path).sort()).toEqual(
+      ['refunds.md', 'unclosed-fence.md', 'webhooks.md', ...plain.map((p) => p.slice('kb/'.length))].sort(),
+    );
+    for (const file of plain) {
+      const doc = index.documents.find((d) => `kb/${d.path}` === file)!;
+      const texts = index.sections.slice(doc.firstSection, doc.firstSection + doc.sectionCount).map((s) => s.text);
+      expect(texts, file).toEqual(
+        plainSections(HOSTILE[file as keyof typeof HOSTILE], DEFAULT_CHUNK_OPTIONS).map((s) => s.text),
+      );
+    }
     const bound = BLOCK_SPLIT_FACTOR * DEFAULT_CHUNK_OPTIONS.maxSectionChars + MAX_SPLIT_OVERSHOOT;
     expect(Math.max(...index.sections.slice().map((s) => s.text.length))).toBeLessThanOrEqual(bound);
 
@@ -115,6 +120,38 @@ describe('hostile Markdown in the corpus', () => {
     } finally {
       await engine.close();
     }
+  });
+
+  it('gives one index whichever bound a failing parse meets first: the time limit or the stack', {
+    timeout: 300_000,
+  }, async () => {
+    // A tiny limit stops the deep quote's parse before it overflows the stack (or the heap); a large one lets it overflow.
+    const build = async (parseTimeoutMs: number) => {
+      const outDir = tempDir('deep-quote-index');
+      const log: string[] = [];
+      await buildIndex({
+        corpusDirs: [writeCorpus({ 'kb/deep-quote.md': HOSTILE['kb/deep-quote.md'] })],
+        outDir,
+        vectorCacheDir: tempDir('deep-quote-vectors'),
+        embedder,
+        limits: { parseTimeoutMs },
+        log: (line) => log.push(line),
+      });
+      const index = await readIndex(outDir);
+      return { log, documents: index.documents, texts: index.sections.slice().map((s) => s.text) };
+    };
+    const timedOut = await build(1);
+    const overflowed = await build(120_000);
+    expect(timedOut.log).toEqual([
+      'warning: kb/deep-quote.md could not be parsed as Markdown (parsing it took over 0.001 s of CPU time, SVC_DOCS_PARSE_TIMEOUT_SECONDS); indexed as plain text',
+    ]);
+    // On the calling thread its stack overflows; on a parser process (a worker kept from an earlier build) its heap runs out.
+    expect(overflowed.log).toHaveLength(1);
+    expect(overflowed.log[0]).toMatch(
+      /^warning: kb\/deep-quote\.md could not be parsed as Markdown \((RangeError|over the parser's memory limit of \d+ MB)\); indexed as plain text$/,
+    );
+    expect(timedOut.documents).toEqual(overflowed.documents);
+    expect(timedOut.texts).toEqual(overflowed.texts);
   });
 
   it('svc-docs index takes its limits from SVC_DOCS_PARSE_TIMEOUT_SECONDS and SVC_DOCS_MAX_FILE_BYTES', {
@@ -135,12 +172,12 @@ describe('hostile Markdown in the corpus', () => {
     expect(run.code, run.stderr).toBe(0);
     const lines = linesOf(run.stderr);
     expect(lines.filter((l) => l.includes('brackets.md'))).toEqual([
-      'skipped kb/brackets.md: parsing it took over 1 s of CPU time (SVC_DOCS_PARSE_TIMEOUT_SECONDS); the rest of the corpus is indexed',
+      'warning: kb/brackets.md could not be parsed as Markdown (parsing it took over 1 s of CPU time, SVC_DOCS_PARSE_TIMEOUT_SECONDS); indexed as plain text',
     ]);
     expect(lines.filter((l) => l.includes('big.md'))).toEqual([
       'skipped kb/big.md: 300,007 bytes is over the limit of 200,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)',
     ]);
-    expect(run.stdout).toMatch(/^indexed 2 documents/);
+    expect(run.stdout).toMatch(/^indexed 3 documents/);
   });
 
   it('svc-docs index refuses a limit that is not a positive number, in one line', async () => {
