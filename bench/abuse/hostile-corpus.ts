@@ -75,7 +75,7 @@ export function writeHostileCorpus(root: string): string {
 }
 
 /** A digest of every file of an index build folder but the manifest's build time. */
-function indexDigest(buildDir: string): string {
+export function indexDigest(buildDir: string): string {
   const hash = createHash('sha256');
   for (const name of readdirSync(buildDir).sort()) {
     const bytes = readFileSync(join(buildDir, name));
