@@ -6,7 +6,7 @@ import { BoundedChunker } from '../../indexer/parse/bounded-chunk.js';
 import { buildIndex } from '../../indexer/build.js';
 import { DEFAULT_FILE_LIMITS } from '../../indexer/parse/chunk-corpus.js';
 import { DEFAULT_CHUNK_OPTIONS } from '../../indexer/chunk/chunk.js';
-import { HOSTILE_MARKDOWN } from './hostile-corpus.js';
+import { HOSTILE_MARKDOWN } from '../lib/hostile-corpus.js';
 
 /**
  * How long hostile Markdown costs the indexer: each input's parse on the worker, stopped at the

@@ -24,7 +24,7 @@ const STACK_KB = 4096 - 192;
 /**
  * The young generation's semi-spaces, MB. V8's default lets them grow to 64 MB each (192 MB of
  * young generation beside the old generation's limit): parser processes of 256 MB of heap reached
- * 400-460 MB of RSS on the hostile corpus (bench/abuse/hostile-corpus.ts), 330-390 MB at 16 MB.
+ * 400-460 MB of RSS on the hostile corpus (bench/lib/hostile-corpus.ts), 330-390 MB at 16 MB.
  * At 8 MB the Argo CD build took 9-15 % more CPU than on worker threads; at 16 MB, as much.
  */
 const SEMI_SPACE_MB = 16;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { indexDigest, treeMemory, writeHostileCorpus } from '../../bench/abuse/hostile-corpus.js';
+import { indexDigest, treeMemory, writeHostileCorpus } from '../../bench/lib/hostile-corpus.js';
 import { buildIndex, type BuildSummary } from '../../indexer/build.js';
 import { closeIdleChunker } from '../../indexer/parse/bounded-chunk.js';
 
@@ -11,7 +11,7 @@ import { closeIdleChunker } from '../../indexer/parse/bounded-chunk.js';
  * Issue 40's "done when": a corpus with every hostile include and format of its findings (an
  * include of a 1 MB fragment indented 100, 1,000 and 3,000 spaces, 100 pages including it, 40,000
  * missing includes, HTML and AsciiDoc that take gigabytes to parse, Markdown that is slow, deep,
- * unclosed or huge: bench/abuse/hostile-corpus.ts) builds; each page left out, or indexed as plain
+ * unclosed or huge: bench/lib/hostile-corpus.ts) builds; each page left out, or indexed as plain
  * text, is named in one line; the build's processes (the indexer and its parser processes, from
  * /proc) peak under 1 GiB; and a build with every core busy beside it writes the same index, byte
  * for byte. The parse time limit is lowered to 2 s of CPU time: the slow pages run over any limit

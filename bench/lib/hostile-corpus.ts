@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { memoryOf } from './child-process.js';
+
+/**
+ * A corpus holding every hostile include and format of issue 40's findings, for the build's
+ * memory bound (peak RSS ≤ 1 GiB, the indexer and its parser processes together), the hostile
+ * Markdown bench (bench/abuse/hostile-markdown.ts) and test/reliability/hostile-corpus.full.test.ts.
+ * bench/abuse/hostile-corpus.ts builds it and prints one JSON line: documents, skipped, the
+ * index's digest and the memory (treeMemory):
+ *   npx tsx bench/abuse/hostile-corpus.ts
+ * Last measured (parser heap 384 MB, 2 workers of 192 MB, tsx, load 7-21): peak 909 MB sampled,
+ * bound 987 MB, the indexer alone 484 MB; 109 documents, 6 skipped, 1,119 s.
+ */
+
+function staircaseList(bytes: number): string {
+  let out = '';
+  for (let depth = 0; out.length < bytes; depth++) out += `${'  '.repeat(depth)}- item\n`;
+  return out;
+}
+
+/** Markdown that is slow or deep to parse (issue 40 and before). */
+export const HOSTILE_MARKDOWN: Record<string, () => string> = {
+  'brackets-100k.md': () => '['.repeat(50_000) + ']'.repeat(50_000),
+  'nested-list-1m.md': () => staircaseList(1_000_000),
+  'list-markers-25k.md': () => '- '.repeat(12_500) + 'x\n',
+  'deep-quote-20k.md': () => '>'.repeat(20_000) + ' deep\n',
+  'unclosed-fence-1m.md': () => '# Unclosed\n\n```sh\n' + 'echo line\n'.repeat(100_000),
+  'brackets-9m.md': () => '['.repeat(4_500_000) + ']'.repeat(4_500_000),
+};
+
+/**
+ * A 1 MB fragment of some 23,000 one-line paragraphs: indented, every line gains the indentation. (One
+ * paragraph of 24,000 lines took over 20 s of CPU to parse per including page.)
+ */
+const fragment = () => 'A line of the shared fragment, included.\n\n'.repeat(24_000).slice(0, 1_000_000);
+
+/** What else a corpus may hold: includes that multiply (indented, repeated, missing) and costly HTML and AsciiDoc. */
+function hostileFiles(): Record<string, string> {
+  const files: Record<string, string> = {
+    'docs/_index.md': '---\ntitle: Hostile\n---\n\nAn ordinary page.\n',
+    'docs/_common/_index.md': '---\ncascade:\n  build:\n    list: never\n    render: never\n---\n',
+    'docs/_common/frag.md': fragment(),
+    // 40,000 includes of files that are not there.
+    'docs/missing.md': Array.from({ length: 40_000 }, (_, i) => `{{% include "m${i}" %}}\n`).join(''),
+    // 100,000 paragraphs: 1.3 GB to parse with no heap limit.
+    'docs/paragraphs.html': `<html><body>${'<p>a b</p>'.repeat(100_000)}</body></html>`,
+    'docs/deep.html': `<html><body>${'<div>'.repeat(200_000)}x</body></html>`,
+    'docs/list.adoc': `= List\n\n${'* a\n'.repeat(250_000)}`,
+    // Attributes that expand into one another: each {a} is 4^7 lines of them.
+    'docs/attributes.adoc': `= T\n${'abcdefg'
+      .split('')
+      .map((c, i) => `:${c}: ${`{${'bcdefgh'[i]}}`.repeat(4)}\n`)
+      .join('')}:h: ${'x'.repeat(60)}\n\n${'{a}\n\n'.repeat(2000)}`,
+  };
+  for (const [name, make] of Object.entries(HOSTILE_MARKDOWN)) files[`docs/md/${name}`] = make();
+  for (const spaces of [100, 1000, 3000])
+    files[`docs/indent-${spaces}.md`] = `Top\n${' '.repeat(spaces)}{{% include "_common/frag.md" %}}\n`;
+  // A hundred small pages including the same 1 MB: 100 MB of text, past the per-build bound.
+  for (let i = 0; i < 100; i++) files[`docs/many/p${i}.md`] = `# Page ${i}\n\n{{% include "_common/frag.md" %}}\n`;
+  return files;
+}
+
+/** Writes the hostile corpus below `root`; returns the corpus folder. */
+export function writeHostileCorpus(root: string): string {
+  for (const [path, text] of Object.entries(hostileFiles())) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return join(root, 'docs');
+}
+
+/** A digest of every file of an index build folder but the manifest's build time. */
+export function indexDigest(buildDir: string): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(buildDir).sort()) {
+    const bytes = readFileSync(join(buildDir, name));
+    const manifest =
+      name === 'manifest.json' ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>) : undefined;
+    if (manifest) delete manifest.builtAt;
+    hash.update(name).update(manifest ? JSON.stringify(manifest) : bytes);
+  }
+  return hash.digest('hex');
+}
+
+/** This process's children (the parser processes), from /proc: each thread lists those it started. */
+function childPids(): number[] {
+  const pids: number[] = [];
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const listed = readFileSync(`/proc/self/task/${tid}/children`, 'utf8').trim();
+      if (listed !== '') pids.push(...listed.split(/\s+/).map(Number));
+    } catch {
+      // The thread ended while listed.
+    }
+  }
+  return pids;
+}
+
+/**
+ * The memory of this process and its parser processes, read every `everyMs` from /proc: the peak
+ * of their RSS added up (`peakMB`, as sampled), and a bound (`boundMB`): the largest, over the
+ * samples, of this process's peak (VmHWM) plus each running child's peak so far. A child's last
+ * `everyMs` before it ends are not seen; the parser's heap limit bounds what they could add.
+ */
+export function treeMemory(everyMs = 50): () => { peakMB: number; boundMB: number; mainPeakMB: number } {
+  let peakMB = 0;
+  let boundMB = 0;
+  const sample = () => {
+    const self = memoryOf('self');
+    let sum = self.rssMB;
+    let bound = self.peakMB;
+    for (const pid of childPids()) {
+      const child = memoryOf(pid);
+      sum += child.rssMB;
+      bound += child.peakMB;
+    }
+    peakMB = Math.max(peakMB, sum);
+    boundMB = Math.max(boundMB, bound);
+  };
+  const timer = setInterval(sample, everyMs);
+  return () => {
+    sample();
+    clearInterval(timer);
+    const mainPeakMB = memoryOf('self').peakMB;
+    return {
+      peakMB: Math.round(Math.max(peakMB, mainPeakMB)),
+      boundMB: Math.round(Math.max(boundMB, mainPeakMB)),
+      mainPeakMB: Math.round(mainPeakMB),
+    };
+  };
+}
