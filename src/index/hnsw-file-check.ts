@@ -18,32 +18,21 @@ const ELEMENT_COUNT_AT = 2 * 8;
 const ELEMENT_BYTES_AT = 3 * 8;
 const MAX_M0_AT = 6 * 8 + 4 + 4 + 8;
 
-/** The header's element count and element size against what was saved. */
-function elementProblem(header: Uint8Array, fileSize: number, dims: number, slots: number): string | undefined {
-  if (header.byteLength < HEADER_BYTES || fileSize < HEADER_BYTES)
-    return `it is ${fileSize} bytes, shorter than its header`;
-  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+/** What is wrong with the file, or undefined when it is whole and holds `slots` elements of `dims` floats. */
+export function hnswFileProblem(bytes: Uint8Array, dims: number, slots: number): string | undefined {
+  if (bytes.byteLength < HEADER_BYTES) return `it is ${bytes.byteLength} bytes, shorter than its header`;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = (at: number) => Number(view.getBigUint64(at, true));
   const count = size(ELEMENT_COUNT_AT);
   const perElement = size(ELEMENT_BYTES_AT);
-  const maxM0 = size(MAX_M0_AT);
   if (count !== slots) return `it holds ${count} elements where ${slots} were saved`;
   // Each level-0 record: its link count and links (u32 each), the vector, the label (size_t).
-  const expected = 4 + maxM0 * 4 + dims * 4 + 8;
-  return perElement !== expected ? `its elements are ${perElement} bytes where ${expected} are expected` : undefined;
-}
-
-/** What is wrong with the file, or undefined when it is whole and holds `slots` elements of `dims` floats. */
-export function hnswFileProblem(bytes: Uint8Array, dims: number, slots: number): string | undefined {
-  const headerProblem = elementProblem(bytes.subarray(0, HEADER_BYTES), bytes.byteLength, dims, slots);
-  if (headerProblem !== undefined) return headerProblem;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const count = Number(view.getBigUint64(ELEMENT_COUNT_AT, true));
-  let at = HEADER_BYTES + count * Number(view.getBigUint64(ELEMENT_BYTES_AT, true));
+  const expected = 4 + size(MAX_M0_AT) * 4 + dims * 4 + 8;
+  if (perElement !== expected) return `its elements are ${perElement} bytes where ${expected} are expected`;
+  let at = HEADER_BYTES + count * perElement;
   for (let i = 0; i < count; i++) {
     if (at + 4 > bytes.byteLength) return `it ends inside element ${i}'s link lists`;
     at += 4 + view.getUint32(at, true);
   }
-  if (at !== bytes.byteLength) return `it is ${bytes.byteLength} bytes where its structure takes ${at}`;
-  return undefined;
+  return at !== bytes.byteLength ? `it is ${bytes.byteLength} bytes where its structure takes ${at}` : undefined;
 }

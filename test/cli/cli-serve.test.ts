@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
 import { bundledIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
 import { defaultCorpusDir, defaultIndexDir } from '../../src/settings/defaults.js';
 import { logEntries } from '../helpers/serve-log.js';
 import { afterAll } from 'vitest';
-import { cliEnv, finished, killChildren, run, searchPaths, startServe } from '../helpers/cli.js';
+import { cliEnv, killChildren, run, searchPaths, startServe } from '../helpers/cli.js';
 
 afterAll(killChildren);
 
-/** `svc-docs serve`: serving, building a missing or stale index, one index per corpus, npm start's build. */
+/** `svc-docs serve`: serving, building a missing or stale index, one index per corpus. (npm start's build: transpile.test.ts.) */
 
 describe('svc-docs serve', () => {
   it('serves SearchDocs over MCP at the URL it prints, and exits cleanly on SIGTERM', async () => {
@@ -112,29 +110,6 @@ describe('svc-docs serve, when the model changed since the build', () => {
       expect((await searchPaths(server.url, 'quokka enclosure'))[0]).toBe('kb/quokka.md');
     } finally {
       await server.stop();
-    }
-  });
-});
-
-describe("npm start's build (scripts/transpile.mjs)", () => {
-  it('transpiles the sources into a CLI that serves searches, search workers included', async () => {
-    // Inside the package, so the transpiled files resolve node_modules and the project root as dist/ does.
-    mkdirSync(join(projectRoot(), '.cache'), { recursive: true });
-    const out = mkdtempSync(join(projectRoot(), '.cache', 'transpiled-'));
-    try {
-      const transpiled = await finished(
-        spawn(process.execPath, ['scripts/transpile.mjs', out], {
-          cwd: projectRoot(),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        }),
-      );
-      expect(transpiled.code, transpiled.stderr).toBe(0);
-      const args = ['--port', '0', '--no-build', '--index', bundledIndex()];
-      const server = await startServe(args, cliEnv(), [join(out, 'src', 'cli.js')]);
-      expect(await searchPaths(server.url, 'rate limits')).toContain('svc-platform/limits.md');
-      expect((await server.stop()).code).toBe(0);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
     }
   });
 });

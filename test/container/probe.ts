@@ -4,6 +4,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { namedResults } from '../helpers/search-text.js';
 
 /**
  * Probes a running svc-docs container (scripts/container-test.sh, through container-smoke, which
@@ -43,7 +44,7 @@ if (values.search === undefined || values.expect === undefined)
 function pagesIn(result: Pick<CallToolResult, 'content' | 'isError'>, era: string): string[] {
   if (result.isError) fail(`${era}: SearchDocs failed: ${JSON.stringify(result.content)}`);
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-  return [...text.matchAll(/^Source: (.+)\nPath: (.+)$/gm)].map((m) => `${m[1]}/${m[2]}`);
+  return namedResults(text).map((r) => `${r.source}/${r.path}`);
 }
 
 function expectFound(found: string[], era: string): void {

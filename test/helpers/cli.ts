@@ -8,6 +8,7 @@ import { tempDir } from './index-fixture.js';
 import { connectClient } from './mcp-client.js';
 import { type ServeChild, startServeChild } from '../../bench/lib/serve-child.js';
 import { logEntries } from './serve-log.js';
+import { namedResults } from './search-text.js';
 
 /**
  * The real command line, spawned as users run it (output, exit codes, serve's lifecycle), for the
@@ -146,7 +147,7 @@ export async function searchPaths(url: string, term: string): Promise<string[]> 
     // SearchDocs sends text only by default: each result names its Source and Path.
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     await transport.terminateSession();
-    return [...text.matchAll(/^Source: (.+)\nPath: (.+)$/gm)].map((m) => `${m[1]}/${m[2]}`);
+    return namedResults(text).map((r) => `${r.source}/${r.path}`);
   } finally {
     await close();
   }

@@ -1,37 +1,20 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../indexer/build.js';
-import { DEFAULT_MODEL_ID } from '../../src/embedding/default-model.js';
-import { currentBuildDir } from '../../src/index/read-index.js';
-import { readIndex } from '../../src/index/open-index.js';
 import { openEngine } from '../../src/search/engine.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
-import { buildTinyBert } from '../embedding/tiny-bert.js';
-import { buildModelWithBrokenTokenizer, buildTinyModel } from '../embedding/tiny-model.js';
 import { INDEX_FORMAT_VERSION } from '../../src/index/manifest.js';
-import { logEntries } from '../helpers/serve-log.js';
-import { fixtureIndex, tempDir, writeCorpus } from '../helpers/index-fixture.js';
+import { fixtureIndex, tempDir } from '../helpers/index-fixture.js';
 import { resign, resignSections } from '../index/resign.js';
-import { limited, linesOf, runCli as runCliNow, type CliRun } from './helpers.js';
+import { expectRefusal, FILES, REBUILD } from './serve-refusal.js';
 
 /**
- * A damaged or foreign index, or a broken model, at the command line: `svc-docs serve --no-build`
- * refuses to start with exactly one line on stderr that names the file or folder and says what
- * to do, exits 1, and never listens. (The store-level errors are in test/index/read-index.test.ts;
+ * A damaged or foreign index at the command line: `svc-docs serve --no-build` refuses to start
+ * with exactly one line on stderr that names the file or folder and says what to do, exits 1, and
+ * never listens (test/reliability/serve-refusal.ts). A broken model: model-faults.test.ts. (The store-level errors are in test/index/read-index.test.ts;
  * a bad index appearing under a running server is refused while the old one keeps serving, in
  * test/serve/reload.test.ts; the loader's model errors are in test/embedding/embedder-errors.test.ts.)
  */
-
-// The cases run concurrently; two CLI processes at a time keep a small machine responsive.
-const slot = limited(2);
-const runCli = (...args: Parameters<typeof runCliNow>): Promise<CliRun> => slot(() => runCliNow(...args));
-
-const FILES = {
-  'kb/refunds.md':
-    '# Refunds\n\nA refund returns money to the customer.\n\n## Partial refunds\n\nRefund part of an order.\n',
-  'kb/webhooks.md': '# Webhooks\n\nVerify the signature of every webhook event.\n',
-};
 
 let good: string;
 beforeAll(async () => {
@@ -61,31 +44,6 @@ function resigned(build: string, file: string, damage: (data: Buffer) => Buffer)
 function withLongDocument(build: string): Promise<void> {
   return resignSections(build, (t) => void (t.documents[0]!.sectionCount = 999));
 }
-
-/** Runs `serve --no-build` on `index` and checks the refusal: exit 1, one stderr line, nothing served. */
-async function expectRefusal(
-  index: string,
-  line: RegExp,
-  env: Record<string, string> = {},
-  todo: RegExp = /./,
-): Promise<void> {
-  const run = await runCli(['serve', '--no-build', '--index', index, '--port', '0'], { env, timeoutMs: 90_000 });
-  expect(run.signal).toBeNull();
-  expect(run.code).toBe(1);
-  // Nothing served: the log holds the start and the failed start (the same line), never a listening server.
-  const log = logEntries(run.stdout);
-  expect(log.map((e) => e.event)).toEqual(['start', 'start-failed']);
-  const lines = linesOf(run.stderr);
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^svc-docs: /);
-  expect(lines[0]).toMatch(line);
-  expect(lines[0]).toMatch(todo);
-  expect(`svc-docs: ${String(log[1]!.error)}`).toBe(lines[0]);
-  expect(run.stderr).not.toMatch(/\n\s+at /);
-}
-
-/** What to do, for an index: rebuild it. */
-const REBUILD = /run 'svc-docs index'/;
 
 describe.concurrent('serve refuses a damaged or foreign index with one clear line', () => {
   const cases: [string, (build: string, index: string) => void, RegExp, RegExp?][] = [
@@ -189,93 +147,6 @@ describe.concurrent('serve refuses a damaged or foreign index with one clear lin
 
   it('an index folder that does not exist', async () => {
     await expectRefusal(join(tempDir('nothing'), 'no-such-index'), /no index in .*/, {}, /run 'svc-docs index' first/);
-  });
-});
-
-describe.concurrent('a missing or corrupt model: one line naming the folder and how to rebuild', () => {
-  /** An index built with a small model folder (fast to build), and that folder. */
-  async function indexWithFolderModel(): Promise<{ index: string; model: string }> {
-    const model = buildTinyModel(join(tempDir('model'), 'tiny'));
-    const index = tempDir('tiny-index');
-    await buildIndex({ corpusDirs: [writeCorpus(FILES)], outDir: index, model, vectorCacheDir: tempDir('vectors') });
-    return { index, model };
-  }
-
-  it('serve: the model file of the index is missing', async () => {
-    const { index, model } = await indexWithFolderModel();
-    unlinkSync(join(model, 'table.f32'));
-    await expectRefusal(
-      index,
-      new RegExp(
-        `the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(table\\.f32 missing\\): .*export or download it again`,
-      ),
-    );
-  });
-
-  it('serve: the model file of the index is truncated', async () => {
-    const { index, model } = await indexWithFolderModel();
-    truncateSync(join(model, 'table.f32'), 200);
-    await expectRefusal(
-      index,
-      new RegExp(
-        `the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(.+\\): .*export or download it again`,
-      ),
-    );
-  });
-
-  it('serve: the default model folder is broken though its checksums vouch for it', async () => {
-    // A default-model folder whose provenance matches a broken tokenizer.json, so nothing
-    // rebuilds it (a damaged default model is rebuilt on its own: test/embedding/model-folder.test.ts).
-    const cache = tempDir('cache');
-    const dir = join(cache, 'models', DEFAULT_MODEL_ID);
-    buildModelWithBrokenTokenizer(dir);
-    await expectRefusal(
-      good,
-      new RegExp(
-        `the default model in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(.+\\): delete .* and run 'svc-docs index' to rebuild it`,
-      ),
-      {
-        SVC_DOCS_CACHE_DIR: cache,
-      },
-    );
-  });
-
-  it('index: a broken model folder is refused in one line and the previous index stays current and loadable', async () => {
-    const { index, model } = await indexWithFolderModel();
-    const before = await currentBuildDir(index);
-    writeFileSync(join(model, 'tokenizer.json'), '{"version": "1.0", "model": ');
-    const corpus = writeCorpus({ ...FILES, 'kb/new.md': '# New page\n\nFresh content.\n' });
-    const run = await runCli(
-      ['index', '--corpus', corpus, '--out', index, '--model', model, '--vector-cache', tempDir('vectors')],
-      { timeoutMs: 90_000 },
-    );
-    expect(run.code).toBe(1);
-    const lines = linesOf(run.stderr);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      new RegExp(
-        `^svc-docs: the model folder ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be loaded \\(tokenizer\\.json is not valid JSON`,
-      ),
-    );
-    expect(await currentBuildDir(index)).toBe(before);
-    expect((await readIndex(index)).documents.map((d) => d.path)).toEqual(['refunds.md', 'webhooks.md']);
-  });
-});
-
-describe("a sentence model's HNSW graph, which its searches read", () => {
-  it('is refused by its own load when its header is damaged under a valid checksum', async () => {
-    const model = buildTinyBert(join(tempDir('model'), 'tiny-bert'));
-    const index = tempDir('bert-index');
-    await buildIndex({ corpusDirs: [writeCorpus(FILES)], outDir: index, model, vectorCacheDir: tempDir('vectors') });
-    const build = join(index, readFileSync(join(index, 'CURRENT'), 'utf8').trim());
-    // Written unasked: a sentence model's searches read the graph (search-policy.ts, searchesGraph).
-    expect(readdirSync(build)).toContain('vectors.hnsw');
-    resigned(build, 'vectors.hnsw', (d) => Buffer.concat([Buffer.alloc(64, 0xff), d.subarray(64)]));
-    // hnswlib's own load refuses it: no header check of our own stands in front.
-    await expectRefusal(
-      index,
-      /vectors\.hnsw cannot be loaded \(Hnswlib Error: Index seems to be corrupted or unsupported\)/,
-    );
   });
 });
 
