@@ -36,19 +36,15 @@ const D = DEFAULT_PASSAGES;
 
 /**
  * `npm run bench`: the not-covered cut, and the passage room (how much lower results' passages
- * count, how much more a strong block is worth than weak ones, the least length a block's value
- * is spread over), 2 × 2 × 2 × 2 = 16 renderings of every tuning query, and the star rule two
- * ways on each. Passage selection renders slower than the window fitter did: 48 renderings took
- * over 10 minutes on 2 loaded cores. `firstBlocks` 3 left the grid when the two passage axes came
- * in: no corpus chose it (bench/results/quality.md before issue 39's drop round), and 32
- * renderings were too slow for a run.
+ * count, how many of the first result's passages are held for it), 2 × 2 × 2 = 8 renderings of
+ * every tuning query, and the star rule two ways on each. Passage selection renders slower than
+ * the window fitter did: 48 renderings took over 10 minutes on 2 loaded cores.
  */
 export const FULL_AXES: GridAxes = {
   passages: {
     coveredMin: [D.coveredMin, 0.26],
     rankDecay: [D.rankDecay, 0.5],
-    scorePower: [D.scorePower, 1],
-    minBlockChars: [D.minBlockChars, 200],
+    firstBlocks: [D.firstBlocks, 3],
   },
   starMinMatch: [D.starMinMatch, 0.5],
 };

@@ -33,13 +33,7 @@ export interface PassageOptions {
   readonly nearBestDecay: number;
   /** + this for a section's first passage: answers sit early in their sections. */
   readonly leadWeight: number;
-  /**
-   * A block's value is its score to this power × 1 / (1 + rankDecay × rank): lower results'
-   * passages count less, never by label. Above 1, a strong block is worth more than the sum of weak
-   * ones as long: the answer sits in one block, and many short blocks that each touch the query
-   * (a type line, a section's lead) crowded it out of the budget (bench/quality/dropped.ts).
-   */
-  readonly scorePower: number;
+  /** A block's value is its score × 1 / (1 + rankDecay × rank): lower results' passages count less, never by label. */
   readonly rankDecay: number;
   /** Value per character is computed on at least this many characters (a two-word line is not worth a paragraph). */
   readonly minBlockChars: number;
@@ -70,9 +64,8 @@ export const DEFAULT_PASSAGES: PassageOptions = Object.freeze({
   nearBestWeight: 0.3,
   nearBestDecay: 0.6,
   leadWeight: 0.4,
-  scorePower: 2,
   rankDecay: 0.2,
-  minBlockChars: 400,
+  minBlockChars: 200,
   firstBlocks: 2,
   minBlockScore: 0.05,
 

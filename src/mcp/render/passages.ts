@@ -51,7 +51,7 @@ function picksOf(f: Fitting, at: number, options: SelectOptions, measure: Select
       const score = scored.score.get(passage) ?? 0;
       const value =
         score >= options.minBlockScore
-          ? score ** options.scorePower * weight
+          ? score * weight
           : CONTEXT * weight * (1 / (1 + Math.abs(sp.section.position - best)));
       return { f, at, sp, passage, value, cost: Math.min(passage.text.length, limit) + GAP_COST, opening };
     });
