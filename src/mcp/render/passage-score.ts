@@ -124,20 +124,6 @@ function bestTermsOf(
   return new Set(ranked.slice(0, BEST_TERMS).map(({ t }) => t));
 }
 
-/**
- * Whether a section is the best match's own: another part of the same section (a long section
- * is split in parts with one heading path) or the section it sits under. The best match is often
- * a later part or a subsection, and what it continues (the part with the section's lead, the
- * parent's definition) is where the answer starts, however many sections away it sits.
- */
-function familyOfBest(sections: readonly SectionPassages[]): (section: WindowSection) => boolean {
-  const best = sections.find((s) => s.section.isBest)?.section.headings;
-  if (best === undefined || best.length === 0) return () => false;
-  const same = (a: readonly string[], n: number) => a.length === n && a.every((h, i) => h === best[i]);
-  return (section) =>
-    same(section.headings, best.length) || (best.length > 1 && same(section.headings, best.length - 1));
-}
-
 /** Every passage's score: its share of each evidence set, and where it stands. */
 function scoreSections(
   sections: SectionPassages[],
@@ -148,10 +134,9 @@ function scoreSections(
   const score = new Map<Passage, number>();
   // Near the best match, or near the page's opening when the query names the page's topic.
   const anchors = sections.filter((s) => s.section.isBest || s.section.opening).map((s) => s.section.position);
-  const ofBest = familyOfBest(sections);
   for (const { section, passages } of sections) {
     const heading = shares(headingTerms(section.headings))[own]!;
-    const distance = ofBest(section) ? 0 : Math.min(...anchors.map((a) => Math.abs(section.position - a)));
+    const distance = Math.min(...anchors.map((a) => Math.abs(section.position - a)));
     const near = anchors.length === 0 ? 0 : options.nearBestWeight * options.nearBestDecay ** distance;
     const each = passages.map((p) => shares(p.terms));
     passages.forEach((p, i) => {
