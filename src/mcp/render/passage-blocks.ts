@@ -56,8 +56,6 @@ const headingCache = new TextCache<Int32Array>(CACHED_CHARS / 10);
 
 const HEADING = /^\s*#{1,6}\s/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
-/** A line that is all emphasis: an admonition's or a question's title. */
-const TITLE = /^\s*(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__):?\s*$/;
 
 function termsOf(text: string): Int32Array {
   return distinctIds(tokenize(plainText(text)));
@@ -74,14 +72,12 @@ function cut(text: string): SectionText {
   for (const [i, block] of blocks.entries()) {
     if (i === 0 && heading !== undefined) continue;
     const previous = passages.at(-1);
-    // A code block joins the passage before it when that one leads into it (ends with a colon, or
-    // is a short line), and any block joins a title line before it ("**Note**", "**How do I…?**"):
-    // a title or a lead-in shown without what it introduces says nothing.
+    // A code block joins the passage before it when that one leads into it (ends with a colon, or is a short line).
     const leadsIn =
       previous !== undefined &&
+      FENCE.test(lines[block.start]!) &&
       previous.end >= block.start - 1 &&
-      (TITLE.test(previous.text) ||
-        (FENCE.test(lines[block.start]!) && (/:\s*$/.test(previous.text) || previous.text.length < 120)));
+      (/:\s*$/.test(previous.text) || previous.text.length < 120);
     const start = leadsIn ? previous.start : block.start;
     const passage = {
       start,
