@@ -181,6 +181,20 @@ export function searchThreadsFlag(argv: readonly string[] = process.argv): Serve
  */
 const ONE_ADDRESS_SHARES = { SVC_DOCS_MAX_SESSIONS_PER_CLIENT: '100000', SVC_DOCS_MAX_REQUESTS_PER_CLIENT: '100000' };
 
+/**
+ * `--server-node-options=--min-semi-space-size=16,--max-semi-space-size=16` on a benchmark's
+ * command line: the Node options the spawned server runs with instead of SERVER_NODE_OPTIONS
+ * (src/cli/server-heap.ts), to choose them by measurement (docs/benchmarks.md, the protocol path).
+ */
+export function serverNodeOptionsFlag(argv: readonly string[] = process.argv): readonly string[] {
+  const raw = flagValue('server-node-options', argv);
+  if (raw === undefined) return SERVER_NODE_OPTIONS;
+  const options = raw.split(',').filter(Boolean);
+  const bad = options.find((o) => !o.startsWith('--'));
+  if (bad !== undefined) throw new Error(`--server-node-options takes Node options separated by commas, got '${bad}'`);
+  return options;
+}
+
 /** `node <compiled>/src/cli.js serve` on a loopback port, as users run it (bench/lib/serve-child.ts, the one starter). */
 export async function spawnServer(
   indexDir: string,
@@ -190,7 +204,7 @@ export async function spawnServer(
   const out = await compileOnce(log);
   return startServeChild({
     // As the container and npm start run it.
-    entry: [...SERVER_NODE_OPTIONS, join(out, 'src', 'cli.js')],
+    entry: [...serverNodeOptionsFlag(), join(out, 'src', 'cli.js')],
     args: ['--index', indexDir, '--no-build', '--host', '127.0.0.1', '--port', '0', ...args],
     env: {
       ...childEnv(),

@@ -1,7 +1,8 @@
 import type { RelevanceThresholds } from '../../src/index/manifest.js';
 import type { CorpusRuns } from './loco-cache.js';
 import { fitLeftOut, type HeldOutFigures, heldOutWith, SHIPPED_FIT } from './loco-fit.js';
-import { describeFit, FULL_AXES, type GridAxes, gridOf, QUICK_AXES } from './loco-grid.js';
+import { describeFit, type Fit, fitResults, FULL_AXES, type GridAxes, gridOf, QUICK_AXES } from './loco-grid.js';
+import { respond, RESPONSE_BUDGET_CHARS } from './response.js';
 
 /**
  * The left-out figures `npm run bench` reports: every corpus's held-out half answered with the fit
@@ -15,6 +16,26 @@ export interface LeftOutReport {
   fit: { point: string; thresholds: RelevanceThresholds; chosenOn: string[]; tuningObjective: number };
   leftOut: HeldOutFigures;
   shipped: HeldOutFigures;
+  /** Every answerable question of both halves: how many got the short not-covered answer. */
+  everyQuestion: { leftOut: NotCoveredCount; shipped: NotCoveredCount };
+}
+
+export interface NotCoveredCount {
+  answerable: number;
+  notCovered: number;
+}
+
+/**
+ * How many of the corpus's answerable questions, tuning and held-out halves together, `fit` answers
+ * with the short not-covered answer: issue 39 allows 1 in 100 over every labelled question of
+ * every corpus, a count the held-out halves alone (17 to 80 questions) are too small to show.
+ */
+export function notCoveredCount(runs: CorpusRuns, fit: Fit): NotCoveredCount {
+  const questions = [...runs.tuning.answerable, ...runs.heldOut.answerable];
+  const notCovered = questions.filter(
+    (q) => !respond(q.query, fitResults(q.results, fit), RESPONSE_BUDGET_CHARS, fit.point).covered,
+  ).length;
+  return { answerable: questions.length, notCovered };
 }
 
 export interface LeftOutSummary {
@@ -57,6 +78,7 @@ export async function leftOutSummary(
       },
       leftOut: await heldOutWith(r, fit, 'svc-docs, left-out fit'),
       shipped: await heldOutWith(r, SHIPPED_FIT, 'svc-docs (shipped)'),
+      everyQuestion: { leftOut: notCoveredCount(r, fit), shipped: notCoveredCount(r, SHIPPED_FIT) },
     });
   }
   return { gridPoints: grid.length, axes, corpora: corpora.sort(worstFirst) };

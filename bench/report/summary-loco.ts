@@ -2,7 +2,7 @@ import { BUDGET_CURVE } from '../quality/answers.js';
 import type { HeldOutFigures } from '../quality/loco-fit.js';
 import { pairedByQuery } from '../lib/paired.js';
 import { OBJECTIVE_WEIGHTS } from '../quality/loco.js';
-import type { LeftOutReport, LeftOutSummary } from '../quality/loco-report.js';
+import type { LeftOutReport, LeftOutSummary, NotCoveredCount } from '../quality/loco-report.js';
 import { RESPONSE_BUDGET_CHARS } from '../quality/response.js';
 import { tableHead } from './summary-format.js';
 
@@ -119,6 +119,33 @@ export function leftOutLines(summary: LeftOutSummary): string[] {
       `| ${r.set} | ${r.fit.chosenOn.join(', ')} | ${r.fit.point} | ${versusShipped(r)} | ${bands.join(' / ')} | ${missed.length === 0 ? 'none' : missed.join('; ')} |`,
     );
   }
-  lines.push('');
+  lines.push('', ...everyQuestionLines(summary.corpora));
   return lines;
+}
+
+const share = (c: NotCoveredCount) =>
+  `${c.notCovered} of ${c.answerable} (${f(c.answerable === 0 ? 0 : c.notCovered / c.answerable)})`;
+
+/** False not-covered over every answerable question of both halves, per corpus and in total: the issue allows 1 in 100. */
+export function everyQuestionLines(corpora: readonly LeftOutReport[]): string[] {
+  const total = (which: 'leftOut' | 'shipped') =>
+    corpora.reduce(
+      (sum, r) => ({
+        answerable: sum.answerable + r.everyQuestion[which].answerable,
+        notCovered: sum.notCovered + r.everyQuestion[which].notCovered,
+      }),
+      { answerable: 0, notCovered: 0 },
+    );
+  const [leftOut, shipped] = [total('leftOut'), total('shipped')];
+  const met = leftOut.notCovered <= LEFT_OUT_GOALS.falseNotCovered * leftOut.answerable;
+  return [
+    'False not-covered over every answerable labelled question, tuning and held-out halves together (goal: at most 1 in 100 in total):',
+    '',
+    ...tableHead(['corpus', 'left-out fit', 'shipped']),
+    ...corpora.map((r) => `| ${r.set} | ${share(r.everyQuestion.leftOut)} | ${share(r.everyQuestion.shipped)} |`),
+    `| total | ${share(leftOut)} | ${share(shipped)} |`,
+    '',
+    `Every question, left-out: ${met ? 'goal met' : 'goal missed'}.`,
+    '',
+  ];
 }

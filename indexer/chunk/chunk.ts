@@ -73,12 +73,17 @@ export function chunkMarkdown(
   // A page with a title and no H1 shows the title as its H1 (Hugo, Docusaurus, Confluence do).
   if (doc.firstH1 === undefined && title !== undefined)
     return { title, sections: doc.sections.map((s) => ({ ...s, headings: [title, ...s.headings] })) };
-  return { title: title ?? doc.firstH1, sections: doc.sections };
+  return { title: title ?? doc.firstH1 ?? doc.openingHeading, sections: doc.sections };
 }
 
 interface ChunkedTree {
   frontmatterTitle: string | undefined;
   firstH1: string | undefined;
+  /**
+   * The heading that opens a page with no H1 and heads all of it (no later heading as shallow):
+   * an mdBook sub-chapter's `## Reading a File`, which its book shows as the page's title.
+   */
+  openingHeading: string | undefined;
   sections: ChunkedSection[];
 }
 
@@ -96,6 +101,9 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTr
   const sections: ChunkedSection[] = [];
   const stack: { depth: number; text: string }[] = [];
   let firstH1: string | undefined;
+  // The first heading, while nothing but blank text comes before it and no heading after it is as shallow.
+  let opening: { depth: number; text: string } | undefined;
+  let headingsSeen = 0;
   // Blocks of the section being gathered, with the offset where the section began.
   let current: { headings: string[]; start: number; blocks: RootContent[] } = {
     headings: [],
@@ -121,6 +129,8 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTr
       const start = flush(headingStart) ? headingStart : current.start;
       const text = headingText(node);
       if (node.depth === 1 && firstH1 === undefined) firstH1 = text;
+      if (headingsSeen++ === 0) opening = start === bodyStart ? { depth: node.depth, text } : undefined;
+      else if (opening !== undefined && node.depth <= opening.depth) opening = undefined;
       while (stack.length > 0 && stack[stack.length - 1]!.depth >= node.depth) stack.pop();
       stack.push({ depth: node.depth, text });
       current = { headings: stack.map((h) => h.text), start, blocks: [] };
@@ -129,7 +139,7 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTr
     current.blocks.push(node);
   }
   flush(source.length);
-  return { frontmatterTitle, firstH1, sections };
+  return { frontmatterTitle, firstH1, openingHeading: opening?.text, sections };
 }
 
 function isFrontmatter(node: RootContent): boolean {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerReport, type QueryOutcome } from '../../bench/quality/answers.js';
 import type { HeldOutFigures } from '../../bench/quality/loco-fit.js';
 import { type LeftOutReport, worstFirst } from '../../bench/quality/loco-report.js';
-import { leftOutLines, missedGoals } from '../../bench/report/summary-loco.js';
+import { everyQuestionLines, leftOutLines, missedGoals } from '../../bench/report/summary-loco.js';
 import { DEFAULT_RELEVANCE_THRESHOLDS } from '../../src/search/relevance.js';
 
 /** Held-out figures of `n` queries, `hits` of them showing the answer within the budget, all in whole windows. */
@@ -25,9 +25,10 @@ function figures(n: number, hits: number, notCovered = 0): HeldOutFigures {
   return { answers: answerReport('s', outcomes), offTopic };
 }
 
-function report(set: string, leftOut: HeldOutFigures, shipped = leftOut): LeftOutReport {
+function report(set: string, leftOut: HeldOutFigures, shipped = leftOut, notCovered = 0): LeftOutReport {
   const fit = { point: 'shipped', thresholds: DEFAULT_RELEVANCE_THRESHOLDS, chosenOn: ['x'], tuningObjective: 0 };
-  return { set, fit, leftOut, shipped };
+  const count = { answerable: 100, notCovered };
+  return { set, fit, leftOut, shipped, everyQuestion: { leftOut: count, shipped: count } };
 }
 
 describe('the left-out report', () => {
@@ -54,5 +55,14 @@ describe('the left-out report', () => {
     expect(rows[0]).toMatch(
       /^\| bad \(10\) \| 0\.600 \| 0\.600 \| 1\.000 \| 1\.000 \| 0\.600 \(1\.000\) \| 0\.400 \| 0\.100 \|/,
     );
+  });
+
+  it('counts false not-covered over every question of every corpus, and misses the goal past 1 in 100', () => {
+    const lines = (a: number, b: number) =>
+      everyQuestionLines([report('a', figures(10, 10), undefined, a), report('b', figures(10, 10), undefined, b)]);
+    expect(lines(1, 1)).toContain('| total | 2 of 200 (0.010) | 2 of 200 (0.010) |');
+    expect(lines(1, 1)).toContain('Every question, left-out: goal met.');
+    expect(lines(2, 1)).toContain('| a | 2 of 100 (0.020) | 2 of 100 (0.020) |');
+    expect(lines(2, 1)).toContain('Every question, left-out: goal missed.');
   });
 });

@@ -65,6 +65,17 @@ describe('chunkMarkdown', () => {
     expect(chunkMarkdown('---\ntitle: [unclosed\n---\n# Fallback\n').title).toBe('Fallback');
   });
 
+  it('takes a page without H1 its title from the heading that opens it and heads all of it (an mdBook sub-chapter)', () => {
+    expect(chunkMarkdown('## Reading a File\n\ntext\n\n### Reading the Contents\n\nmore\n').title).toBe(
+      'Reading a File',
+    );
+    expect(chunkMarkdown('\n\n## After Blank Lines\n\ntext\n').title).toBe('After Blank Lines');
+    // Not when text comes first, nor when a later heading is as shallow: then no heading names the page.
+    expect(chunkMarkdown('An intro.\n\n## Usage\n\ntext\n').title).toBeUndefined();
+    expect(chunkMarkdown('## Install\n\ntext\n\n## Usage\n\ntext\n').title).toBeUndefined();
+    expect(chunkMarkdown('### Deep\n\ntext\n\n## Shallower\n\ntext\n').title).toBeUndefined();
+  });
+
   it('keeps frontmatter out of the sections', () => {
     const doc = chunkMarkdown('---\ntitle: X\ntags: [a]\n---\n# X\nbody\n');
     expect(doc.sections.map((s) => s.text).join('')).not.toContain('tags:');
