@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIndex } from '../../indexer/build.js';
 import { loadEmbedder } from '../../src/embedding/embedder.js';
 import { projectRoot } from '../../src/project-root.js';
 import type { PassageOptions } from '../../src/search/passage-options.js';
@@ -23,7 +24,7 @@ export interface CachedCase {
 
 export const DEFAULT_RESULTS_FILE = '/tmp/dropped-results.json';
 
-/** The cases in `file`, searched first (every set's tuning half, bench indexes) when it is not there. */
+/** The cases in `file`, searched first (every set's tuning half, on the bench indexes tune.ts builds) when it is not there; delete it after a change to the ranking or the query sets. */
 export async function tuningCases(file: string): Promise<CachedCase[]> {
   if (existsSync(file)) {
     const cases = JSON.parse(readFileSync(file, 'utf8')) as CachedCase[];
@@ -35,7 +36,10 @@ export async function tuningCases(file: string): Promise<CachedCase[]> {
   for (const full of labelledSets(projectRoot())) {
     const set = splitHalf(full, 'tuning');
     assertTuningOnly(set.queries);
-    const system = await engineSystem(set.name, join(cacheDirOf(process.env), 'bench', `${set.name}-index`), embedder);
+    const dir = join(cacheDirOf(process.env), 'bench', `${set.name}-index`);
+    // Built as tune.ts builds it: reused when the corpus and the indexer are unchanged.
+    await buildIndex({ corpusDirs: [set.corpusDir], outDir: dir, embedder });
+    const system = await engineSystem(set.name, dir, embedder);
     for (const q of set.queries) out.push({ set: set.name, q, results: await system.search(q.query, RESULT_COUNT) });
     await system.close();
     console.error(`${set.name}: ${set.queries.length} tuning queries searched`);
