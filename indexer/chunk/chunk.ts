@@ -36,7 +36,7 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxSectionChars: 2000 };
  * Bump whenever chunkMarkdown can cut the same source differently: a reindex reuses the sections
  * of unchanged files from the previous build only when it was chunked by the same version.
  */
-export const CHUNKER_VERSION = 8;
+export const CHUNKER_VERSION = 9;
 
 export interface ChunkedSection {
   headings: string[];
