@@ -44,9 +44,9 @@ const D = DEFAULT_PASSAGES;
  */
 export const FULL_AXES: GridAxes = {
   passages: {
-    coveredMin: [D.coveredMin, 0.2, 0.26],
+    coveredMin: [D.coveredMin, 0.22, 0.26],
     rankDecay: [D.rankDecay, 0.5],
-    firstBlocks: [D.firstBlocks, 3],
+    firstBlocks: [D.firstBlocks, 2],
   },
   starMinMatch: [D.starMinMatch, 0.5],
 };

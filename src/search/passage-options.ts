@@ -66,10 +66,10 @@ export const DEFAULT_PASSAGES: PassageOptions = Object.freeze({
   leadWeight: 0.4,
   rankDecay: 0.2,
   minBlockChars: 200,
-  firstBlocks: 2,
+  firstBlocks: 3,
   minBlockScore: 0.05,
 
-  coveredMin: 0.22,
+  coveredMin: 0.2,
   namedHeadingTerms: 2,
   starMinMatch: 0.6,
 });
