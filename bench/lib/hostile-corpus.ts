@@ -6,7 +6,7 @@ import { memoryOf } from './child-process.js';
 /**
  * A corpus holding every hostile include and format of issue 40's findings, for the build's
  * memory bound (peak RSS ≤ 1 GiB, the indexer and its parser processes together), the hostile
- * Markdown bench (bench/abuse/hostile-markdown.ts) and test/reliability/hostile-corpus.full.test.ts.
+ * Markdown bench (bench/abuse/hostile-markdown.ts) and bench/abuse/hostile-corpus.ts.
  * bench/abuse/hostile-corpus.ts builds it and prints one JSON line: documents, skipped, the
  * index's digest and the memory (treeMemory):
  *   npx tsx bench/abuse/hostile-corpus.ts
