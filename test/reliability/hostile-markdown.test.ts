@@ -7,7 +7,6 @@ import type { Embedder } from '../../src/embedding/types.js';
 import { readIndex } from '../../src/index/open-index.js';
 import { openEngine } from '../../src/search/engine.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
-import { linesOf, runCli } from './helpers.js';
 
 /**
  * Markdown built to make the parser super-linear (nested brackets: 100 KB took 27 s; a deeply
@@ -15,7 +14,8 @@ import { linesOf, runCli } from './helpers.js';
  * quotes), to make one giant section (an unclosed code fence) or simply to be huge. Each is
  * generated here. The indexer stops a parse at its time limit and skips an over-size file, with
  * one line naming the file; a page whose parse fails, whichever bound it meets first, is indexed
- * as plain text; everything else is indexed and searchable, and no section is unbounded. (How long these take is measured by bench/abuse/hostile-markdown.ts, not asserted here.)
+ * as plain text; everything else is indexed and searchable, and no section is unbounded. (How long these take is measured by bench/abuse/hostile-markdown.ts, not asserted here; the
+ * limits as settings of `svc-docs index`: parse-limits-cli.test.ts.)
  */
 
 /** Each line indented one level deeper than the one before. */
@@ -152,41 +152,5 @@ describe('hostile Markdown in the corpus', () => {
     );
     expect(timedOut.documents).toEqual(overflowed.documents);
     expect(timedOut.texts).toEqual(overflowed.texts);
-  });
-
-  it('svc-docs index takes its limits from SVC_DOCS_PARSE_TIMEOUT_SECONDS and SVC_DOCS_MAX_FILE_BYTES', {
-    timeout: 300_000,
-  }, async () => {
-    const corpus = writeCorpus({
-      ...GOOD,
-      'kb/brackets.md': SLOW['kb/brackets.md'],
-      'kb/big.md': '# Big\n\n' + 'x '.repeat(150_000),
-    });
-    const run = await runCli(
-      ['index', '--corpus', corpus, '--out', tempDir('cli-index'), '--vector-cache', tempDir('cli-vectors')],
-      {
-        env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: '1', SVC_DOCS_MAX_FILE_BYTES: '200000' },
-        timeoutMs: 240_000,
-      },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const lines = linesOf(run.stderr);
-    expect(lines.filter((l) => l.includes('brackets.md'))).toEqual([
-      'warning: kb/brackets.md could not be parsed as Markdown (parsing it took over 1 s of CPU time, SVC_DOCS_PARSE_TIMEOUT_SECONDS); indexed as plain text',
-    ]);
-    expect(lines.filter((l) => l.includes('big.md'))).toEqual([
-      'skipped kb/big.md: 300,007 bytes is over the limit of 200,000 bytes per file (SVC_DOCS_MAX_FILE_BYTES)',
-    ]);
-    expect(run.stdout).toMatch(/^indexed 3 documents/);
-  });
-
-  it('svc-docs index refuses a limit that is not a positive number, in one line', async () => {
-    const run = await runCli(['index', '--corpus', writeCorpus(GOOD), '--out', tempDir('cli-index')], {
-      env: { SVC_DOCS_PARSE_TIMEOUT_SECONDS: 'soon' },
-    });
-    expect(run.code).toBe(1);
-    expect(linesOf(run.stderr)).toEqual([
-      'svc-docs: SVC_DOCS_PARSE_TIMEOUT_SECONDS must be a positive number, got "soon"',
-    ]);
   });
 });
