@@ -35,9 +35,8 @@ export interface GridAxes {
 const D = DEFAULT_PASSAGES;
 
 /**
- * `npm run bench`: the not-covered cut (a lower one tried: on the tuning halves 0.20 tells 1
- * answerable question of 289 "not covered" where 0.22 tells 3, and covers 38 off-topic questions of
- * 143 where 0.22 covers 31), and the passage room (how much lower results' passages
+ * `npm run bench`: the not-covered cut (0.20 ships: every corpus's left-out fit chose it over 0.22
+ * and 0.26, docs/how-search-works.md), and the passage room (how much lower results' passages
  * count, how many of the first result's passages are held for it), 3 × 2 × 2 = 12 renderings of
  * every tuning query, and the star rule two ways on each. Passage selection renders slower than
  * the window fitter did: 48 renderings took over 10 minutes on 2 loaded cores.
