@@ -157,15 +157,22 @@ async function sectionsOf(
 ): Promise<Chunked | undefined> {
   const name = `${doc.kb}/${doc.path}`;
   // Before its sections are reused: a build from nothing would not parse it either.
-  if (given.known === 'plain' || given.known === 'left-out') out.remembered.push(name);
-  if (given.known === 'left-out') return undefined;
-  if (given.known === 'plain') out.plainText.push(name);
-  if (given.known === 'plain') return asPlainText(doc, options);
+  if (given.known === 'left-out') {
+    out.remembered.push(name);
+    return undefined;
+  }
+  if (given.known === 'plain') {
+    out.remembered.push(name);
+    out.plainText.push(name);
+    return asPlainText(doc, options);
+  }
   // Sections a build at a lower limit gave it are its plain text: parsed again under this one.
   if (given.known !== 'parse-again' && given.reused) return given.reused;
   const outcome = await (given.parsing.get(doc) ??
     given.chunker.chunk({ path: doc.path, source: doc.source }, options));
   if (!outcome.ok && outcome.reason === 'timeout') limit.failures?.record(doc.hash, limit.timeoutMs);
+  // Else remembered, it would be parsed again in every build at this limit, and no build would be up to date.
+  else if (given.known === 'parse-again') limit.failures?.forget(doc.hash);
   const chunked = fromOutcome(outcome, given.chunker.timeoutMs, doc, options, skips);
   if (chunked === undefined) return undefined;
   if (!outcome.ok) out.plainText.push(name);

@@ -66,6 +66,11 @@ export class ParseFailures {
     this.changed = true;
   }
 
+  /** Forgets this content's failure: parsed again under a raised limit, it did not run over. */
+  forget(hash: string): void {
+    if (this.entries.delete(hash)) this.changed = true;
+  }
+
   /** Writes the file if anything was recorded (to a temporary name, then renamed); failures are ignored. */
   save(): void {
     if (!this.changed) return;

@@ -31,10 +31,10 @@ afterAll(async () => {
   await embedder?.dispose();
 });
 
-function setUp() {
+function setUp(brackets = BRACKETS) {
   const corpus = writeCorpus({
     'kb/deploy.md': '# Deploy\n\nRun the flamingo rollout.\n',
-    'kb/brackets.md': BRACKETS,
+    'kb/brackets.md': brackets,
   });
   const options: BuildOptions = {
     corpusDirs: [corpus],
@@ -103,6 +103,18 @@ describe('a page over the parse limit', () => {
     const lowered = await build();
     expect(lowered.brackets).toEqual([REMEMBERED.replace('0.5 s', '1 s')]);
   }, 180_000);
+
+  it('is forgotten once a raised limit parses it: the next build finds the index up to date', async () => {
+    // Over a 1 ms limit, well within two minutes (a tenth of BRACKETS: the parse grows faster than its length).
+    const { build } = setUp('['.repeat(5_000) + ']'.repeat(5_000));
+    const first = await build({ limits: { parseTimeoutMs: 1 } });
+    expect(first.summary.plainText).toContain('kb/brackets.md');
+    const raised = await build({ limits: { parseTimeoutMs: 120_000 } });
+    expect(raised.summary.plainText).toEqual([]);
+    const again = await build({ limits: { parseTimeoutMs: 120_000 } });
+    expect(again.summary.unchanged).toBe(true);
+    expect(again.summary.documentsParsed).toBe(0);
+  }, 300_000);
 });
 
 describe('the remembered failures file', () => {
