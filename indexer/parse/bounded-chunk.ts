@@ -61,8 +61,9 @@ export class BoundedChunker implements Chunker {
     const worker = this.start();
     const release = worker.hold();
     try {
-      // Loading the parser is not the document's time.
+      // Loading the parser, or the converter of the document's format, is not the document's time.
       await worker.ready;
+      await worker.prepare(file.path);
       return await this.parse(worker, file, options);
     } finally {
       release();

@@ -15,6 +15,11 @@ export interface ChunkRequest {
   options: ChunkOptions;
 }
 
+/** Load the converter of this path's format, answered `{ prepared: path }` once loaded (or failed to). */
+export interface PrepareRequest {
+  prepare: string;
+}
+
 const send = (message: unknown) => process.send?.(message);
 
 // The indexer gone (ended, or killed mid-build): nothing is left to parse for.
@@ -38,7 +43,14 @@ watch.unref();
 send({ ready: true });
 
 // One message at a time: the indexer waits for each reply before it sends the next file.
-process.on('message', async ({ id, file, options }: ChunkRequest) => {
+process.on('message', async (request: ChunkRequest | PrepareRequest) => {
+  if ('prepare' in request) {
+    // A converter that fails to load fails the document's chunk below, which says why.
+    await prepareFile(request.prepare).catch(() => {});
+    send({ prepared: request.prepare });
+    return;
+  }
+  const { id, file, options } = request;
   try {
     await prepareFile(file.path);
     send({ id, ok: true, doc: chunkFile(file, options) });
