@@ -3,6 +3,7 @@ import type { Element, ElementContent, Root } from 'hast';
 import { select } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
+import { checkAttributeExpansion, MAX_ATTRIBUTE_VALUE } from './asciidoc-attributes.js';
 import { oneLine } from './one-line.js';
 import type { ConvertedDocument } from './converted.js';
 import { hasClass } from './html-clean.js';
@@ -22,10 +23,11 @@ import { hastToMarkdown } from './html.js';
 const asciidoctor = asciidoctorFactory();
 const fragmentParser = unified().use(rehypeParse, { fragment: true });
 
-/** No table of contents: it repeats the headings that follow. */
-const OPTIONS = { safe: 'secure', attributes: { 'toc!': '' } };
+/** No table of contents: it repeats the headings that follow. Attributes set here override the page's entries. */
+const OPTIONS = { safe: 'secure', attributes: { 'toc!': '', 'max-attribute-value-size': String(MAX_ATTRIBUTE_VALUE) } };
 
 export function asciidocToMarkdown(source: string): ConvertedDocument {
+  checkAttributeExpansion(source);
   const doc = asciidoctor.load(source, OPTIONS);
   const titleText = doc.getDocumentTitle({ sanitize: true });
   const title = typeof titleText === 'string' && titleText.trim() !== '' ? oneLine(titleText) : undefined;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown } from '../../../indexer/chunk/chunk.js';
 import { asciidocToMarkdown } from '../../../indexer/formats/asciidoc.js';
+import { checkAttributeExpansion, MAX_ATTRIBUTE_CHARS } from '../../../indexer/formats/asciidoc-attributes.js';
+import { FormatError } from '../../../indexer/formats/converted.js';
 
 const GUIDE = `= Upgrade Guide
 :toc: left
@@ -62,5 +64,24 @@ describe('asciidocToMarkdown', () => {
 
   it('has no title for a document without one', () => {
     expect(asciidocToMarkdown('Just a paragraph.\n')).toEqual({ title: undefined, markdown: 'Just a paragraph.\n' });
+  });
+
+  it('refuses a page whose attribute references expand past 4 MiB, before converting it', () => {
+    // Each entry is four of the one before, cut to 4,096 characters: 1,100 {a} make 4.5 MB.
+    const page = `= T\n:h: ${'x'.repeat(60)}\n${[...'gfedcba'].map((c, i) => `:${c}: ${`{${'hgfedcb'[i]}}`.repeat(4)}\n`).join('')}\n${'{a}\n\n'.repeat(1100)}`;
+    expect(() => asciidocToMarkdown(page)).toThrow(
+      new FormatError(
+        `its attribute references expand to over ${MAX_ATTRIBUTE_CHARS.toLocaleString('en-US')} characters; it is not converted`,
+      ),
+    );
+  });
+
+  it('counts a value as Asciidoctor cuts it, at 4,096 characters, whatever the page sets', () => {
+    const page = `= T\n:max-attribute-value-size: 100000\n:a: ${'y'.repeat(5000)}\n\n${'{a}\n\n'.repeat(100)}`;
+    // 4,096 for the entry, 100 × 4,097 for the references, and the rest of the lines: 414,000 or so.
+    expect(() => checkAttributeExpansion(page, 420_000)).not.toThrow();
+    expect(() => checkAttributeExpansion(page, 410_000)).toThrow(FormatError);
+    expect(asciidocToMarkdown(page).markdown.split('y'.repeat(4096)).length - 1).toBe(100);
+    expect(asciidocToMarkdown(page).markdown).not.toContain('y'.repeat(4097));
   });
 });
