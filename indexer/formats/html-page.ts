@@ -2,6 +2,7 @@ import type { Element, Root } from 'hast';
 import { select, selectAll } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
+import { FormatError } from './converted.js';
 import { oneLine } from './one-line.js';
 import { classesOf, textOf } from './html-clean.js';
 import { hastToMarkdown } from './html.js';
@@ -82,7 +83,26 @@ const COOKIE = /cookie|consent|gdpr/i;
 const EDIT_LINK =
   /^\s*(edit|improve|suggest (an )?edit(s)? (to|on))\b.*\b(page|github|gitlab|source|doc)|^\s*view (page )?source\b/i;
 
+/**
+ * Elements a page may hold, counted by their start tags before parsing. The parse takes some
+ * 8-13 KB of heap per element: 100,000 paragraphs (1 MB) took 1.3 GB, and ran the parser out of
+ * its heap or over the CPU time limit, whichever came first on that machine, after 13 s of CPU
+ * (issue 40); 50,000 ran out of 384 MB, 25,000 fitted. Counted, such a page is refused at once
+ * and the same way everywhere. PostgreSQL's largest page (bookindex.html, 434 KB) has 7,317.
+ */
+export const MAX_HTML_ELEMENTS = 50_000;
+
+function checkElementCount(source: string): void {
+  let count = 0;
+  for (let at = source.indexOf('<'); at !== -1; at = source.indexOf('<', at + 1)) {
+    const next = source.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a && ++count > MAX_HTML_ELEMENTS)
+      throw new FormatError(`it has over ${MAX_HTML_ELEMENTS.toLocaleString('en-US')} elements; it is not converted`);
+  }
+}
+
 export function htmlPage(source: string): HtmlPage {
+  checkElementCount(source);
   const tree = documentParser.parse(source);
   const { main, siteFirst } = mainElement(tree);
   const markdown = hastToMarkdown(main, isChrome);

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlPage } from '../../../indexer/formats/html-page.js';
+import { FormatError } from '../../../indexer/formats/converted.js';
+import { htmlPage, MAX_HTML_ELEMENTS } from '../../../indexer/formats/html-page.js';
 import { htmlSiteName } from '../../../indexer/formats/html-site-name.js';
 
 /**
@@ -109,5 +110,13 @@ describe('htmlPage', () => {
     expect(htmlSiteName('<title>Welcome — Project 1.0 documentation</title>')).toBe('Project 1.0 documentation');
     expect(htmlSiteName('<title>Hello from tRPC | tRPC</title>')).toBe('tRPC');
     expect(htmlSiteName('<p>no title</p>')).toBeUndefined();
+  });
+
+  it('refuses a page of over 50,000 elements before parsing it; one at the bound is converted', () => {
+    const page = (n: number) => `<html><body>${'<P>a b</p>'.repeat(n - 2)}</body></html>`;
+    expect(() => htmlPage(page(MAX_HTML_ELEMENTS + 1))).toThrow(
+      new FormatError('it has over 50,000 elements; it is not converted'),
+    );
+    expect(htmlPage(page(MAX_HTML_ELEMENTS)).markdown).toMatch(/^a b\n\na b\n/);
   });
 });
