@@ -36,14 +36,9 @@ export const HOSTILE_MARKDOWN: Record<string, () => string> = {
  */
 const fragment = () => 'A line of the shared fragment, included.\n\n'.repeat(24_000).slice(0, 1_000_000);
 
-/** What else a corpus may hold: includes that multiply (indented, repeated, missing) and costly HTML and AsciiDoc. */
-function hostileFiles(): Record<string, string> {
-  const files: Record<string, string> = {
-    'docs/_index.md': '---\ntitle: Hostile\n---\n\nAn ordinary page.\n',
-    'docs/_common/_index.md': '---\ncascade:\n  build:\n    list: never\n    render: never\n---\n',
-    'docs/_common/frag.md': fragment(),
-    // 40,000 includes of files that are not there.
-    'docs/missing.md': Array.from({ length: 40_000 }, (_, i) => `{{% include "m${i}" %}}\n`).join(''),
+/** HTML and AsciiDoc that take gigabytes to parse, or expand to them. */
+function hostileFormats(): Record<string, string> {
+  return {
     // 100,000 paragraphs: 1.3 GB to parse with no heap limit.
     'docs/paragraphs.html': `<html><body>${'<p>a b</p>'.repeat(100_000)}</body></html>`,
     'docs/deep.html': `<html><body>${'<div>'.repeat(200_000)}x</body></html>`,
@@ -54,6 +49,22 @@ function hostileFiles(): Record<string, string> {
       .map((c, i) => `:${c}: ${`{${'hgfedcb'[i]}}`.repeat(4)}\n`)
       .join('')}\n${'{a}\n\n'.repeat(2000)}`,
   };
+}
+
+/** A Hugo site's frame: an ordinary page, and a headless folder holding the fragment pages include. */
+function frame(fragmentText: string, missing = 40_000, between = ''): Record<string, string> {
+  return {
+    'docs/_index.md': '---\ntitle: Hostile\n---\n\nAn ordinary page about rollback windows.\n',
+    'docs/_common/_index.md': '---\ncascade:\n  build:\n    list: never\n    render: never\n---\n',
+    'docs/_common/frag.md': fragmentText,
+    // Includes of files that are not there (40,000: one paragraph of 40,000 lines, over 20 s of CPU to parse).
+    'docs/missing.md': Array.from({ length: missing }, (_, i) => `{{% include "m${i}" %}}\n${between}`).join(''),
+  };
+}
+
+/** What else a corpus may hold: includes that multiply (indented, repeated, missing) and costly HTML and AsciiDoc. */
+function hostileFiles(): Record<string, string> {
+  const files: Record<string, string> = { ...frame(fragment()), ...hostileFormats() };
   for (const [name, make] of Object.entries(HOSTILE_MARKDOWN)) files[`docs/md/${name}`] = make();
   for (const spaces of [100, 1000, 3000])
     files[`docs/indent-${spaces}.md`] = `Top\n${' '.repeat(spaces)}{{% include "_common/frag.md" %}}\n`;
@@ -62,9 +73,36 @@ function hostileFiles(): Record<string, string> {
   return files;
 }
 
-/** Writes the hostile corpus below `root`; returns the corpus folder. */
-export function writeHostileCorpus(root: string): string {
-  for (const [path, text] of Object.entries(hostileFiles())) {
+/**
+ * The hostile corpus at CI's size (test/reliability/hostile-corpus.full.test.ts), each input
+ * scaled to what meets its bound and no more: the HTML and AsciiDoc as above (over the parser's
+ * heap, or over a bound counted before parsing), Markdown over the file size limit, a 21 KB
+ * fragment that 3,000 spaces of indentation take past the per-page include bound (100 spaces stay
+ * within it), 400 missing includes. Left to tests of their own: the per-corpus include bound
+ * (32 MiB to meet it, test/indexer/includes.test.ts) and Markdown that needs the CPU time limit
+ * (test/reliability/hostile-markdown.test.ts), indexed as plain text whichever bound stops it:
+ * the whole corpus's 40,000 missing includes are one paragraph micromark parses in over 20 s of
+ * CPU, and 20,000 nested `>` ran out of heap in one build and over 20 s of CPU in the next. The
+ * pages left out:
+ */
+export const CI_SKIPPED = ['attributes.adoc', 'deep.html', 'list.adoc', 'paragraphs.html'];
+
+function ciFiles(): Record<string, string> {
+  const files: Record<string, string> = {
+    // 400 missing includes, a paragraph each, are told in a few lines.
+    ...frame('A line of the shared fragment, included.\n\n'.repeat(500), 400, '\n'),
+    ...hostileFormats(),
+    'docs/md/brackets-9m.md': HOSTILE_MARKDOWN['brackets-9m.md']!(),
+    'docs/md/unclosed-fence.md': `# Unclosed\n\n\`\`\`sh\n${'echo line\n'.repeat(2_000)}`,
+  };
+  for (const spaces of [100, 3000])
+    files[`docs/indent-${spaces}.md`] = `Top\n${' '.repeat(spaces)}{{% include "_common/frag.md" %}}\n`;
+  return files;
+}
+
+/** Writes the hostile corpus below `root`, whole or at CI's size; returns the corpus folder. */
+export function writeHostileCorpus(root: string, size: 'full' | 'ci' = 'full'): string {
+  for (const [path, text] of Object.entries(size === 'ci' ? ciFiles() : hostileFiles())) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   }
@@ -84,34 +122,45 @@ export function indexDigest(buildDir: string): string {
   return hash.digest('hex');
 }
 
-/** This process's children (the parser processes), from /proc: each thread lists those it started. */
-function childPids(): number[] {
+/** A process's descendants (the parser processes), from /proc: each thread lists those it started. */
+function descendants(pid: number | 'self'): number[] {
   const pids: number[] = [];
-  for (const tid of readdirSync('/proc/self/task')) {
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return pids;
+  }
+  for (const tid of tasks) {
     try {
-      const listed = readFileSync(`/proc/self/task/${tid}/children`, 'utf8').trim();
+      const listed = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
       if (listed !== '') pids.push(...listed.split(/\s+/).map(Number));
     } catch {
       // The thread ended while listed.
     }
   }
-  return pids;
+  return pids.flatMap((child) => [child, ...descendants(child)]);
 }
 
 /**
- * The memory of this process and its parser processes, read every `everyMs` from /proc: the peak
- * of their RSS added up (`peakMB`, as sampled), and a bound (`boundMB`): the largest, over the
- * samples, of this process's peak (VmHWM) plus each running child's peak so far. A child's last
- * `everyMs` before it ends are not seen; the parser's heap limit bounds what they could add.
+ * The memory of a process (this one by default) and its descendants, read every `everyMs` from
+ * /proc: the peak of their RSS added up (`peakMB`, as sampled), and a bound (`boundMB`): the
+ * largest, over the samples, of each one's peak so far (VmHWM) added up. A child's last `everyMs`
+ * before it ends are not seen; the parser's heap limit bounds what they could add.
  */
-export function treeMemory(everyMs = 50): () => { peakMB: number; boundMB: number; mainPeakMB: number } {
+export function treeMemory(
+  everyMs = 50,
+  root: number | 'self' = 'self',
+): () => { peakMB: number; boundMB: number; mainPeakMB: number } {
   let peakMB = 0;
   let boundMB = 0;
+  let mainPeakMB = 0;
   const sample = () => {
-    const self = memoryOf('self');
-    let sum = self.rssMB;
-    let bound = self.peakMB;
-    for (const pid of childPids()) {
+    const main = memoryOf(root);
+    mainPeakMB = Math.max(mainPeakMB, main.peakMB);
+    let sum = main.rssMB;
+    let bound = main.peakMB;
+    for (const pid of descendants(root)) {
       const child = memoryOf(pid);
       sum += child.rssMB;
       bound += child.peakMB;
@@ -123,7 +172,6 @@ export function treeMemory(everyMs = 50): () => { peakMB: number; boundMB: numbe
   return () => {
     sample();
     clearInterval(timer);
-    const mainPeakMB = memoryOf('self').peakMB;
     return {
       peakMB: Math.round(Math.max(peakMB, mainPeakMB)),
       boundMB: Math.round(Math.max(boundMB, mainPeakMB)),

@@ -100,11 +100,17 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /**
  * Runs `svc-docs <args>` (node --import tsx src/cli.ts) to completion, killing it after
- * `timeoutMs`. `command` wraps the node invocation (e.g. prlimit) when given.
+ * `timeoutMs`. `command` wraps the node invocation (e.g. prlimit) when given; `onSpawn` is told
+ * the child's pid (to read its memory from /proc while it runs).
  */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; timeoutMs?: number; command?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    command?: string[];
+    onSpawn?: (pid: number) => void;
+  } = {},
 ): Promise<CliRun> {
   const argv = [...(options.command ?? []), process.execPath, '--import', 'tsx', CLI, ...args];
   return new Promise((resolve, reject) => {
@@ -113,6 +119,7 @@ export function runCli(
       env: cliEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
