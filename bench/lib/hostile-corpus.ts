@@ -9,9 +9,10 @@ import { memoryOf } from './child-process.js';
  * Markdown bench (bench/abuse/hostile-markdown.ts) and bench/abuse/hostile-corpus.ts.
  * bench/abuse/hostile-corpus.ts builds it and prints one JSON line: documents, skipped, the
  * index's digest and the memory (treeMemory):
- *   npx tsx bench/abuse/hostile-corpus.ts
- * Last measured (parser heap 384 MB, 2 workers of 192 MB, tsx, load 7-21): peak 909 MB sampled,
- * bound 987 MB, the indexer alone 484 MB; 109 documents, 6 skipped, 1,119 s.
+ *   npx tsx bench/abuse/hostile-corpus.ts [--ci]
+ * Last measured (parser heap 384 MB, 2 workers of 192 MB, tsx, load 3-10 beside other builds):
+ * peak 952 MB sampled, bound 969 MB, the indexer alone 483 MB; 111 documents, 4 left out, 763 s.
+ * At CI's size: 679-686 MB, the same with a CPU hog per core (hostile-corpus.full.test.ts).
  */
 
 function staircaseList(bytes: number): string {
