@@ -17,7 +17,8 @@ import { oneLine } from '../formats/one-line.js';
  *
  * The page is first cleaned of its site generator's dialect (dialects/clean.ts): what is chunked
  * and stored is the page as its readers see it. Sections partition the cleaned body: every
- * character after the frontmatter lands in exactly one section, in order. A section
+ * character after the frontmatter lands in exactly one section, in order (the frontmatter's
+ * `description`, when there is one, is added as the page's first paragraph: ledBy). A section
  * starts at a top-level heading and runs to the next one; text before the first heading is a
  * section with no headings. Over-long sections are cut between top-level blocks (or between
  * list items) where they can be; a single block longer than a section may be is cut at line ends,
@@ -36,7 +37,7 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxSectionChars: 2000 };
  * Bump whenever chunkMarkdown can cut the same source differently: a reindex reuses the sections
  * of unchanged files from the previous build only when it was chunked by the same version.
  */
-export const CHUNKER_VERSION = 9;
+export const CHUNKER_VERSION = 10;
 
 export interface ChunkedSection {
   headings: string[];
@@ -70,14 +71,17 @@ export function chunkMarkdown(
   const page = cleanDialects(source, parseMarkdown);
   const doc = chunkTree(page.tree ?? parseMarkdown(page.text), page.text, options);
   const title = fileTitle ?? doc.frontmatterTitle;
+  const sections = doc.description === undefined ? doc.sections : ledBy(doc.sections, doc.description);
   // A page with a title and no H1 shows the title as its H1 (Hugo, Docusaurus, Confluence do).
   if (doc.firstH1 === undefined && title !== undefined)
-    return { title, sections: doc.sections.map((s) => ({ ...s, headings: [title, ...s.headings] })) };
-  return { title: title ?? doc.firstH1 ?? doc.openingHeading, sections: doc.sections };
+    return { title, sections: sections.map((s) => ({ ...s, headings: [title, ...s.headings] })) };
+  return { title: title ?? doc.firstH1 ?? doc.openingHeading, sections };
 }
 
 interface ChunkedTree {
   frontmatterTitle: string | undefined;
+  /** Frontmatter `description`: the page's summary in its author's words. */
+  description: string | undefined;
   firstH1: string | undefined;
   /**
    * The heading that opens a page with no H1 and heads all of it (no later heading as shallow):
@@ -91,11 +95,11 @@ interface ChunkedTree {
 function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTree {
   const children = tree.children;
   let bodyStart = 0;
-  let frontmatterTitle: string | undefined;
+  let front: { title?: string; description?: string } = {};
   const first = children[0];
   if (first && isFrontmatter(first)) {
     bodyStart = first.position?.end.offset ?? source.length;
-    if (first.type === 'yaml') frontmatterTitle = titleFromYaml(first.value);
+    if (first.type === 'yaml') front = fromYaml(first.value);
   }
 
   const sections: ChunkedSection[] = [];
@@ -139,7 +143,13 @@ function chunkTree(tree: Root, source: string, options: ChunkOptions): ChunkedTr
     current.blocks.push(node);
   }
   flush(source.length);
-  return { frontmatterTitle, firstH1, openingHeading: opening?.text, sections };
+  return {
+    frontmatterTitle: front.title,
+    description: front.description,
+    firstH1,
+    openingHeading: opening?.text,
+    sections,
+  };
 }
 
 function isFrontmatter(node: RootContent): boolean {
@@ -166,18 +176,39 @@ export function plainSections(source: string, options: ChunkOptions = DEFAULT_CH
   return splitLines(source, options.maxSectionChars).map((text) => ({ headings: [], text, role: 'content' }));
 }
 
-function titleFromYaml(value: string): string | undefined {
+/** The frontmatter's `title` and `description`, as readers see them. */
+function fromYaml(value: string): { title?: string; description?: string } {
   try {
     const data: unknown = parseYaml(value);
-    if (data && typeof data === 'object' && 'title' in data) {
-      const title = (data as { title: unknown }).title;
-      if (typeof title === 'string' && title.trim() !== '') return readerTitle(title);
-      if (typeof title === 'number') return String(title);
-    }
+    if (data === null || typeof data !== 'object') return {};
+    const { title, description } = data as { title?: unknown; description?: unknown };
+    return {
+      title: typeof title === 'string' ? readerTitle(title) : typeof title === 'number' ? String(title) : undefined,
+      description: typeof description === 'string' ? readerTitle(description) : undefined,
+    };
   } catch {
     // Malformed frontmatter is indexed as well as it can be: it just gives no title.
+    return {};
   }
-  return undefined;
+}
+
+/**
+ * The page's description as the first paragraph under its title (where Hugo's docs show it;
+ * Docusaurus and MkDocs put it in search snippets): its author's plain-language summary ("Reports whether the built-in development server is running")
+ * is how people ask for the page, in words its body may never use. It opens the text before the
+ * first heading, or follows a leading H1; else it is a section of its own before the first.
+ */
+function ledBy(sections: ChunkedSection[], description: string): ChunkedSection[] {
+  const lead = (text: string): ChunkedSection => ({ headings: [], text, role: 'content' });
+  const [first, ...rest] = sections;
+  if (first === undefined) return [lead(`${description}\n`)];
+  if (first.headings.length === 0)
+    return [{ ...first, text: `${description}\n\n${first.text.replace(/^\n+/, '')}`, role: 'content' }, ...rest];
+  const h1 = first.headings.length === 1 ? /^\s*(?:#[ \t][^\n]*|[^\n]+\n=+[ \t]*)(?:\n|$)/.exec(first.text) : null;
+  if (h1 === null) return [lead(`${description}\n\n`), ...sections];
+  const at = h1[0].length;
+  const text = `${first.text.slice(0, at)}${at > 0 && !h1[0].endsWith('\n') ? '\n' : ''}\n${description}\n\n${first.text.slice(at).replace(/^\n+/, '')}`;
+  return [{ ...first, text, role: 'content' }, ...rest];
 }
 
 /** A frontmatter title as readers see it: no macros, shortcodes, attribute blocks or tags. */

@@ -76,6 +76,25 @@ describe('chunkMarkdown', () => {
     expect(chunkMarkdown('### Deep\n\ntext\n\n## Shallower\n\ntext\n').title).toBeUndefined();
   });
 
+  it('opens the page with its frontmatter description, the summary readers see under the title', () => {
+    const fm =
+      '---\ntitle: hugo.IsServer\ndescription: Reports whether the built-in development server is running.\n---\n';
+    const lead = 'Reports whether the built-in development server is running.';
+    // Before the first heading, as the first paragraph of the text there.
+    expect(chunkMarkdown(`${fm}\nSome text.\n\n## Examples\n\nx\n`).sections.map((s) => [s.headings, s.text])).toEqual([
+      [['hugo.IsServer'], `${lead}\n\nSome text.\n\n`],
+      [['hugo.IsServer', 'Examples'], '## Examples\n\nx\n'],
+    ]);
+    // Under a leading H1; as a section of its own before a page that opens with a subheading.
+    expect(chunkMarkdown(`${fm}# Server\nbody\n`).sections[0]!.text).toBe(`\n# Server\n\n${lead}\n\nbody\n`);
+    const sub = chunkMarkdown(`${fm}## Usage\n\nx\n`).sections;
+    expect(sub.map((s) => [s.headings, s.text, s.role])).toEqual([
+      [['hugo.IsServer'], `${lead}\n\n`, 'content'],
+      [['hugo.IsServer', 'Usage'], '\n## Usage\n\nx\n', 'content'],
+    ]);
+    expect(chunkMarkdown('---\ndescription: [unclosed\n---\n# A\nx\n').sections[0]!.text).toBe('\n# A\nx\n');
+  });
+
   it('keeps frontmatter out of the sections', () => {
     const doc = chunkMarkdown('---\ntitle: X\ntags: [a]\n---\n# X\nbody\n');
     expect(doc.sections.map((s) => s.text).join('')).not.toContain('tags:');
