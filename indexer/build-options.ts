@@ -1,6 +1,6 @@
 import type { Embedder } from '../src/embedding/types.js';
 import type { ChunkOptions } from './chunk/chunk.js';
-import type { FileLimits } from './parse/chunk-corpus.js';
+import type { ChunkedCorpus, FileLimits } from './parse/chunk-corpus.js';
 import type { KeptBuild } from './reindex/kept-build.js';
 import type { SkipSummary } from './load/skipped-files.js';
 import type { SourceOptions } from './sources/corpus-roots.js';
@@ -36,7 +36,9 @@ export interface BuildOptions extends EmbedOptions, SettingsOptions {
 }
 
 /** `leftOut` and `unsupported` (SkipSummary): every file left out with why, the parse's `skipped` among them. */
-export interface BuildSummary extends SkipSummary {
+export interface BuildSummary
+  extends SkipSummary,
+    Pick<ChunkedCorpus, 'documentsParsed' | 'skipped' | 'plainText' | 'remembered'> {
   buildDir: string;
   documents: number;
   sections: number;
@@ -44,14 +46,6 @@ export interface BuildSummary extends SkipSummary {
   /** Section vectors computed in this build, and those taken from the cache. */
   sectionsEmbedded: number;
   sectionsReused: number;
-  /** Files parsed and chunked in this build; the others kept their sections from the previous build. */
-  documentsParsed: number;
-  /** Files read but left out (a format other than Markdown or text whose parse failed or ran over the time limit), as `kb/path`. */
-  skipped: string[];
-  /** Markdown (or text) files whose parse failed or ran over the time limit, indexed as plain text (failed-parse.ts). */
-  plainText: string[];
-  /** Files not parsed, as an earlier build's parse of the same content ran over the limit: left out or plain text. */
-  remembered: string[];
   changes: { added: string[]; changed: string[]; removed: string[] };
   seconds: number;
   /** True when the live build already was this index: nothing was written. */

@@ -55,11 +55,11 @@ export interface PreviousBuild {
 export interface ChunkedCorpus {
   documents: StoredDocument[];
   sections: StoredSection[];
-  /** Files parsed and chunked in this build. */
+  /** Files parsed and chunked in this build; the others kept their sections from the previous build. */
   documentsParsed: number;
-  /** Files read but left out (their parse ran over the time limit or failed), as `kb/path`. */
+  /** Files read but left out (a format other than Markdown or text whose parse failed or ran over the time limit), as `kb/path`. */
   skipped: string[];
-  /** Files whose parse failed (or was not tried, `remembered`), indexed as plain text. */
+  /** Markdown (or text) files whose parse failed (or was not tried, `remembered`), indexed as plain text (failed-parse.ts). */
   plainText: string[];
   /** Files not parsed, as an earlier build's parse of the same content ran over the limit: left out or plain text. */
   remembered: string[];

@@ -9,8 +9,8 @@ export interface LexicalHits {
   sections: Int32Array;
   scores: Float64Array;
   /**
-   * How much of the query the section answers, in [0, 1]: the IDF mass it matched (expansion
-   * terms credited at their weight) over the IDF mass of the user's own terms (weight ≥ 1).
+   * How much of the query the section answers, in [0, 1]: the IDF mass it matched (rewritten
+   * terms and filler credited at their weight) over the IDF mass of the user's own terms (weight ≥ 1).
    */
   coverage: Float64Array;
   /** Which of the user's own terms (bit i = `ownTerms[i]`, the first 31) each section matched. */
@@ -31,7 +31,7 @@ export interface LexicalHits {
  */
 export class Accumulator {
   private readonly score: Float64Array;
-  /** IDF mass of the query terms each section matched (expansions at their weight). */
+  /** IDF mass of the query terms each section matched (rewrites and filler at their weight). */
   private readonly covered: Float64Array;
   /** The user's own terms each section matched, as LexicalHits.matched. */
   private readonly bits: Int32Array;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { KnowledgeBaseProfile } from './corpus-profile.js';
 import { checkDocumentRanges, checkPostingTables, checkSectionColumns } from './check-references.js';
-import { CURRENT_FILE, INDEX_FILES, IndexError, profileFileSchema, type StoredDocument } from './format.js';
+import { CURRENT_FILE, INDEX_FILES, IndexError, profileFileSchema } from './format.js';
 import type { Manifest } from './manifest.js';
 import { openPostingsFile, type PostingsFileParts } from './postings-file.js';
 import {
@@ -18,7 +18,7 @@ import {
   refuseBadReferences,
 } from './read-index.js';
 import { SectionStore } from './section-store.js';
-import { openSectionsFile } from './sections-file.js';
+import { openSectionsFile, type SectionColumns } from './sections-file.js';
 import type { HnswVectorIndex, VectorMatrix } from './vector-index.js';
 
 /**
@@ -32,15 +32,12 @@ import type { HnswVectorIndex, VectorMatrix } from './vector-index.js';
  */
 
 /** A build opened for serving, without its HNSW graph. */
-export interface IndexWithoutGraph {
+export interface IndexWithoutGraph extends Pick<SectionColumns, 'documents' | 'parents'> {
   manifest: Manifest;
   /** The build folder it was read from. */
   buildDir: string;
-  documents: StoredDocument[];
   /** The sections, their headings and text read when asked for. */
   sections: SectionStore;
-  /** Each section's parent section, −1 for none. */
-  parents: Int32Array;
   vectors: VectorMatrix;
   /** postings.bin as held: the postings themselves are read by term. */
   lexical: PostingsFileParts;

@@ -45,14 +45,11 @@ export async function decodePostings(file: ByteSource): Promise<LexicalData> {
  * postings.bin as a server holds it: everything but the postings themselves, which are read by
  * term (postings-source.ts). All in shared memory, so worker threads are handed the same.
  */
-export interface PostingsFileParts {
+export interface PostingsFileParts extends Pick<LexicalData, 'sectionCount' | 'lengths' | 'termStart'> {
   file: PiecedFileParts;
-  sectionCount: number;
-  lengths: Record<LexicalField, Uint32Array>;
   /** The sorted terms as one UTF-8 blob and count + 1 offsets into it. */
   termOffsets: Uint32Array;
   termBlob: Uint8Array;
-  termStart: Uint32Array;
   sections: ColumnAt;
   tf: Record<LexicalField, ColumnAt>;
 }

@@ -1,5 +1,6 @@
 import { IndexError, SECTION_ROLES, type StoredSection } from './format.js';
 import type { LazyStrings } from './file-columns.js';
+import type { SectionColumns } from './sections-file.js';
 import { PiecedFile, type PiecedFileParts, PieceMismatchError } from './pieces.js';
 
 /**
@@ -10,13 +11,9 @@ import { PiecedFile, type PiecedFileParts, PieceMismatchError } from './pieces.j
  * makes its own from what the main thread read.
  */
 
-export interface SectionStoreParts {
+export interface SectionStoreParts
+  extends Pick<SectionColumns, 'doc' | 'roles' | 'headingStart' | 'headings' | 'text'> {
   file: PiecedFileParts;
-  doc: Int32Array;
-  roles: Uint8Array;
-  headingStart: Uint32Array;
-  headings: LazyStrings;
-  text: LazyStrings;
 }
 
 /** What reads sections: an index's store, or (a page tool's fixture) a plain array. */

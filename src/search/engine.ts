@@ -7,7 +7,6 @@ import type { StoredDocument } from '../index/format.js';
 import type { Manifest } from '../index/manifest.js';
 import { type IndexWithoutGraph, readIndexWithoutGraph } from '../index/open-index.js';
 import { hasGraph, readBuildGraph } from '../index/read-index.js';
-import type { SectionStore } from '../index/section-store.js';
 import { ExactVectorIndex, HnswVectorIndex } from '../index/vector-index.js';
 import type { KnowledgeBaseProfile } from '../index/corpus-profile.js';
 import { withSections } from './result-window.js';
@@ -44,13 +43,9 @@ export class ModelMismatchError extends ProblemError<'model_mismatch'> {
 }
 
 /** What every engine keeps of its index in this thread: what responses, page resources and reloads read. */
-export interface EngineIndex {
-  readonly buildDir: string;
-  readonly manifest: Manifest;
+export interface EngineIndex
+  extends Readonly<Pick<IndexWithoutGraph, 'buildDir' | 'manifest' | 'sections' | 'profiles'>> {
   readonly documents: readonly StoredDocument[];
-  /** Read by range from the build's sections.bin (src/index/section-store.ts). */
-  readonly sections: SectionStore;
-  readonly profiles: KnowledgeBaseProfile[];
 }
 
 /** Where an engine's searches run: a Searcher in this thread, or a search pool's workers. */

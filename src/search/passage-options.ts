@@ -20,7 +20,7 @@ export interface PassageOptions {
   /** Passages (passages.ts), when the windows do not fit. A block's score is its own query words (IDF-weighted share) plus: */
   /** × the share of the query its heading path holds. */
   readonly headingWeight: number;
-  /** × its section's match of the query as the engine measured it (every spelling and expansion). */
+  /** × its section's match of the query as the engine measured it (every spelling and rewrite). */
   readonly sectionWeight: number;
   /** × the best of its neighbours' own scores (the block before and after, same section). */
   readonly neighbourWeight: number;

@@ -75,7 +75,7 @@ export function windowOf(
 
 /**
  * How sure we are that a result answers the query, in [0, 1]: how much of the query its best
- * section matches (IDF-weighted, expansions at their weight), damped steeply for results scoring
+ * section matches (IDF-weighted, rewrites and filler at their weight), damped steeply for results scoring
  * below the top one (on the labelled sets a result at 90 % of the top score is relevant a quarter
  * of the time). Matches found by the vector side alone count as half-covered at best.
  */

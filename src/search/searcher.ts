@@ -159,7 +159,7 @@ export class Searcher {
     const ownMatched = this.matches.mark(hits);
     this.filler.addLexical(c, this.slotOf, hits, this.lexicalCandidates);
     // A query none of whose own words (or their spellings, typo fixes) the corpus has gets no
-    // results: pages matched only through expansions or vector neighbours would be noise labelled
+    // results: pages matched only through rewrites or vector neighbours would be noise labelled
     // as answers (a made-up word used to return five "Somewhat relevant" pages).
     const answered = this.retrieval !== 'hybrid' || this.fusion.vectorOnlyResults || ownMatched;
     if (answered && vector !== undefined)

@@ -1,17 +1,14 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { errorText } from '../observe/log.js';
-import type { QueryStore } from '../observe/query-store.js';
 import { searchDocsInputSchema, servedNames } from '../mcp/tools/search-schema.js';
-import type { PageIndex } from '../mcp/tools/pages.js';
 import { searchDocs, type SearchDocsSettings } from '../mcp/tools/search-docs.js';
 import { unknownKnowledgeBaseMessage } from '../search/scope.js';
-import type { SearchEngine } from '../search/types.js';
 import { type Html, html } from './html.js';
 import { clientKeyOf } from '../mcp/http/fair-share.js';
 import { RenderThread } from './render-thread.js';
 import { PAGE_HEADERS } from './page-style.js';
 import { gapReportView, knowledgeBasesView, layout, placeholderOf, searchForm } from './page-view.js';
-import { reportSource } from './report-source.js';
+import { type ReportSourceOptions, reportSource } from './report-source.js';
 import { answerView } from './results-view.js';
 
 /**
@@ -23,12 +20,9 @@ import { answerView } from './results-view.js';
 
 export const PAGE_PATH = '/';
 
-export interface SearchPageOptions {
+export interface SearchPageOptions extends Pick<ReportSourceOptions, 'engine' | 'pages' | 'store'> {
   /** The access checks /docs has (Host, token) and its per-client shares; the Origin check is the app's. */
   guards: RequestHandler[];
-  engine: SearchEngine;
-  pages: () => PageIndex;
-  store?: QueryStore;
   search: SearchDocsSettings;
 }
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { inject } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 
 /**
@@ -27,8 +27,6 @@ export interface ReplicaProcess {
   stop(): Promise<void>;
 }
 
-const CLI = join(projectRoot(), 'src', 'cli.ts');
-
 function parse(line: string): LogEntry | undefined {
   try {
     return JSON.parse(line) as LogEntry;
@@ -47,7 +45,8 @@ function exited(child: ChildProcess): Promise<void> {
 export function startReplica(id: string, indexDir: string, startupMs = 180_000): Promise<ReplicaProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'serve', '--no-build', '--index', indexDir, '--port', '0'],
+    // The run's transpiled CLI (test/global-setup.ts), as the other spawned CLIs.
+    [inject('transpiledCli'), 'serve', '--no-build', '--index', indexDir, '--port', '0'],
     {
       cwd: projectRoot(),
       // Every client reaches the replicas through nginx from loopback, one client to a replica's fair shares.

@@ -41,10 +41,15 @@ export function killChildren(): void {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-/** The CLI from source through tsx; `entry` runs another build of it (e.g. npm start's transpiled one). */
+/** The CLI from source through tsx (as `npm run svc-docs` runs it). */
 export const FROM_SOURCE = ['--import', 'tsx', 'src/cli.ts'];
 
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv, entry = FROM_SOURCE): ChildProcess {
+/** The CLI as `npm start` runs it, transpiled once per test run (test/global-setup.ts): what tests spawn by default. */
+export function transpiledCli(): string[] {
+  return [inject('transpiledCli')];
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, entry = transpiledCli()): ChildProcess {
   const child = spawn(process.execPath, [...entry, ...args], {
     cwd: projectRoot(),
     env,
@@ -123,10 +128,10 @@ export async function waitFor(
 }
 
 /**
- * `svc-docs serve <args>` from source (or `entry`), serving: the one server starter of tests and
+ * `svc-docs serve <args>` transpiled (or `entry`), serving: the one server starter of tests and
  * benchmark (bench/lib/serve-child.ts), its log kept, killed with the file's other children.
  */
-export function startServe(args: string[], env: NodeJS.ProcessEnv, entry = FROM_SOURCE): Promise<ServeChild> {
+export function startServe(args: string[], env: NodeJS.ProcessEnv, entry = transpiledCli()): Promise<ServeChild> {
   return startServeChild({
     entry,
     args,

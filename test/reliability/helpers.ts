@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { inject } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { raw, type RawResponse } from '../helpers/mcp-client.js';
 
@@ -88,7 +88,8 @@ export interface CliRun {
   stderr: string;
 }
 
-export const CLI = join(projectRoot(), 'src', 'cli.ts');
+/** The CLI's entry as this run transpiled it (test/global-setup.ts): what the reliability tests spawn. */
+export const cliEntry = (): string => inject('transpiledCli');
 
 /** The environment for a CLI child: this one, minus svc-docs settings a developer may have exported. */
 export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -99,9 +100,9 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs `svc-docs <args>` (node --import tsx src/cli.ts) to completion, killing it after
- * `timeoutMs`. `command` wraps the node invocation (e.g. prlimit) when given; `onSpawn` is told
- * the child's pid (to read its memory from /proc while it runs).
+ * Runs `svc-docs <args>` (the run's transpiled CLI, test/global-setup.ts) to completion, killing it
+ * after `timeoutMs`. `command` wraps the node invocation (e.g. prlimit) when given; `onSpawn` is
+ * told the child's pid (to read its memory from /proc while it runs).
  */
 export function runCli(
   args: string[],
@@ -112,7 +113,7 @@ export function runCli(
     onSpawn?: (pid: number) => void;
   } = {},
 ): Promise<CliRun> {
-  const argv = [...(options.command ?? []), process.execPath, '--import', 'tsx', CLI, ...args];
+  const argv = [...(options.command ?? []), process.execPath, cliEntry(), ...args];
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: projectRoot(),

@@ -9,7 +9,7 @@ import { readIndex } from '../../src/index/open-index.js';
 import { projectRoot } from '../../src/project-root.js';
 import { openEngine } from '../../src/search/engine.js';
 import { tempDir, writeCorpus } from '../helpers/index-fixture.js';
-import { CLI, cliEnv, linesOf, runCli } from './helpers.js';
+import { cliEntry, cliEnv, linesOf, runCli } from './helpers.js';
 
 /**
  * The indexer (`svc-docs index`, a real process) killed with SIGKILL at points across a build,
@@ -125,7 +125,7 @@ function indexAndKill(
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', CLI, 'index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir],
+      [cliEntry(), 'index', '--corpus', corpus, '--out', outDir, '--vector-cache', cacheDir],
       {
         cwd: projectRoot(),
         env: cliEnv(),

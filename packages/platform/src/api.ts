@@ -78,14 +78,9 @@ export async function callPlatformApi(call: PlatformApiCall): Promise<unknown> {
   return response.body;
 }
 
-export interface QueryWalletsOptions {
-  baseUrl: string;
-  tokens: TokenSource;
-  instanceId: string;
+export interface QueryWalletsOptions extends Omit<PlatformApiCall, 'path' | 'body'> {
   /** Query body. `{}` is accepted; other fields are not documented. */
   query?: Record<string, unknown>;
-  fetch?: FetchLike;
-  timeoutMs?: number;
 }
 
 /** `POST {base_url}/v1/svc/wallets/query` as the installation. The response shape is not documented, hence `unknown`. */

@@ -7,7 +7,7 @@ import type { ErrorObject } from 'ajv';
 import { PlatformError } from './errors.js';
 import { jsonPath, pointerSegments } from './json-path.js';
 import { NUMERIC_STRING, validatorFor } from './schema-validator.js';
-import { MAX_SCHEMA_DEPTH } from './schema-walk.js';
+import { isSchemaObject, MAX_SCHEMA_DEPTH } from './schema-walk.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -33,7 +33,7 @@ const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * may be.
  */
 export function inferTriggerSchema(samplePayload: JsonObject): JsonSchema {
-  if (!isPlainObject(samplePayload)) {
+  if (!isSchemaObject(samplePayload)) {
     throw new PlatformError(
       'invalid_argument',
       'samplePayload must be a JSON object, e.g. { "email": "ann@example.com", "amount": "10" }',
@@ -60,7 +60,7 @@ function inferValue(value: unknown, depth: number): JsonSchema {
   if (Array.isArray(value)) {
     return value.length === 0 ? { type: 'array' } : { type: 'array', items: inferValue(value[0], depth + 1) };
   }
-  if (isPlainObject(value)) {
+  if (isSchemaObject(value)) {
     const properties: Record<string, JsonSchema> = {};
     for (const [key, child] of Object.entries(value)) properties[key] = inferValue(child, depth + 1);
     const required = Object.keys(value).filter((key) => value[key] !== null);
@@ -75,7 +75,7 @@ function inferValue(value: unknown, depth: number): JsonSchema {
  * the payload is valid. Throws `invalid_trigger_schema` if the schema itself is broken, cyclic or too deep.
  */
 export function validateTriggerPayload(schema: JsonSchema, payload: unknown): SchemaViolation[] {
-  if (!isPlainObject(schema)) {
+  if (!isSchemaObject(schema)) {
     throw new PlatformError('invalid_trigger_schema', 'the trigger schema must be a JSON Schema object');
   }
   const validate = validatorFor(schema);
@@ -118,8 +118,4 @@ function describe(error: ErrorObject): SchemaViolation {
     };
   }
   return { path, message: `${path} ${error.message ?? 'does not match the schema'}` };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -27,8 +27,6 @@ interface LegacySessionsOptions {
   /** Sessions one client (fair-share.ts) holds at most; beyond it, initialize gets 429. */
   maxSessionsPerClient: number;
   sessionIdleMs: number;
-  /** Requests one session runs at once at most. */
-  maxPendingPerSession?: number;
   /** A fresh MCP server for a new session. */
   newServer: () => McpServer;
   event: Log;
@@ -53,7 +51,6 @@ export class LegacySessions {
     this.registry = new SessionRegistry<Session>({
       maxSessions: options.maxSessions,
       idleMs: options.sessionIdleMs,
-      maxPending: options.maxPendingPerSession,
       onExpire: (id) => options.event({ event: 'session-expired', session: id }),
     });
   }

@@ -15,7 +15,7 @@ import { knownTermId, TermTally, termIdCount } from './term-ids.js';
 /**
  * How much of an answer each passage of each result holds, for the query: its own words (IDF over
  * the passages of this response, so a word every page repeats counts little), its heading path,
- * its section's match as the engine measured it (every spelling and expansion), its neighbours,
+ * its section's match as the engine measured it (every spelling and rewrite), its neighbours,
  * and evidence from the page itself: the distinctive terms of the page's best-matching section,
  * and the words the page uses to define the query's words (passage-blocks.ts). Numbers only.
  */

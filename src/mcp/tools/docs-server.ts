@@ -8,7 +8,7 @@ import type { SearchEngine } from '../../search/types.js';
 import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
 import { describeTool } from './describe.js';
-import { searchDocs } from './search-docs.js';
+import { searchDocs, type SearchDocsSettings } from './search-docs.js';
 import { searchDocsInput, servedNames } from './search-schema.js';
 import { errorText, logLine } from '../../observe/log.js';
 import type { SearchOutcome } from '../../observe/search-outcome.js';
@@ -21,13 +21,9 @@ import { parseServerOptions } from '../../settings/server-options.js';
  */
 
 const TOOL_NAME = 'SearchDocs';
-interface DocsServerOptions {
-  /** Largest SearchDocs text, in characters (see render.ts). */
-  responseBudgetChars: number;
+interface DocsServerOptions extends SearchDocsSettings {
   /** Largest page answer of resources/read; a longer page is read in parts. */
   pageBudgetChars: number;
-  /** Documents per search at most. */
-  maxResults: number;
   /** The loaded index's pages, read per request; without it no page resources are offered. */
   pages?: () => PageIndex;
   /** Operator log (one line per event); tool errors are reported here as well as to the client. */

@@ -11,7 +11,7 @@ import { renderSearch, type SearchDocsOutput } from '../render/render.js';
 export interface SearchDocsSettings {
   /** Documents per search at most. */
   maxResults: number;
-  /** Largest text answer, in characters. */
+  /** Largest text answer, in characters (see render.ts). */
   responseBudgetChars: number;
 }
 

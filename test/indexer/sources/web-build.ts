@@ -13,7 +13,8 @@ export const LIMITS: WebLimits = {
   requestsPerSecond: 500,
   timeoutMs: 20_000,
 };
-export const PAGES = 40;
+/** Pages crawled: enough for a crawl's concurrency and its sitemap or links to matter, few enough to parse fast. */
+export const PAGES = 20;
 
 export async function build(corpus: string, sourcesDir: string, lines: string[] = []) {
   const outDir = tempDir('web-index');
