@@ -49,9 +49,14 @@ export function withoutCredentials(text: string): string {
   return text.replace(/[^\s/@]+@/g, '[credentials]@');
 }
 
-/** `{base_url}` + `/path`, keeping any path prefix of the base. */
-export function joinUrl(base: URL, path: string): string {
-  return base.href.replace(/\/+$/, '') + path;
+/** `{base_url}` (checked by parseServiceUrl) + `/path`, keeping any path prefix of the base. */
+export function serviceUrl(baseUrl: string, path: string): string {
+  return parseServiceUrl(baseUrl, 'baseUrl').href.replace(/\/+$/, '') + path;
+}
+
+/** The fetch an option names, else the global one (looked up per call, so a test may replace it). */
+export function fetchOf(fetch: FetchLike | undefined): FetchLike {
+  return fetch ?? ((input, init) => globalThis.fetch(input, init));
 }
 
 export function requireNonEmpty(value: unknown, what: string): string {
@@ -96,11 +101,12 @@ export interface JsonResponse {
 }
 
 export interface PostJsonOptions {
-  fetch: FetchLike;
+  fetch?: FetchLike | undefined;
   url: string;
   body: unknown;
   headers: Record<string, string>;
-  timeoutMs: number;
+  /** Default 10 s. */
+  timeoutMs?: number | undefined;
   /** Values to scrub from error messages (client secret, API key, tokens). */
   secrets: readonly string[];
 }
@@ -110,11 +116,11 @@ export interface PostJsonOptions {
  * only when there is no answer (`network_error`, `timeout`).
  */
 export async function postJson(options: PostJsonOptions): Promise<JsonResponse> {
-  const { url, timeoutMs, secrets } = options;
+  const { url, timeoutMs = DEFAULT_TIMEOUT_MS, secrets } = options;
   let response: Response;
   let text: string;
   try {
-    response = await options.fetch(url, {
+    response = await fetchOf(options.fetch)(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...options.headers },
       body: JSON.stringify(options.body),

@@ -8,11 +8,11 @@ import { PlatformError } from './errors.js';
 import {
   DEFAULT_TIMEOUT_MS,
   backoffDelay,
-  joinUrl,
-  parseServiceUrl,
+  fetchOf,
   postJson,
   quoteBody,
   requireNonEmpty,
+  serviceUrl,
   sleep,
   type FetchLike,
 } from './http.js';
@@ -90,10 +90,10 @@ export class TokenManager {
   readonly #inFlight = new Map<string, Promise<string>>();
 
   constructor(options: TokenManagerOptions) {
-    this.#tokenUrl = joinUrl(parseServiceUrl(options.baseUrl, 'baseUrl'), TOKEN_PATH);
+    this.#tokenUrl = serviceUrl(options.baseUrl, TOKEN_PATH);
     this.#clientId = requireNonEmpty(options.clientId, 'clientId');
     this.#clientSecret = requireNonEmpty(options.clientSecret, 'clientSecret');
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#fetch = fetchOf(options.fetch);
     this.#timeoutMs = positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.#maxAttempts = positive(options.maxAttempts ?? 4, 'maxAttempts');
     this.#retryBaseDelayMs = nonNegative(options.retryBaseDelayMs ?? 250, 'retryBaseDelayMs');
