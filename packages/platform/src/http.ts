@@ -18,15 +18,7 @@ const QUOTED_BODY_CHARS = 200;
  * tokens and API keys must never travel in clear text over a network.
  */
 export function parseServiceUrl(value: string, what: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new PlatformError(
-      'invalid_argument',
-      `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL: pass e.g. "https://api.example.com"`,
-    );
-  }
+  const url = absoluteUrl(value, what, ': pass e.g. "https://api.example.com"');
   if (url.username !== '' || url.password !== '') {
     // fetch refuses such URLs, and the credentials would be in every error message that names the URL.
     throw new PlatformError(
@@ -42,6 +34,18 @@ export function parseServiceUrl(value: string, what: string): URL {
     );
   }
   return url;
+}
+
+/** `value` as a URL, or an `invalid_argument` naming `what` (any credentials in it hidden), then `hint`. */
+export function absoluteUrl(value: string, what: string, hint = ''): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new PlatformError(
+      'invalid_argument',
+      `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL${hint}`,
+    );
+  }
 }
 
 /** `https://user:pass@host` → `https://[credentials]@host`, also in text that is not a valid URL. */
