@@ -162,12 +162,8 @@ async function report(state: FakePlatformState, req: IncomingMessage, res: Serve
 function install(state: FakePlatformState, url: URL, res: ServerResponse): void {
   if (url.searchParams.get('appId') !== state.appId) return send(res, 400, { error: 'unknown appId' });
   const redirectUri = url.searchParams.get('redirectUri');
-  let target: URL;
-  try {
-    target = new URL(redirectUri ?? '');
-  } catch {
-    return send(res, 400, { error: 'redirectUri is missing or not a URL' });
-  }
+  const target = URL.parse(redirectUri ?? '');
+  if (target === null) return send(res, 400, { error: 'redirectUri is missing or not a URL' });
   if (target.protocol !== 'https:') return send(res, 400, { error: 'redirectUri must be HTTPS' });
   const instanceId = addInstallation(state);
   target.searchParams.set('code', `code-${randomBytes(8).toString('hex')}`);

@@ -38,14 +38,12 @@ export function parseServiceUrl(value: string, what: string): URL {
 
 /** `value` as a URL, or an `invalid_argument` naming `what` (any credentials in it hidden), then `hint`. */
 export function absoluteUrl(value: string, what: string, hint = ''): URL {
-  try {
-    return new URL(value);
-  } catch {
-    throw new PlatformError(
-      'invalid_argument',
-      `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL${hint}`,
-    );
-  }
+  const url = URL.parse(value);
+  if (url !== null) return url;
+  throw new PlatformError(
+    'invalid_argument',
+    `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL${hint}`,
+  );
 }
 
 /** `https://user:pass@host` → `https://[credentials]@host`, also in text that is not a valid URL. */

@@ -47,13 +47,10 @@ export interface InstallRedirect {
  * to. With `expectedState`, the returned `state` must match it exactly.
  */
 export function parseInstallRedirect(url: string | URL, options: { expectedState?: string } = {}): InstallRedirect {
-  let parsed: URL;
-  try {
-    // Accept a bare path+query as an express `req.originalUrl` would give.
-    parsed = typeof url === 'string' ? new URL(url, 'https://redirect.invalid') : url;
-  } catch {
+  // Accept a bare path+query as an express `req.originalUrl` would give.
+  const parsed = typeof url === 'string' ? URL.parse(url, 'https://redirect.invalid') : url;
+  if (parsed === null)
     throw new PlatformError('invalid_redirect', `the install redirect ${JSON.stringify(String(url))} is not a URL`);
-  }
   const instanceId = parsed.searchParams.get('instanceId');
   if (instanceId === null || instanceId === '') {
     throw new PlatformError(
