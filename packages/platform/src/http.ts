@@ -178,7 +178,8 @@ function describeNetworkError(error: unknown): string {
   return error.message;
 }
 
-function parseJsonOrUndefined(text: string): unknown {
+/** The JSON value of `text`; `undefined` when it is empty or not JSON. */
+export function parseJsonOrUndefined(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
