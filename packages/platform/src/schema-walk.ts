@@ -89,11 +89,8 @@ export function resolveRef(root: unknown, ref: string): unknown {
   const local = rootId !== undefined && ref.startsWith(`${rootId}#`) ? ref.slice(rootId.length) : ref;
   if (local === '#') return root;
   if (!local.startsWith('#/')) return undefined;
-  const keys = local.slice(2).split('/');
-  return valueAt(
-    root,
-    keys.map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')),
-  );
+  const decode = (raw: string) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+  return valueAt(root, local.slice(2).split('/').map(decode));
 }
 
 export function isSchemaObject(value: unknown): value is SchemaNode {
