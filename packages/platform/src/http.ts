@@ -61,6 +61,14 @@ export function fetchOf(fetch: FetchLike | undefined): FetchLike {
   return fetch ?? ((input, init) => globalThis.fetch(input, init));
 }
 
+/** `value` if it is a finite number the rule allows, else an `invalid_argument` naming `what` and the rule. */
+export function numberOption(value: number, what: string, rule: 'a positive number' | 'zero or more' | '1 or more') {
+  const least = rule === '1 or more' ? 1 : 0;
+  if (!Number.isFinite(value) || value < least || (rule === 'a positive number' && value === 0))
+    throw new PlatformError('invalid_argument', `${what} must be ${rule}, got ${value}`);
+  return value;
+}
+
 export function requireNonEmpty(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new PlatformError('invalid_argument', `${what} must be a non-empty string`);
