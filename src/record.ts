@@ -4,3 +4,12 @@ export function record(value: unknown): Record<string, unknown> | undefined {
     ? (value as Record<string, unknown>)
     : undefined;
 }
+
+/** `text` parsed as JSON, or the error `refusal` makes (the parser's own message quotes the text: say where, not what). */
+export function jsonOr(text: string, refusal: () => Error): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw refusal();
+  }
+}
