@@ -26,9 +26,7 @@ function entries(leftOut: readonly WindowSection[]): string[] {
     const prev = leftOut[i - 1]!;
     const next = leftOut[i];
     const joins =
-      next !== undefined &&
-      next.position === prev.position + 1 &&
-      sameHeadings(next.headings, prev.headings);
+      next !== undefined && next.position === prev.position + 1 && sameHeadings(next.headings, prev.headings);
     if (joins) continue;
     const first = leftOut[start]!.position + 1;
     const last = prev.position + 1;
