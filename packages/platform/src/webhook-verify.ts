@@ -6,7 +6,7 @@
  */
 import { KeyObject, createPublicKey, createSecretKey, type webcrypto } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, type CryptoKey, type JWK } from 'jose';
-import { PlatformError, WebhookVerificationError } from './errors.js';
+import { PlatformError, WebhookVerificationError, type WebhookErrorCode } from './errors.js';
 import { decodeWebhookPayload, type WebhookDelivery } from './webhook-delivery.js';
 
 /**
@@ -126,44 +126,41 @@ function readAlgorithm(token: string): string {
   return alg;
 }
 
+/** What each jose error means for a delivery; the message says what the operator can do. */
+const JOSE_ERRORS: Record<string, [WebhookErrorCode, string]> = {
+  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: [
+    'invalid_signature',
+    "the delivery's signature does not match the platform key: rejected as forged",
+  ],
+  ERR_JWT_EXPIRED: [
+    'expired',
+    "the delivery's JWT has expired (exp is in the past): if this repeats for fresh deliveries, check this server's clock",
+  ],
+  ERR_JOSE_ALG_NOT_ALLOWED: [
+    'algorithm_not_allowed',
+    'the delivery is signed with an algorithm this endpoint does not accept',
+  ],
+  ERR_JWS_INVALID: [
+    'malformed_jwt',
+    "the delivery's JWT is malformed (its payload is not a JSON object or its header is invalid)",
+  ],
+};
+JOSE_ERRORS.ERR_JWT_INVALID = JOSE_ERRORS.ERR_JWS_INVALID!;
+
 function fromJoseError(error: unknown): WebhookVerificationError {
-  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  switch (code) {
-    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-      return new WebhookVerificationError(
-        'invalid_signature',
-        "the delivery's signature does not match the platform key: rejected as forged",
-      );
-    case 'ERR_JWT_EXPIRED':
-      return new WebhookVerificationError(
-        'expired',
-        "the delivery's JWT has expired (exp is in the past): if this repeats for fresh deliveries, check this server's clock",
-      );
-    case 'ERR_JOSE_ALG_NOT_ALLOWED':
-      return new WebhookVerificationError(
-        'algorithm_not_allowed',
-        'the delivery is signed with an algorithm this endpoint does not accept',
-      );
-    case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
-      const claim = (error as Error & { claim?: unknown }).claim;
-      return new WebhookVerificationError(
-        'invalid_claims',
-        `the delivery's JWT claim ${JSON.stringify(claim)} is missing or invalid`,
-      );
-    }
-    case 'ERR_JWS_INVALID':
-    case 'ERR_JWT_INVALID':
-      return new WebhookVerificationError(
-        'malformed_jwt',
-        "the delivery's JWT is malformed (its payload is not a JSON object or its header is invalid)",
-      );
-    default:
-      // E.g. a key that fits none of the token's parameters: never trust what could not be checked.
-      return new WebhookVerificationError(
-        'invalid_signature',
-        "the delivery's signature could not be verified with the configured key",
-      );
+  const { code, claim } = error instanceof Error ? (error as Error & { code?: unknown; claim?: unknown }) : {};
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+    return new WebhookVerificationError(
+      'invalid_claims',
+      `the delivery's JWT claim ${JSON.stringify(claim)} is missing or invalid`,
+    );
   }
+  // The default, e.g. a key that fits none of the token's parameters: never trust what could not be checked.
+  const [kind, message] = (typeof code === 'string' && Object.hasOwn(JOSE_ERRORS, code) && JOSE_ERRORS[code]) || [
+    'invalid_signature',
+    "the delivery's signature could not be verified with the configured key",
+  ];
+  return new WebhookVerificationError(kind, message);
 }
 
 function toVerificationKey(key: WebhookKey): KeyObject {
