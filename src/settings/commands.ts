@@ -1,4 +1,4 @@
-import { DEFAULT_WEB_LIMITS, type WebLimits } from './web.js';
+import { webLimits, type WebLimits } from './web.js';
 import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { SETTINGS } from './catalogue.js';
 import {
@@ -118,14 +118,7 @@ function indexSettingsOf(values: Values): IndexSettings {
     },
     gitTimeoutMs: (values.gitTimeoutSeconds ?? SETTINGS.gitTimeoutSeconds.default) * 1000,
     gitMaxBytes: values.gitMaxBytes ?? SETTINGS.gitMaxBytes.default,
-    webLimits: {
-      maxPages: values.webMaxPages ?? DEFAULT_WEB_LIMITS.maxPages,
-      maxPageBytes: values.webMaxPageBytes ?? DEFAULT_WEB_LIMITS.maxPageBytes,
-      maxTotalBytes: values.webMaxTotalBytes ?? DEFAULT_WEB_LIMITS.maxTotalBytes,
-      concurrency: values.webConcurrency ?? DEFAULT_WEB_LIMITS.concurrency,
-      requestsPerSecond: values.webRequestsPerSecond ?? DEFAULT_WEB_LIMITS.requestsPerSecond,
-      timeoutMs: (values.webTimeoutSeconds ?? SETTINGS.webTimeoutSeconds.default) * 1000,
-    },
+    webLimits: webLimits(values),
   };
 }
 

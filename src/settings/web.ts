@@ -56,12 +56,18 @@ export interface WebLimits {
   timeoutMs: number;
 }
 
+/** The crawl bounds given (a command's values), each else its default. */
+export function webLimits(values: { [N in keyof typeof WEB_SETTINGS]?: number } = {}): WebLimits {
+  const value = (name: keyof typeof WEB_SETTINGS) => values[name] ?? WEB_SETTINGS[name].default;
+  return {
+    maxPages: value('webMaxPages'),
+    maxPageBytes: value('webMaxPageBytes'),
+    maxTotalBytes: value('webMaxTotalBytes'),
+    concurrency: value('webConcurrency'),
+    requestsPerSecond: value('webRequestsPerSecond'),
+    timeoutMs: value('webTimeoutSeconds') * 1000,
+  };
+}
+
 /** The defaults, for callers that pass none (tests, library users). */
-export const DEFAULT_WEB_LIMITS: WebLimits = {
-  maxPages: WEB_SETTINGS.webMaxPages.default,
-  maxPageBytes: WEB_SETTINGS.webMaxPageBytes.default,
-  maxTotalBytes: WEB_SETTINGS.webMaxTotalBytes.default,
-  concurrency: WEB_SETTINGS.webConcurrency.default,
-  requestsPerSecond: WEB_SETTINGS.webRequestsPerSecond.default,
-  timeoutMs: WEB_SETTINGS.webTimeoutSeconds.default * 1000,
-};
+export const DEFAULT_WEB_LIMITS = webLimits();
