@@ -75,32 +75,30 @@ interface CachedToken {
   expiresAt: number;
 }
 
+/** The manager's settings, each checked or defaulted. */
+function settingsOf(options: TokenManagerOptions) {
+  return {
+    tokenUrl: serviceUrl(options.baseUrl, TOKEN_PATH),
+    clientId: requireNonEmpty(options.clientId, 'clientId'),
+    clientSecret: requireNonEmpty(options.clientSecret, 'clientSecret'),
+    fetch: fetchOf(options.fetch),
+    timeoutMs: numberOption(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs', 'a positive number'),
+    maxAttempts: numberOption(options.maxAttempts ?? 4, 'maxAttempts', 'a positive number'),
+    retryBaseDelayMs: numberOption(options.retryBaseDelayMs ?? 250, 'retryBaseDelayMs', 'zero or more'),
+    refreshMarginMs: numberOption(options.refreshMarginMs ?? 300_000, 'refreshMarginMs', 'zero or more'),
+    now: options.now ?? Date.now,
+    log: options.logger ?? consoleLogger,
+  };
+}
+
 export class TokenManager {
-  readonly #tokenUrl: string;
-  readonly #clientId: string;
-  // A private field, so `console.log(manager)` and `util.inspect` cannot show it.
-  readonly #clientSecret: string;
-  readonly #fetch: FetchLike;
-  readonly #timeoutMs: number;
-  readonly #maxAttempts: number;
-  readonly #retryBaseDelayMs: number;
-  readonly #refreshMarginMs: number;
-  readonly #now: () => number;
-  readonly #log: PlatformLogger;
+  // A private field, so `console.log(manager)` and `util.inspect` cannot show the client secret.
+  readonly #o: ReturnType<typeof settingsOf>;
   readonly #cache = new Map<string, CachedToken>();
   readonly #inFlight = new Map<string, Promise<string>>();
 
   constructor(options: TokenManagerOptions) {
-    this.#tokenUrl = serviceUrl(options.baseUrl, TOKEN_PATH);
-    this.#clientId = requireNonEmpty(options.clientId, 'clientId');
-    this.#clientSecret = requireNonEmpty(options.clientSecret, 'clientSecret');
-    this.#fetch = fetchOf(options.fetch);
-    this.#timeoutMs = numberOption(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs', 'a positive number');
-    this.#maxAttempts = numberOption(options.maxAttempts ?? 4, 'maxAttempts', 'a positive number');
-    this.#retryBaseDelayMs = numberOption(options.retryBaseDelayMs ?? 250, 'retryBaseDelayMs', 'zero or more');
-    this.#refreshMarginMs = numberOption(options.refreshMarginMs ?? 300_000, 'refreshMarginMs', 'zero or more');
-    this.#now = options.now ?? Date.now;
-    this.#log = options.logger ?? consoleLogger;
+    this.#o = settingsOf(options);
   }
 
   /**
@@ -111,15 +109,15 @@ export class TokenManager {
   getToken(instanceId: string): Promise<string> {
     requireNonEmpty(instanceId, 'instanceId');
     const cached = this.#cache.get(instanceId);
-    if (cached !== undefined && this.#now() < cached.refreshAt) return Promise.resolve(cached.token);
+    if (cached !== undefined && this.#o.now() < cached.refreshAt) return Promise.resolve(cached.token);
     const request = this.#requestOnce(instanceId);
     if (cached === undefined) return request;
     return request.catch((error: unknown) => {
-      if (this.#now() >= cached.expiresAt || this.#cache.get(instanceId) !== cached) throw error;
-      this.#log({
+      if (this.#o.now() >= cached.expiresAt || this.#cache.get(instanceId) !== cached) throw error;
+      this.#o.log({
         level: 'warn',
         message: `early token refresh failed (${error instanceof PlatformError ? error.code : 'error'}); the cached token is still valid and stays in use`,
-        fields: { instanceId, validForMs: cached.expiresAt - this.#now() },
+        fields: { instanceId, validForMs: cached.expiresAt - this.#o.now() },
       });
       return cached.token;
     });
@@ -160,12 +158,12 @@ export class TokenManager {
       try {
         return await this.#request(instanceId);
       } catch (error) {
-        if (!(error instanceof PlatformError) || !isRetryable(error) || attempt >= this.#maxAttempts) throw error;
-        const delay = backoffDelay(attempt, this.#retryBaseDelayMs, MAX_RETRY_DELAY_MS);
-        this.#log({
+        if (!(error instanceof PlatformError) || !isRetryable(error) || attempt >= this.#o.maxAttempts) throw error;
+        const delay = backoffDelay(attempt, this.#o.retryBaseDelayMs, MAX_RETRY_DELAY_MS);
+        this.#o.log({
           level: 'warn',
           message: `token request failed (${error.code}${error.status === undefined ? '' : ` ${error.status}`}), retrying`,
-          fields: { instanceId, attempt, maxAttempts: this.#maxAttempts, retryInMs: delay },
+          fields: { instanceId, attempt, maxAttempts: this.#o.maxAttempts, retryInMs: delay },
         });
         await sleep(delay);
       }
@@ -174,19 +172,19 @@ export class TokenManager {
 
   async #request(instanceId: string): Promise<string> {
     // The validity clock starts before the request, so network time only makes us refresh earlier.
-    const requestedAt = this.#now();
+    const requestedAt = this.#o.now();
     const response = await postJson({
-      fetch: this.#fetch,
-      url: this.#tokenUrl,
+      fetch: this.#o.fetch,
+      url: this.#o.tokenUrl,
       body: {
         grant_type: 'client_credentials',
-        client_id: this.#clientId,
-        client_secret: this.#clientSecret,
+        client_id: this.#o.clientId,
+        client_secret: this.#o.clientSecret,
         instance_id: instanceId,
       },
       headers: {},
-      timeoutMs: this.#timeoutMs,
-      secrets: [this.#clientSecret],
+      timeoutMs: this.#o.timeoutMs,
+      secrets: [this.#o.clientSecret],
     });
     if (response.status < 200 || response.status > 299) {
       const hint =
@@ -207,7 +205,7 @@ export class TokenManager {
       );
     }
     const validity = validityMs(parsed.data.expires_in);
-    const margin = Math.min(this.#refreshMarginMs, validity / 10);
+    const margin = Math.min(this.#o.refreshMarginMs, validity / 10);
     const token = parsed.data.access_token;
     this.#cache.set(instanceId, {
       token,
