@@ -111,11 +111,8 @@ async function printSearch(words: string[], flags: SearchFlags, env: Env): Promi
     import('../search/engine.js'),
     import('../mcp/render/render.js'),
   ]);
-  const engine = await openEngine(settings.indexDir, {
-    model: settings.model,
-    allowRemoteModels: settings.allowRemoteModels,
-    cacheDir: settings.cacheDir,
-  });
+  // The settings carry the engine's options (model, allowRemoteModels, cacheDir) under their own names.
+  const engine = await openEngine(settings.indexDir, settings);
   try {
     const results = await engine.search(term, { limit: flags.limit ?? settings.maxResults, knowledgeBase: flags.kb });
     // First, which docs answered (once they did: a refused search is one line on stderr alone); on
