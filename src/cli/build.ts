@@ -42,16 +42,8 @@ function describeBuild(summary: BuildSummary): string[] {
 }
 
 function buildOptions(settings: IndexSettings): BuildOptions {
-  return {
-    corpusDirs: settings.corpusDirs,
-    outDir: settings.indexDir,
-    model: settings.model,
-    allowRemoteModels: settings.allowRemoteModels,
-    cacheDir: settings.cacheDir,
-    vectorCacheDir: settings.vectorCacheDir,
-    limits: settings.fileLimits,
-    sources: gitAndWeb(settings),
-  };
+  // corpusDirs, model, allowRemoteModels, cacheDir and vectorCacheDir go as they are, under the same names.
+  return { ...settings, outDir: settings.indexDir, limits: settings.fileLimits, sources: gitAndWeb(settings) };
 }
 
 /** `svc-docs index`: progress on stderr, the report on stdout. */
