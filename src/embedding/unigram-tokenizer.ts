@@ -1,5 +1,6 @@
 import * as tokenizers from '@huggingface/tokenizers';
 import { HASH_START, hashStep, type PieceArrays, PieceTable } from './piece-table.js';
+import { forEachRawWord, splitOnAdded, WordCache, type WordTokens } from './text-words.js';
 
 /**
  * The two classes used here, typed by hand: the package's own .d.ts files import each other
@@ -53,6 +54,8 @@ export class UnigramTokenizer {
   private readonly scores: Float64Array;
   /** The literal strings of the added (special) tokens, which split the raw text first. */
   private readonly addedTokens: ReadonlyMap<string, number>;
+  /** Their strings, longest first (the order `splitOnAdded` tries them in). */
+  private readonly addedContents: readonly string[];
   private readonly normalize: (text: string) => string;
   private readonly preTokenize: (text: string) => string[];
   /** The single-sequence template: token ids around the text (`null` marks the text). */
@@ -62,11 +65,14 @@ export class UnigramTokenizer {
    * back in query after query (and all through a corpus), so each is split once while it stays here.
    */
   private readonly splits = new Map<string, readonly string[]>();
+  /** Each raw word's pieces and ids (text-words.ts): most of a corpus's words are met many times. */
+  private readonly words = new WordCache((word) => this.tokensOf(word));
 
   private constructor(readonly parts: UnigramParts) {
     this.pieces = PieceTable.fromArrays(parts.pieces);
     this.scores = parts.scores;
     this.addedTokens = new Map(parts.added);
+    this.addedContents = [...this.addedTokens.keys()].sort((a, b) => b.length - a.length);
     this.template = parts.template;
     const normalizer = parts.normalizer === null ? undefined : new SequenceNormalizer(sequenceOf(parts.normalizer));
     const preTokenizer =
@@ -133,22 +139,39 @@ export class UnigramTokenizer {
     return ids;
   }
 
-  /** `Tokenizer.encode_text`: added tokens split the raw text; each other part is normalised, pre-tokenised, split. */
+  /**
+   * `Tokenizer.encode_text`: added tokens split the raw text; each other part is normalised,
+   * pre-tokenised and split, raw word by raw word (text-words.ts says why that is the same).
+   */
   private encodeText(text: string): number[] {
     const ids: number[] = [];
-    for (const section of splitOnAdded(text, this.addedTokens)) {
+    for (const section of splitOnAdded(text, this.addedContents)) {
       if (section.length === 0) continue;
       const added = this.addedTokens.get(section);
       if (added !== undefined) {
         ids.push(added);
         continue;
       }
-      const normalized = this.normalize(section);
-      if (normalized.length === 0) continue;
-      for (const id of this.fuseUnknown(this.preTokenize(normalized).flatMap((word) => this.piecesOf(word))))
-        ids.push(id);
+      const words: WordTokens[] = [];
+      let unknown = false;
+      forEachRawWord(section, (raw) => {
+        const word = this.words.get(raw);
+        words.push(word);
+        unknown ||= word.unknown;
+      });
+      // Without an unknown piece `fuse_unk` changes nothing: the pieces' ids are the words' ids.
+      if (!unknown) for (const word of words) for (const id of word.ids) ids.push(id);
+      else for (const id of this.fuseUnknown(words.flatMap((word) => word.pieces))) ids.push(id);
     }
     return ids;
+  }
+
+  /** One raw word normalised, pre-tokenised and split, and its pieces' ids before any fusing. */
+  private tokensOf(raw: string): WordTokens {
+    const normalized = this.normalize(raw);
+    const pieces = normalized.length === 0 ? [] : this.preTokenize(normalized).flatMap((word) => this.piecesOf(word));
+    const ids = pieces.map((piece) => this.idOf(piece));
+    return { pieces, ids, unknown: ids.includes(this.parts.unkId) };
   }
 
   /** `splitWord`, remembered for the last few thousand distinct words (forgotten all at once when full). */
@@ -259,31 +282,6 @@ function singleTemplate(value: unknown, added: ReadonlyMap<string, number>): (nu
     } else return undefined;
   }
   return template;
-}
-
-/**
- * `DictionarySplitter.split` over the added tokens' literal strings: at each position the longest
- * added token that starts there is cut out; the text between stays as it is.
- */
-function splitOnAdded(text: string, added: ReadonlyMap<string, number>): string[] {
-  if (added.size === 0) return [text];
-  const contents = [...added.keys()].sort((a, b) => b.length - a.length);
-  const parts: string[] = [];
-  let start = 0;
-  let i = 0;
-  while (i < text.length) {
-    const match = contents.find((content) => content.length > 0 && text.startsWith(content, i));
-    if (match === undefined) {
-      i++;
-      continue;
-    }
-    if (i > start) parts.push(text.slice(start, i));
-    parts.push(match);
-    i += match.length;
-    start = i;
-  }
-  if (start < text.length) parts.push(text.slice(start));
-  return parts;
 }
 
 /** Any normaliser or pre-tokeniser config, run through the library's own Sequence of one. */

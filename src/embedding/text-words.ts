@@ -1,0 +1,89 @@
+/**
+ * Helpers of `UnigramTokenizer.encode` that let it tokenize a text word by word, each distinct
+ * word once (unigram-tokenizer.ts). Splitting the raw text at ASCII spaces, tabs and line breaks
+ * changes nothing the normaliser and pre-tokeniser do: both map those characters to a split and
+ * work on each character alone otherwise (Bert's clean-up, CJK padding, accents: NFD reorders
+ * only runs of combining marks, which a space ends; lower case: the final-sigma rule looks past
+ * case-ignorable characters only, which a space is not; the long-run Replace matches letters and
+ * digits only). Only `fuse_unk` looks across words, so a text with an unknown piece is fused whole.
+ */
+
+/** What one raw word becomes: its pieces, their ids (each looked up alone), whether any is unknown. */
+export interface WordTokens {
+  pieces: readonly string[];
+  ids: readonly number[];
+  unknown: boolean;
+}
+
+/**
+ * Distinct raw words remembered: a docs corpus repeats its words from section to section, and
+ * these entries are small (a word, a few pieces). Forgotten all at once when full, so memory
+ * stays bounded (some 10-20 MB) whatever the corpus.
+ */
+const WORD_CACHE_SIZE = 1 << 17;
+
+/** V8 keeps a slice of 13 or more characters as a view of the whole text: a key must not hold it. */
+const SLICE_MIN = 13;
+
+export class WordCache {
+  private readonly words = new Map<string, WordTokens>();
+
+  constructor(
+    private readonly tokensOf: (word: string) => WordTokens,
+    private readonly size = WORD_CACHE_SIZE,
+  ) {}
+
+  get(word: string): WordTokens {
+    let tokens = this.words.get(word);
+    if (tokens === undefined) {
+      tokens = this.tokensOf(word);
+      if (this.words.size >= this.size) this.words.clear();
+      this.words.set(word.length >= SLICE_MIN ? copied(word) : word, tokens);
+    }
+    return tokens;
+  }
+}
+
+/** A string of its own (not a view of the text it was sliced from). */
+function copied(word: string): string {
+  return Buffer.from(word, 'utf16le').toString('utf16le');
+}
+
+/** Calls `each` with every run of characters between ASCII spaces, tabs, line feeds and returns. */
+export function forEachRawWord(text: string, each: (word: string) => void): void {
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || c === 10 || c === 9 || c === 13;
+    if (space) {
+      if (start >= 0) each(text.slice(start, i));
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) each(text.slice(start));
+}
+
+/**
+ * `DictionarySplitter.split` over the added tokens' literal strings (`contents`, longest first):
+ * at each position the longest added token that starts there is cut out; the text between stays
+ * as it is. A text that holds none of them (nearly every one) is its own single part.
+ */
+export function splitOnAdded(text: string, contents: readonly string[]): string[] {
+  if (!contents.some((content) => content.length > 0 && text.includes(content))) return [text];
+  const parts: string[] = [];
+  let start = 0;
+  let i = 0;
+  while (i < text.length) {
+    const match = contents.find((content) => content.length > 0 && text.startsWith(content, i));
+    if (match === undefined) {
+      i++;
+      continue;
+    }
+    if (i > start) parts.push(text.slice(start, i));
+    parts.push(match);
+    i += match.length;
+    start = i;
+  }
+  if (start < text.length) parts.push(text.slice(start));
+  return parts;
+}
