@@ -1,3 +1,5 @@
+import { ownString } from '../own-string.js';
+
 /**
  * Helpers of `UnigramTokenizer.encode` that let it tokenize a text word by word, each distinct
  * word once (unigram-tokenizer.ts). Splitting the raw text at ASCII spaces, tabs and line breaks
@@ -22,9 +24,6 @@ export interface WordTokens {
  */
 const WORD_CACHE_SIZE = 1 << 17;
 
-/** V8 keeps a slice of 13 or more characters as a view of the whole text: a key must not hold it. */
-const SLICE_MIN = 13;
-
 export class WordCache {
   private readonly words = new Map<string, WordTokens>();
 
@@ -38,15 +37,10 @@ export class WordCache {
     if (tokens === undefined) {
       tokens = this.tokensOf(word);
       if (this.words.size >= this.size) this.words.clear();
-      this.words.set(word.length >= SLICE_MIN ? copied(word) : word, tokens);
+      this.words.set(ownString(word), tokens);
     }
     return tokens;
   }
-}
-
-/** A string of its own (not a view of the text it was sliced from). */
-function copied(word: string): string {
-  return Buffer.from(word, 'utf16le').toString('utf16le');
 }
 
 /** Calls `each` with every run of characters between ASCII spaces, tabs, line feeds and returns. */
