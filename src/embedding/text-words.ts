@@ -10,11 +10,15 @@ import { ownString } from '../own-string.js';
  * digits only). Only `fuse_unk` looks across words, so a text with an unknown piece is fused whole.
  */
 
-/** What one raw word becomes: its pieces, their ids (each looked up alone), whether any is unknown. */
+/**
+ * What one raw word becomes: its pieces, and their ids with its own runs of unknown pieces fused;
+ * whether its first and last pieces are unknown, since such a run goes on into the next word.
+ */
 export interface WordTokens {
   pieces: readonly string[];
   ids: readonly number[];
-  unknown: boolean;
+  unknownFirst: boolean;
+  unknownLast: boolean;
 }
 
 /**

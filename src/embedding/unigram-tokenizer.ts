@@ -1,6 +1,7 @@
 import * as tokenizers from '@huggingface/tokenizers';
 import { HASH_START, hashStep, type PieceArrays, PieceTable } from './piece-table.js';
 import { forEachRawWord, splitOnAdded, WordCache, type WordTokens } from './text-words.js';
+import { addedTokens, isRecord, preSequenceOf, sequenceOf, singleTemplate } from './tokenizer-json.js';
 
 /**
  * The two classes used here, typed by hand: the package's own .d.ts files import each other
@@ -152,26 +153,44 @@ export class UnigramTokenizer {
         ids.push(added);
         continue;
       }
-      const words: WordTokens[] = [];
-      let unknown = false;
-      forEachRawWord(section, (raw) => {
-        const word = this.words.get(raw);
-        words.push(word);
-        unknown ||= word.unknown;
-      });
-      // Without an unknown piece `fuse_unk` changes nothing: the pieces' ids are the words' ids.
-      if (!unknown) for (const word of words) for (const id of word.ids) ids.push(id);
-      else for (const id of this.fuseUnknown(words.flatMap((word) => word.pieces))) ids.push(id);
+      this.encodeWords(section, ids);
     }
     return ids;
   }
 
-  /** One raw word normalised, pre-tokenised and split, and its pieces' ids before any fusing. */
+  /**
+   * `fuse_unk` joins a run of unknown pieces, which goes on into the next word only when one word
+   * ends and the next begins with one: words are fused apart (each as it is remembered) except there.
+   */
+  private encodeWords(text: string, ids: number[]): void {
+    let run: WordTokens[] = [];
+    const flush = () => {
+      const fused = run.length === 1 ? run[0]!.ids : this.fuseUnknown(run.flatMap((word) => word.pieces));
+      for (const id of fused) ids.push(id);
+    };
+    forEachRawWord(text, (raw) => {
+      const word = this.words.get(raw);
+      if (word.pieces.length === 0) return;
+      if (run.length > 0 && run.at(-1)!.unknownLast && word.unknownFirst) run.push(word);
+      else {
+        if (run.length > 0) flush();
+        run = [word];
+      }
+    });
+    if (run.length > 0) flush();
+  }
+
+  /** One raw word normalised, pre-tokenised and split, its runs of unknown pieces fused. */
   private tokensOf(raw: string): WordTokens {
     const normalized = this.normalize(raw);
     const pieces = normalized.length === 0 ? [] : this.preTokenize(normalized).flatMap((word) => this.piecesOf(word));
-    const ids = pieces.map((piece) => this.idOf(piece));
-    return { pieces, ids, unknown: ids.includes(this.parts.unkId) };
+    const unknown = (piece: string | undefined) => piece !== undefined && this.idOf(piece) === this.parts.unkId;
+    return {
+      pieces,
+      ids: this.fuseUnknown(pieces),
+      unknownFirst: unknown(pieces[0]),
+      unknownLast: unknown(pieces.at(-1)),
+    };
   }
 
   /** `splitWord`, remembered for the last few thousand distinct words (forgotten all at once when full). */
@@ -252,47 +271,4 @@ export class UnigramTokenizer {
   private lookup(piece: string): number | undefined {
     return this.addedTokens.get(piece) ?? this.pieces.get(piece);
   }
-}
-
-/** The added tokens, when all are special, unnormalised and without strip or single-word rules. */
-function addedTokens(value: unknown): Map<string, number> | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const added = new Map<string, number>();
-  for (const token of value) {
-    if (!isRecord(token) || typeof token.content !== 'string' || typeof token.id !== 'number') return undefined;
-    if (token.special !== true || token.normalized === true) return undefined;
-    if (token.lstrip === true || token.rstrip === true || token.single_word === true) return undefined;
-    added.set(token.content, token.id);
-  }
-  return added;
-}
-
-/** `TemplateProcessing`'s single template as ids around the text; undefined for other post-processors. */
-function singleTemplate(value: unknown, added: ReadonlyMap<string, number>): (number | null)[] | undefined {
-  if (value === null) return [null];
-  if (!isRecord(value) || value.type !== 'TemplateProcessing' || !Array.isArray(value.single)) return undefined;
-  const template: (number | null)[] = [];
-  for (const item of value.single as unknown[]) {
-    if (!isRecord(item)) return undefined;
-    if (isRecord(item.Sequence) && item.Sequence.id === 'A') template.push(null);
-    else if (isRecord(item.SpecialToken) && typeof item.SpecialToken.id === 'string') {
-      const id = added.get(item.SpecialToken.id);
-      if (id === undefined) return undefined;
-      template.push(id);
-    } else return undefined;
-  }
-  return template;
-}
-
-/** Any normaliser or pre-tokeniser config, run through the library's own Sequence of one. */
-function sequenceOf(config: unknown): unknown {
-  return { type: 'Sequence', normalizers: [config] };
-}
-
-function preSequenceOf(config: unknown): unknown {
-  return { type: 'Sequence', pretokenizers: [config] };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

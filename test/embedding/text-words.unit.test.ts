@@ -20,7 +20,7 @@ describe('text words', () => {
     const asked: string[] = [];
     const cache = new WordCache((word): WordTokens => {
       asked.push(word);
-      return { pieces: [word], ids: [word.length], unknown: false };
+      return { pieces: [word], ids: [word.length], unknownFirst: false, unknownLast: false };
     }, 2);
     const long = `${'x'.repeat(20)} tail`.slice(0, 20);
     for (const word of ['a', 'bb', 'a', 'bb', long, 'a', long]) expect(cache.get(word).pieces).toEqual([word]);
