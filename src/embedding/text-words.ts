@@ -15,6 +15,7 @@ import { ownString } from '../own-string.js';
  * whether its first and last pieces are unknown, since such a run goes on into the next word.
  */
 export interface WordTokens {
+  /** Its pieces when its first or last is unknown (else empty: no run goes on past it). */
   pieces: readonly string[];
   ids: readonly number[];
   unknownFirst: boolean;
@@ -23,10 +24,10 @@ export interface WordTokens {
 
 /**
  * Distinct raw words remembered: a docs corpus repeats its words from section to section, and
- * these entries are small (a word, a few pieces). Forgotten all at once when full, so memory
- * stays bounded (some 10-20 MB) whatever the corpus.
+ * these entries are small (a word and its ids). Forgotten all at once when full, so memory
+ * stays bounded whatever the corpus (20 MB of heap when full of long identifiers).
  */
-const WORD_CACHE_SIZE = 1 << 17;
+const WORD_CACHE_SIZE = 1 << 16;
 
 export class WordCache {
   private readonly words = new Map<string, WordTokens>();

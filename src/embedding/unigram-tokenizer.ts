@@ -170,7 +170,7 @@ export class UnigramTokenizer {
     };
     forEachRawWord(text, (raw) => {
       const word = this.words.get(raw);
-      if (word.pieces.length === 0) return;
+      if (word.ids.length === 0) return;
       if (run.length > 0 && run.at(-1)!.unknownLast && word.unknownFirst) run.push(word);
       else {
         if (run.length > 0) flush();
@@ -185,12 +185,11 @@ export class UnigramTokenizer {
     const normalized = this.normalize(raw);
     const pieces = normalized.length === 0 ? [] : this.preTokenize(normalized).flatMap((word) => this.piecesOf(word));
     const unknown = (piece: string | undefined) => piece !== undefined && this.idOf(piece) === this.parts.unkId;
-    return {
-      pieces,
-      ids: this.fuseUnknown(pieces),
-      unknownFirst: unknown(pieces[0]),
-      unknownLast: unknown(pieces.at(-1)),
-    };
+    const unknownFirst = unknown(pieces[0]);
+    const unknownLast = unknown(pieces.at(-1));
+    // The pieces are needed again only to fuse a run across words: most words keep their ids alone.
+    const kept = unknownFirst || unknownLast ? pieces : [];
+    return { pieces: kept, ids: this.fuseUnknown(pieces), unknownFirst, unknownLast };
   }
 
   /** `splitWord`, remembered for the last few thousand distinct words (forgotten all at once when full). */
