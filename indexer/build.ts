@@ -51,7 +51,7 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
     : readPreviousData(previous, chunkOptions).catch(() => undefined);
   const heapMb = options.limits?.parseHeapMb;
   const limit = { timeoutMs, failures, remembered, workers: options.parseWorkers, heapMb };
-  const embedder = deferred<Embedder>();
+  const embedder = Promise.withResolvers<Embedder>();
   // Nothing carries over from a previous build chunked otherwise: every section is new, so each
   // document's go to embedding and the lexical statistics as its parse comes in.
   const streamed = carriesNothing(previous, chunkOptions)
@@ -79,13 +79,6 @@ export async function buildIndex(given: BuildOptions): Promise<BuildSummary> {
   } finally {
     if (ownsEmbedder) await embedder.promise.then((model) => model.dispose()).catch(() => {});
   }
-}
-
-/** A promise settled from outside (Promise.withResolvers, which the project's TypeScript lib does not have yet). */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T | Promise<T>) => void } {
-  let resolve!: (value: T | Promise<T>) => void;
-  const promise = new Promise<T>((settle) => (resolve = settle));
-  return { promise, resolve };
 }
 
 /** A build whose previous one (if any) was chunked otherwise keeps none of its sections, vectors or statistics. */

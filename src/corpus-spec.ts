@@ -89,15 +89,12 @@ function subfolderColon(url: string): number {
 }
 
 function parseWebSpec(text: string): WebSpec {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const url = URL.parse(text);
+  if (url === null)
     throw new CorpusSpecError(
       `${displayUrl(text)} is not a URL: give a website's start page, e.g. https://docs.example.com/guide/`,
       'bad-url',
     );
-  }
   if (url.username !== '' || url.password !== '')
     throw new CorpusSpecError(
       `${displayUrl(text)}: the URL carries credentials, which svc-docs never stores or logs; crawl a site that needs none`,

@@ -44,13 +44,7 @@ export function knowledgeBaseFolders(dir: string, log: SkipLog): KnowledgeBaseFo
   }
   const files = documentFiles(dir, log);
   if (files.some((file) => dirname(file) === dir)) return [{ dir, files }];
-  const byFolder = new Map<string, string[]>();
-  for (const file of files) {
-    const kbDir = join(dir, relative(dir, file).split(sep)[0]!);
-    const kbFiles = byFolder.get(kbDir);
-    if (kbFiles) kbFiles.push(file);
-    else byFolder.set(kbDir, [file]);
-  }
+  const byFolder = Map.groupBy(files, (file) => join(dir, relative(dir, file).split(sep)[0]!));
   return [...byFolder.keys()].sort().map((kbDir) => ({ dir: kbDir, files: byFolder.get(kbDir)! }));
 }
 

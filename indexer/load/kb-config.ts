@@ -29,12 +29,8 @@ export const kbNameSchema = z
 
 /** An absolute http(s) URL with no user name or password in it: it is shown to every client. */
 export function isPublicUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
+  const url = URL.parse(text);
+  return (url?.protocol === 'https:' || url?.protocol === 'http:') && url.username === '' && url.password === '';
 }
 
 const kbConfigSchema = z

@@ -9,23 +9,16 @@ const parser = unified().use(rehypeParse);
 export function pageLinks(html: string, pageUrl: URL): URL[] {
   const tree = parser.parse(html);
   const baseHref = select('base[href]', tree)?.properties.href;
-  let base = pageUrl;
-  try {
-    if (typeof baseHref === 'string') base = new URL(baseHref, pageUrl);
-  } catch {
-    // An unusable <base> is ignored, as browsers do.
-  }
+  // An unusable <base> is ignored, as browsers do.
+  const base = (typeof baseHref === 'string' ? URL.parse(baseHref, pageUrl.href) : null) ?? pageUrl;
   const links: URL[] = [];
   for (const a of selectAll('a[href]', tree)) {
     const href = a.properties.href;
-    if (typeof href !== 'string') continue;
-    try {
-      const url = new URL(href, base);
-      url.hash = '';
-      links.push(url);
-    } catch {
-      // Not a URL: nothing to follow.
-    }
+    // Not a URL: nothing to follow.
+    const url = typeof href === 'string' ? URL.parse(href, base.href) : null;
+    if (url === null) continue;
+    url.hash = '';
+    links.push(url);
   }
   return links;
 }

@@ -78,10 +78,6 @@ export async function readSitemaps(
 }
 
 function sameOrigin(text: string, origin: string): URL | undefined {
-  try {
-    const url = new URL(text);
-    return url.origin === origin ? url : undefined;
-  } catch {
-    return undefined;
-  }
+  const url = URL.parse(text);
+  return url?.origin === origin ? url : undefined;
 }

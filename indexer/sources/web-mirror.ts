@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
@@ -45,9 +45,8 @@ export function fileFor(url: URL, folder: URL, contentType: string): string | un
     return undefined;
   }
   const last = segments.pop() ?? '';
-  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.length > MAX_SEGMENT_CHARS || /[\\/\0]/.test(s)))
-    return undefined;
-  if (last === '.' || last === '..' || last.length > MAX_SEGMENT_CHARS || /[\\/\0]/.test(last)) return undefined;
+  const unusable = (s: string) => s === '.' || s === '..' || s.length > MAX_SEGMENT_CHARS || /[\\/\0]/.test(s);
+  if (segments.some((s) => s === '' || unusable(s)) || unusable(last)) return undefined;
   const html = /html/i.test(contentType);
   const name = last === '' ? 'index.html' : PAGE_EXTENSIONS.test(last) || !html ? last : `${last}.html`;
   return [...segments, name].join('/');
@@ -64,13 +63,11 @@ export function readState(home: string, start: string): MirrorState {
 }
 
 export function writeState(home: string, state: MirrorState): void {
-  const path = join(home, 'state.json');
-  writeFileSync(`${path}.tmp`, JSON.stringify(state));
-  renameSync(`${path}.tmp`, path);
+  writePage(home, 'state.json', JSON.stringify(state));
 }
 
-/** Writes a page's file whole (a temporary file renamed into place). */
-export function writePage(siteDir: string, file: string, body: Buffer): void {
+/** Writes a page's file (or the state) whole: a temporary file renamed into place. */
+export function writePage(siteDir: string, file: string, body: Buffer | string): void {
   const path = join(siteDir, file);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(`${path}.tmp`, body);
@@ -78,6 +75,5 @@ export function writePage(siteDir: string, file: string, body: Buffer): void {
 }
 
 export function removePage(siteDir: string, file: string): void {
-  const path = join(siteDir, file);
-  if (existsSync(path)) rmSync(path, { force: true });
+  rmSync(join(siteDir, file), { force: true });
 }

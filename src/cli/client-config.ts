@@ -117,11 +117,8 @@ function claudeDesktopConfig(name: string, url: string, authorization: string | 
   };
 }
 
-function isLoopback(url: string): boolean {
-  try {
-    const { protocol, hostname } = new URL(url);
-    return protocol === 'https:' || hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
-  } catch {
-    return false;
-  }
+function isLoopback(text: string): boolean {
+  const url = URL.parse(text);
+  if (url === null) return false;
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }

@@ -76,12 +76,8 @@ function addConfigCommand(program: Command, env: Env): void {
 }
 
 async function printClientConfigs(flags: { url: string; auth?: boolean }, env: Env): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(flags.url);
-  } catch {
-    throw new UsageError(`--url must be an absolute URL such as ${DEFAULT_URL}, got "${flags.url}"`);
-  }
+  const url = URL.parse(flags.url);
+  if (url === null) throw new UsageError(`--url must be an absolute URL such as ${DEFAULT_URL}, got "${flags.url}"`);
   const { authTokenSet } = configSettings(flags, env);
   const { clientConfigs } = await import('./client-config.js');
   for (const c of clientConfigs(url.href, { auth: flags.auth ?? authTokenSet })) {

@@ -5,7 +5,7 @@ import { gapReport } from '../observe/gap-report.js';
 import { gapReportText } from '../observe/gap-report-text.js';
 import { queryStoreFiles } from '../observe/query-record.js';
 import { readQueryRecords } from '../observe/query-store.js';
-import { reportSettings } from '../settings/commands.js';
+import { readingSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
 import type { Env } from '../settings/values.js';
 import { age, positiveInt } from './flags.js';
@@ -17,7 +17,7 @@ import { indexHolds, readsLine } from './reads-line.js';
  * loads the server, and works while one runs.
  */
 
-/** `report`'s own flags; the setting flags (--index, --corpus) are read by reportSettings. */
+/** `report`'s own flags; the setting flags (--index, --corpus) are read by readingSettings. */
 type ReportFlags = {
   since?: number;
   limit: number;
@@ -49,7 +49,7 @@ async function indexPages(indexDir: string): Promise<string[] | undefined> {
 }
 
 async function printReport(flags: ReportFlags, env: Env): Promise<void> {
-  const settings = reportSettings(flags, env);
+  const settings = readingSettings('report', flags, env);
   const { indexDir } = settings;
   // First, which docs' searches; on stderr beside --json, whose stdout stays one JSON document.
   (flags.json ? console.error : console.log)(readsLine(settings, await indexHolds(indexDir)));

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { SvcDocsError } from '../errors.js';
 import { currentBuildDir, readManifest } from '../index/read-index.js';
 import { queryStoreFiles } from '../observe/query-record.js';
-import { statusSettings } from '../settings/commands.js';
+import { readingSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
 import type { Env } from '../settings/values.js';
 import { readsLine } from './reads-line.js';
@@ -34,7 +34,7 @@ class NoIndexError extends SvcDocsError<'index_missing'> {
 }
 
 async function printStatus(flags: StatusFlags, env: Env): Promise<void> {
-  const settings = statusSettings(flags, env);
+  const settings = readingSettings('status', flags, env);
   const buildDir = await currentBuildDir(settings.indexDir);
   const manifest = buildDir === undefined ? undefined : await readManifest(buildDir);
   const holds = manifest && { knowledgeBases: manifest.corpus.knowledgeBases, documents: manifest.corpus.documents };

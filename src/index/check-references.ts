@@ -33,19 +33,10 @@ export function checkDocumentRanges(documents: StoredDocument[], sectionDoc: Arr
 
 /** Every posting names an existing section, every term's run lies inside the postings, and every per-section array has one entry per section. */
 export function checkLexicalReferences(lexical: LexicalData, sectionCount: number): string | undefined {
-  if (lexical.sectionCount !== sectionCount)
-    return `it indexes ${lexical.sectionCount} sections but there are ${sectionCount}`;
-  for (const [field, lengths] of Object.entries(lexical.lengths)) {
-    if (lengths.length !== sectionCount)
-      return `it holds ${lengths.length} ${field} lengths for ${sectionCount} sections`;
-  }
-  const lists = postingListProblem(lexical.termStart, lexical.terms.length, lexical.postingSections.length);
-  if (lists !== undefined) return lists;
   const { termStart, postingSections } = lexical;
-  for (const [field, tf] of Object.entries(lexical.tf)) {
-    if (tf.length !== postingSections.length)
-      return `it holds ${tf.length} ${field} counts for ${postingSections.length} postings`;
-  }
+  const tfCounts = Object.entries(lexical.tf).map(([field, tf]) => [field, tf.length] as [string, number]);
+  const sizes = sizeProblem(lexical, tfCounts, postingSections.length, lexical.terms.length, sectionCount);
+  if (sizes !== undefined) return sizes;
   for (let t = 0; t < lexical.terms.length; t++) {
     for (let i = termStart[t]!; i < termStart[t + 1]!; i++) {
       const s = postingSections[i]!;
@@ -55,8 +46,27 @@ export function checkLexicalReferences(lexical: LexicalData, sectionCount: numbe
   return undefined;
 }
 
-/** Where each term's postings lie: runs that start at 0, never go back and end at the last posting. */
-function postingListProblem(termStart: Uint32Array, terms: number, postings: number): string | undefined {
+/**
+ * postings.bin's tables as a server holds them (their postings' sections are checked when a term's
+ * postings are read: postings-source.ts).
+ */
+export function checkPostingTables(parts: PostingsFileParts, sectionCount: number): string | undefined {
+  const tfCounts = Object.entries(parts.tf).map(([field, column]) => [field, column.count] as [string, number]);
+  return sizeProblem(parts, tfCounts, parts.sections.count, parts.termOffsets.length - 1, sectionCount);
+}
+
+type Tables = Pick<LexicalData, 'sectionCount' | 'lengths' | 'termStart'>;
+
+/** Both readers' size checks: a length per section and a count per posting in each field; posting lists that start at 0, never go back and end at the last posting. */
+function sizeProblem(tables: Tables, tfCounts: [string, number][], postings: number, terms: number, sections: number) {
+  const { sectionCount: indexed, lengths, termStart } = tables;
+  if (indexed !== sections) return `it indexes ${indexed} sections but there are ${sections}`;
+  for (const [field, column] of Object.entries(lengths)) {
+    if (column.length !== sections) return `it holds ${column.length} ${field} lengths for ${sections} sections`;
+  }
+  for (const [field, count] of tfCounts) {
+    if (count !== postings) return `it holds ${count} ${field} counts for ${postings} postings`;
+  }
   if (termStart.length !== terms + 1) return `it holds ${terms} terms but ${termStart.length - 1} posting lists`;
   if (termStart[0] !== 0 || termStart[terms] !== postings)
     return `its posting lists do not cover its ${postings} postings`;
@@ -64,24 +74,6 @@ function postingListProblem(termStart: Uint32Array, terms: number, postings: num
     if (termStart[t + 1]! < termStart[t]!) return `the posting list of term ${t} ends before it starts`;
   }
   return undefined;
-}
-
-/**
- * postings.bin's tables as a server holds them (their postings' sections are checked when a term's
- * postings are read: postings-source.ts).
- */
-export function checkPostingTables(parts: PostingsFileParts, sectionCount: number): string | undefined {
-  if (parts.sectionCount !== sectionCount)
-    return `it indexes ${parts.sectionCount} sections but there are ${sectionCount}`;
-  for (const [field, lengths] of Object.entries(parts.lengths)) {
-    if (lengths.length !== sectionCount)
-      return `it holds ${lengths.length} ${field} lengths for ${sectionCount} sections`;
-  }
-  for (const [field, column] of Object.entries(parts.tf)) {
-    if (column.count !== parts.sections.count)
-      return `it holds ${column.count} ${field} counts for ${parts.sections.count} postings`;
-  }
-  return postingListProblem(parts.termStart, parts.termOffsets.length - 1, parts.sections.count);
 }
 
 /** Each section's parent is an earlier section of its own document, or −1; heading runs never go back. */

@@ -192,13 +192,8 @@ export async function readBuildSections(
   const file = await openPiecedFile(buildDir, manifest, INDEX_FILES.sections);
   const { documents, sections } = await layoutChecked(path, () => decodeSections(file));
   checkSectionCount(path, sections.length, manifest);
-  refuseBadReferences(
-    path,
-    checkDocumentRanges(
-      documents,
-      sections.map((s) => s.doc),
-    ),
-  );
+  const sectionDoc = sections.map((s) => s.doc);
+  refuseBadReferences(path, checkDocumentRanges(documents, sectionDoc));
   return { manifest, documents, sections };
 }
 

@@ -25,12 +25,8 @@ export function* sectionsPieces(documents: StoredDocument[], sections: StoredSec
   const doc = Uint32Array.from(sections, (s) => s.doc);
   yield* numberColumn(doc);
   yield* numberColumn(Uint32Array.from(sections, (s) => SECTION_ROLES.indexOf(s.role)));
-  yield* numberColumn(
-    parentSections(
-      sections.map((s) => s.headings),
-      doc,
-    ),
-  );
+  const headingPaths = sections.map((s) => s.headings);
+  yield* numberColumn(parentSections(headingPaths, doc));
   const headingStart = new Uint32Array(sections.length + 1);
   sections.forEach((s, i) => (headingStart[i + 1] = headingStart[i]! + s.headings.length));
   yield* numberColumn(headingStart);
@@ -57,12 +53,6 @@ export async function decodeSections(
     }),
   );
   return { documents: columns.documents, sections };
-}
-
-function roleName(role: number, section: number): StoredSection['role'] {
-  const kind = SECTION_ROLES[role];
-  if (kind === undefined) throw new ColumnFormatError(`section ${section} has an unknown role ${role}`);
-  return kind;
 }
 
 /** sections.bin as a server holds it: every table but the text, which stays on disk. */
@@ -99,7 +89,8 @@ export async function openSectionsFile(file: ByteSource): Promise<SectionColumns
   r.end();
   const roles = new Uint8Array(new SharedArrayBuffer(sections));
   for (let s = 0; s < sections; s++) {
-    roleName(role[s]!, s);
+    if (SECTION_ROLES[role[s]!] === undefined)
+      throw new ColumnFormatError(`section ${s} has an unknown role ${role[s]}`);
     roles[s] = role[s]!;
   }
   const documents = kb.map(

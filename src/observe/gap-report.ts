@@ -82,14 +82,7 @@ function groupOf(records: readonly QueryRecord[], wordsOf: WordsOf): QuestionGro
 
 /** Groups of searches by their words, most asked first (the latest asked first among equals). */
 function groups(records: readonly QueryRecord[], wordsOf: WordsOf): QuestionGroup[] {
-  const byWords = new Map<string, QueryRecord[]>();
-  for (const record of records) {
-    const key = wordsOf(record.term);
-    const group = byWords.get(key);
-    if (group) group.push(record);
-    else byWords.set(key, [record]);
-  }
-  return [...byWords.values()]
+  return [...Map.groupBy(records, (record) => wordsOf(record.term)).values()]
     .map((group) => groupOf(group, wordsOf))
     .sort((a, b) => b.count - a.count || b.last.localeCompare(a.last));
 }

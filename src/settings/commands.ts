@@ -171,13 +171,9 @@ export function searchSettings(flags: Flags, env: Env): SearchSettings {
   return { ...readingFrom(values), model, allowRemoteModels, responseBudgetChars, maxResults };
 }
 
-/** What `svc-docs report` reads: which index's recorded searches (and pages). */
-export function reportSettings(flags: Flags, env: Env): ReadingSettings {
-  return readingFrom(readValues('report', flags, env));
-}
-
-export function statusSettings(flags: Flags, env: Env): ReadingSettings {
-  return readingFrom(readValues('status', flags, env));
+/** What `svc-docs report` (which index's recorded searches, and pages) and `status` read. */
+export function readingSettings(command: 'report' | 'status', flags: Flags, env: Env): ReadingSettings {
+  return readingFrom(readValues(command, flags, env));
 }
 
 /** What `svc-docs config` reads: whether the server takes a token (inline or from a file). */

@@ -24,10 +24,8 @@ export const oauthUrl = z
   .string()
   .trim()
   .superRefine((value, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
+    const url = URL.parse(value);
+    if (url === null) {
       ctx.addIssue({
         code: 'custom',
         message: `"${value}" is not a URL: expected e.g. https://login.example.com/realms/docs`,

@@ -33,13 +33,9 @@ const originEntry = z
       });
       return z.NEVER;
     }
-    try {
-      const url = new URL(value);
-      if (url.origin !== 'null' && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash)
-        return url.origin;
-    } catch {
-      // reported below
-    }
+    const url = URL.parse(value);
+    const bare = url !== null && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+    if (bare && url.origin !== 'null') return url.origin;
     ctx.addIssue({
       code: 'custom',
       message: `"${value}" is not an origin: expected scheme://host[:port] with no path, e.g. https://portal.example.com`,

@@ -1,6 +1,6 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { errorText } from '../observe/log.js';
-import { searchDocsInputSchema, servedNames } from '../mcp/tools/search-schema.js';
+import { searchDocsInputSchema } from '../mcp/tools/search-schema.js';
 import { searchDocs, type SearchDocsSettings } from '../mcp/tools/search-docs.js';
 import { unknownKnowledgeBaseMessage } from '../search/scope.js';
 import { type Html, html } from './html.js';
@@ -35,7 +35,7 @@ export function searchPageRoutes(app: Express, options: SearchPageOptions): void
   app.get(PAGE_PATH, ...options.guards, async (req: Request, res: Response) => {
     const asked = typeof req.query.q === 'string' ? req.query.q : undefined;
     const summary = options.engine.summary();
-    const names = servedNames(options.engine);
+    const names = summary.knowledgeBases;
     const kb = typeof req.query.kb === 'string' && req.query.kb !== '' ? req.query.kb : undefined;
     const form = (term: string, problem?: string) =>
       searchForm(term, placeholderOf(summary), problem, { names, chosen: kb });

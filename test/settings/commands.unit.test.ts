@@ -10,7 +10,7 @@ import {
   configSettings,
   debugRequested,
   indexSettings,
-  reportSettings,
+  readingSettings,
   searchSettings,
   serveSettings,
 } from '../../src/settings/commands.js';
@@ -24,7 +24,8 @@ const COMMANDS = {
   serve: serveSettings,
   search: searchSettings,
   config: configSettings,
-  report: reportSettings,
+  report: (flags: Parameters<typeof indexSettings>[0], env: Parameters<typeof indexSettings>[1]) =>
+    readingSettings('report', flags, env),
 };
 const { allowRemoteModels, debug, maxFileBytes, parseTimeoutSeconds, searchThreads } = SETTINGS;
 

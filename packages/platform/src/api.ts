@@ -3,15 +3,7 @@
  * (corpus/svc-platform/api/, apps/oauth-tokens.md): bearer token from the TokenManager, one forced refresh on 401.
  */
 import { PlatformError } from './errors.js';
-import {
-  DEFAULT_TIMEOUT_MS,
-  joinUrl,
-  parseServiceUrl,
-  postJson,
-  quoteBody,
-  requireNonEmpty,
-  type FetchLike,
-} from './http.js';
+import { postJson, quoteBody, requireNonEmpty, serviceUrl, type FetchLike } from './http.js';
 import type { TokenManager } from './token-manager.js';
 
 export const WALLETS_QUERY_PATH = '/v1/svc/wallets/query';
@@ -40,20 +32,11 @@ export interface PlatformApiCall {
  * caller knows whether repeating its request is safe.
  */
 export async function callPlatformApi(call: PlatformApiCall): Promise<unknown> {
-  const url = joinUrl(parseServiceUrl(call.baseUrl, 'baseUrl'), call.path);
+  const url = serviceUrl(call.baseUrl, call.path);
   const instanceId = requireNonEmpty(call.instanceId, 'instanceId');
-  const fetchFn = call.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const timeoutMs = call.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-
+  const { fetch, timeoutMs, body } = call;
   const send = async (token: string) =>
-    postJson({
-      fetch: fetchFn,
-      url,
-      body: call.body,
-      headers: { Authorization: `Bearer ${token}` },
-      timeoutMs,
-      secrets: [token],
-    });
+    postJson({ fetch, url, body, headers: { Authorization: `Bearer ${token}` }, timeoutMs, secrets: [token] });
 
   const firstToken = await call.tokens.getToken(instanceId);
   let response = await send(firstToken);

@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { WALLETS_QUERY_PATH } from './api.js';
+import { parseJsonOrUndefined } from './http.js';
 import { INSTALL_PATH } from './install.js';
 import { TOKEN_PATH } from './token-manager.js';
 import type { FakeWebhookAlgorithm } from './fake-webhook-sender.js';
@@ -162,12 +163,8 @@ async function report(state: FakePlatformState, req: IncomingMessage, res: Serve
 function install(state: FakePlatformState, url: URL, res: ServerResponse): void {
   if (url.searchParams.get('appId') !== state.appId) return send(res, 400, { error: 'unknown appId' });
   const redirectUri = url.searchParams.get('redirectUri');
-  let target: URL;
-  try {
-    target = new URL(redirectUri ?? '');
-  } catch {
-    return send(res, 400, { error: 'redirectUri is missing or not a URL' });
-  }
+  const target = URL.parse(redirectUri ?? '');
+  if (target === null) return send(res, 400, { error: 'redirectUri is missing or not a URL' });
   if (target.protocol !== 'https:') return send(res, 400, { error: 'redirectUri must be HTTPS' });
   const instanceId = addInstallation(state);
   target.searchParams.set('code', `code-${randomBytes(8).toString('hex')}`);
@@ -190,11 +187,7 @@ function isJson(req: IncomingMessage): boolean {
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
+  return parseJsonOrUndefined(Buffer.concat(chunks).toString('utf8'));
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -79,11 +79,8 @@ export async function createFakeWebhookSender(
 
   async function signWebhook(event: FakeWebhookEvent): Promise<{ jwt: string; eventId: string }> {
     const { delivery, eventId } = deliveryFor(event, appId);
-    const timing = {
-      ...(event.issuedAt === undefined ? {} : { issuedAt: event.issuedAt }),
-      ...(event.expiresInSec === undefined ? {} : { expiresInSec: event.expiresInSec }),
-    };
-    return { jwt: await signClaims({ data: JSON.stringify(delivery) }, timing), eventId };
+    // The event's issuedAt and expiresInSec, when given, time the token.
+    return { jwt: await signClaims({ data: JSON.stringify(delivery) }, event), eventId };
   }
 
   async function post(callbackUrl: string, jwt: string): Promise<{ status: number; body: string }> {

@@ -18,15 +18,7 @@ const QUOTED_BODY_CHARS = 200;
  * tokens and API keys must never travel in clear text over a network.
  */
 export function parseServiceUrl(value: string, what: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new PlatformError(
-      'invalid_argument',
-      `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL: pass e.g. "https://api.example.com"`,
-    );
-  }
+  const url = absoluteUrl(value, what, ': pass e.g. "https://api.example.com"');
   if (url.username !== '' || url.password !== '') {
     // fetch refuses such URLs, and the credentials would be in every error message that names the URL.
     throw new PlatformError(
@@ -44,14 +36,37 @@ export function parseServiceUrl(value: string, what: string): URL {
   return url;
 }
 
+/** `value` as a URL, or an `invalid_argument` naming `what` (any credentials in it hidden), then `hint`. */
+export function absoluteUrl(value: string, what: string, hint = ''): URL {
+  const url = URL.parse(value);
+  if (url !== null) return url;
+  throw new PlatformError(
+    'invalid_argument',
+    `${what} ${JSON.stringify(withoutCredentials(String(value)))} is not an absolute URL${hint}`,
+  );
+}
+
 /** `https://user:pass@host` → `https://[credentials]@host`, also in text that is not a valid URL. */
 export function withoutCredentials(text: string): string {
   return text.replace(/[^\s/@]+@/g, '[credentials]@');
 }
 
-/** `{base_url}` + `/path`, keeping any path prefix of the base. */
-export function joinUrl(base: URL, path: string): string {
-  return base.href.replace(/\/+$/, '') + path;
+/** `{base_url}` (checked by parseServiceUrl) + `/path`, keeping any path prefix of the base. */
+export function serviceUrl(baseUrl: string, path: string): string {
+  return parseServiceUrl(baseUrl, 'baseUrl').href.replace(/\/+$/, '') + path;
+}
+
+/** The fetch an option names, else the global one (looked up per call, so a test may replace it). */
+export function fetchOf(fetch: FetchLike | undefined): FetchLike {
+  return fetch ?? ((input, init) => globalThis.fetch(input, init));
+}
+
+/** `value` if it is a finite number the rule allows, else an `invalid_argument` naming `what` and the rule. */
+export function numberOption(value: number, what: string, rule: 'a positive number' | 'zero or more' | '1 or more') {
+  const least = rule === '1 or more' ? 1 : 0;
+  if (!Number.isFinite(value) || value < least || (rule === 'a positive number' && value === 0))
+    throw new PlatformError('invalid_argument', `${what} must be ${rule}, got ${value}`);
+  return value;
 }
 
 export function requireNonEmpty(value: unknown, what: string): string {
@@ -96,11 +111,12 @@ export interface JsonResponse {
 }
 
 export interface PostJsonOptions {
-  fetch: FetchLike;
+  fetch?: FetchLike | undefined;
   url: string;
   body: unknown;
   headers: Record<string, string>;
-  timeoutMs: number;
+  /** Default 10 s. */
+  timeoutMs?: number | undefined;
   /** Values to scrub from error messages (client secret, API key, tokens). */
   secrets: readonly string[];
 }
@@ -110,11 +126,11 @@ export interface PostJsonOptions {
  * only when there is no answer (`network_error`, `timeout`).
  */
 export async function postJson(options: PostJsonOptions): Promise<JsonResponse> {
-  const { url, timeoutMs, secrets } = options;
+  const { url, timeoutMs = DEFAULT_TIMEOUT_MS, secrets } = options;
   let response: Response;
   let text: string;
   try {
-    response = await options.fetch(url, {
+    response = await fetchOf(options.fetch)(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...options.headers },
       body: JSON.stringify(options.body),
@@ -170,7 +186,8 @@ function describeNetworkError(error: unknown): string {
   return error.message;
 }
 
-function parseJsonOrUndefined(text: string): unknown {
+/** The JSON value of `text`; `undefined` when it is empty or not JSON. */
+export function parseJsonOrUndefined(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

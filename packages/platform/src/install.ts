@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { PlatformError } from './errors.js';
-import { requireNonEmpty, withoutCredentials } from './http.js';
+import { absoluteUrl, requireNonEmpty, withoutCredentials } from './http.js';
 
 export const INSTALL_PATH = '/protected/app-installer/install';
 
@@ -21,24 +21,8 @@ export interface InstallUrlOptions {
 /** `{install_url}/protected/app-installer/install?appId=..&redirectUri=..&state=..` */
 export function buildInstallUrl(options: InstallUrlOptions): string {
   const appId = requireNonEmpty(options.appId, 'appId');
-  let base: URL;
-  try {
-    base = new URL(options.installUrl);
-  } catch {
-    throw new PlatformError(
-      'invalid_argument',
-      `installUrl ${JSON.stringify(withoutCredentials(String(options.installUrl)))} is not an absolute URL`,
-    );
-  }
-  let redirect: URL;
-  try {
-    redirect = new URL(options.redirectUri);
-  } catch {
-    throw new PlatformError(
-      'invalid_argument',
-      `redirectUri ${JSON.stringify(withoutCredentials(String(options.redirectUri)))} is not an absolute URL: pass e.g. "https://app.example.com/installed"`,
-    );
-  }
+  const base = absoluteUrl(options.installUrl, 'installUrl');
+  const redirect = absoluteUrl(options.redirectUri, 'redirectUri', ': pass e.g. "https://app.example.com/installed"');
   if (redirect.protocol !== 'https:') {
     throw new PlatformError(
       'invalid_argument',
@@ -63,13 +47,10 @@ export interface InstallRedirect {
  * to. With `expectedState`, the returned `state` must match it exactly.
  */
 export function parseInstallRedirect(url: string | URL, options: { expectedState?: string } = {}): InstallRedirect {
-  let parsed: URL;
-  try {
-    // Accept a bare path+query as an express `req.originalUrl` would give.
-    parsed = typeof url === 'string' ? new URL(url, 'https://redirect.invalid') : url;
-  } catch {
+  // Accept a bare path+query as an express `req.originalUrl` would give.
+  const parsed = typeof url === 'string' ? URL.parse(url, 'https://redirect.invalid') : url;
+  if (parsed === null)
     throw new PlatformError('invalid_redirect', `the install redirect ${JSON.stringify(String(url))} is not a URL`);
-  }
   const instanceId = parsed.searchParams.get('instanceId');
   if (instanceId === null || instanceId === '') {
     throw new PlatformError(

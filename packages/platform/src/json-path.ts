@@ -21,6 +21,16 @@ export function jsonPath(segments: readonly PathSegment[], root = '$'): string {
   return path;
 }
 
+/** The value at `path` below `root` (own keys only); `undefined` where there is none. */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
 /** `/items/0/price` (a JSON Pointer, as ajv reports) to path segments. */
 export function pointerSegments(pointer: string): PathSegment[] {
   if (pointer === '') return [];

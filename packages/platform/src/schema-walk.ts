@@ -7,7 +7,7 @@
  * schema, legal JSON Schema) is not followed again.
  */
 import { PlatformError } from './errors.js';
-import { ANY_ITEM, ANY_KEY, jsonPath, type PathSegment } from './json-path.js';
+import { ANY_ITEM, ANY_KEY, jsonPath, type PathSegment, valueAt } from './json-path.js';
 
 export type SchemaNode = Record<string, unknown>;
 export type SchemaVisitor = (node: SchemaNode, path: PathSegment[]) => void;
@@ -89,13 +89,8 @@ export function resolveRef(root: unknown, ref: string): unknown {
   const local = rootId !== undefined && ref.startsWith(`${rootId}#`) ? ref.slice(rootId.length) : ref;
   if (local === '#') return root;
   if (!local.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of local.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
+  const decode = (raw: string) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+  return valueAt(root, local.slice(2).split('/').map(decode));
 }
 
 export function isSchemaObject(value: unknown): value is SchemaNode {

@@ -93,27 +93,23 @@ export function openSqliteWebhookStore(filename: string): SqliteWebhookStore {
     return 'stored';
   };
 
+  /** A pending delivery's attempt ended: `pending` again (to be retried), `processed` or `failed`. */
+  const finish =
+    (status: DeliveryStatus) =>
+    async (eventId: string, error: string | null = null) => {
+      sql.finishAttempt.run(status, error, Date.now(), eventId);
+    };
   // node:sqlite is synchronous; the async wrappers only fit the WebhookStore interface.
   return {
     // IMMEDIATE takes the write lock up front, so two processes cannot both pass the duplicate check.
     record: async (delivery) => immediate(db, () => record(delivery)),
-    pending: async () =>
-      rows(sql.byStatus, 'pending').map(({ delivery_json, attempts }) => ({
-        delivery: JSON.parse(delivery_json) as WebhookDelivery,
-        attempts,
-      })),
+    pending: async () => rows(sql.byStatus, 'pending').map(({ delivery, attempts }) => ({ delivery, attempts })),
     startAttempt: async (eventId) =>
       (sql.startAttempt.get(Date.now(), eventId) as { attempts: number } | undefined)?.attempts,
-    markAttemptFailed: async (eventId, error) => {
-      sql.finishAttempt.run('pending', error, Date.now(), eventId);
-    },
-    markProcessed: async (eventId) => {
-      sql.finishAttempt.run('processed', null, Date.now(), eventId);
-    },
-    markFailed: async (eventId, error) => {
-      sql.finishAttempt.run('failed', error, Date.now(), eventId);
-    },
-    list: async (status) => rows(sql.byStatus, status).map(toStored),
+    markAttemptFailed: finish('pending'),
+    markProcessed: finish('processed'),
+    markFailed: finish('failed'),
+    list: async (status) => rows(sql.byStatus, status),
     requeue: async (eventId) => Number(sql.requeueFailed.run(Date.now(), eventId).changes) > 0,
     close: () => db.close(),
   };
@@ -132,19 +128,15 @@ function immediate<T>(db: DatabaseSync, work: () => T): T {
   }
 }
 
-/** The rows a status query returns, typed: node:sqlite returns plain records of SQL values. */
-function rows(statement: StatementSync, status: DeliveryStatus): DeliveryRow[] {
-  return statement.all(status) as unknown as DeliveryRow[];
-}
-
-function toStored(row: DeliveryRow): StoredDelivery {
-  return {
+/** The deliveries with a status, oldest first (node:sqlite returns plain records of SQL values). */
+function rows(statement: StatementSync, status: DeliveryStatus): StoredDelivery[] {
+  return (statement.all(status) as unknown as DeliveryRow[]).map((row) => ({
     delivery: JSON.parse(row.delivery_json) as WebhookDelivery,
     attempts: row.attempts,
     status: row.status,
     lastError: row.last_error ?? undefined,
     receivedAt: row.received_at,
-  };
+  }));
 }
 
 /** Opens the file with durable settings and the current schema, or a PlatformError saying why it cannot. */

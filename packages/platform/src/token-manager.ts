@@ -8,11 +8,12 @@ import { PlatformError } from './errors.js';
 import {
   DEFAULT_TIMEOUT_MS,
   backoffDelay,
-  joinUrl,
-  parseServiceUrl,
+  fetchOf,
+  numberOption,
   postJson,
   quoteBody,
   requireNonEmpty,
+  serviceUrl,
   sleep,
   type FetchLike,
 } from './http.js';
@@ -90,14 +91,14 @@ export class TokenManager {
   readonly #inFlight = new Map<string, Promise<string>>();
 
   constructor(options: TokenManagerOptions) {
-    this.#tokenUrl = joinUrl(parseServiceUrl(options.baseUrl, 'baseUrl'), TOKEN_PATH);
+    this.#tokenUrl = serviceUrl(options.baseUrl, TOKEN_PATH);
     this.#clientId = requireNonEmpty(options.clientId, 'clientId');
     this.#clientSecret = requireNonEmpty(options.clientSecret, 'clientSecret');
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#timeoutMs = positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
-    this.#maxAttempts = positive(options.maxAttempts ?? 4, 'maxAttempts');
-    this.#retryBaseDelayMs = nonNegative(options.retryBaseDelayMs ?? 250, 'retryBaseDelayMs');
-    this.#refreshMarginMs = nonNegative(options.refreshMarginMs ?? 5 * 60 * 1000, 'refreshMarginMs');
+    this.#fetch = fetchOf(options.fetch);
+    this.#timeoutMs = numberOption(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs', 'a positive number');
+    this.#maxAttempts = numberOption(options.maxAttempts ?? 4, 'maxAttempts', 'a positive number');
+    this.#retryBaseDelayMs = numberOption(options.retryBaseDelayMs ?? 250, 'retryBaseDelayMs', 'zero or more');
+    this.#refreshMarginMs = numberOption(options.refreshMarginMs ?? 300_000, 'refreshMarginMs', 'zero or more');
     this.#now = options.now ?? Date.now;
     this.#log = options.logger ?? consoleLogger;
   }
@@ -220,16 +221,4 @@ export class TokenManager {
 function isRetryable(error: PlatformError): boolean {
   if (error.code === 'network_error' || error.code === 'timeout') return true;
   return error.code === 'http_error' && error.status !== undefined && (error.status >= 500 || error.status === 429);
-}
-
-function positive(value: number, what: string): number {
-  if (!Number.isFinite(value) || value <= 0)
-    throw new PlatformError('invalid_argument', `${what} must be a positive number, got ${value}`);
-  return value;
-}
-
-function nonNegative(value: number, what: string): number {
-  if (!Number.isFinite(value) || value < 0)
-    throw new PlatformError('invalid_argument', `${what} must be zero or more, got ${value}`);
-  return value;
 }

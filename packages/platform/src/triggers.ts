@@ -4,15 +4,7 @@
  * and any store credit it issues, runs later in the background.
  */
 import { PlatformError } from './errors.js';
-import {
-  DEFAULT_TIMEOUT_MS,
-  joinUrl,
-  parseServiceUrl,
-  postJson,
-  quoteBody,
-  requireNonEmpty,
-  type FetchLike,
-} from './http.js';
+import { postJson, quoteBody, requireNonEmpty, serviceUrl, type FetchLike } from './http.js';
 import { validateTriggerPayload, type JsonObject, type JsonSchema } from './trigger-schema.js';
 
 export const TRIGGER_REPORT_PATH = '/workflows/v1/events/report';
@@ -52,7 +44,7 @@ export interface TriggerReportAccepted {
  * the workflow, and a blind retry could issue credit twice.
  */
 export async function reportTriggerEvent(options: ReportTriggerEventOptions): Promise<TriggerReportAccepted> {
-  const url = joinUrl(parseServiceUrl(options.baseUrl, 'baseUrl'), TRIGGER_REPORT_PATH);
+  const url = serviceUrl(options.baseUrl, TRIGGER_REPORT_PATH);
   const accountId = requireNonEmpty(options.accountId, 'accountId');
   const apiKey = requireNonEmpty(options.apiKey, 'apiKey');
   const triggerKey = requireNonEmpty(options.triggerKey, 'triggerKey');
@@ -70,15 +62,14 @@ export async function reportTriggerEvent(options: ReportTriggerEventOptions): Pr
     }
   }
 
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let response;
   try {
     response = await postJson({
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      fetch: options.fetch,
       url,
       body: { triggerKey, payload },
       headers: { 'svc-account-id': accountId, Authorization: apiKey },
-      timeoutMs,
+      timeoutMs: options.timeoutMs,
       secrets: [apiKey],
     });
   } catch (error) {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WebhookVerificationError } from './errors.js';
+import { valueAt } from './json-path.js';
 
 /** Who caused the event, e.g. `{ identityType: 'APP', appId: '…' }`. Shape beyond that is not documented. */
 export type WebhookIdentity = Record<string, unknown>;
@@ -144,13 +145,4 @@ function check<T extends z.ZodType>(schema: T, value: unknown, prefix: string, r
 
 function fail(code: 'missing_field' | 'invalid_field', message: string, field: string): never {
   throw new WebhookVerificationError(code, message, { field });
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let node = root;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<PropertyKey, unknown>)[key];
-  }
-  return node;
 }

@@ -4,7 +4,8 @@
  * answered 200 and skipped; nothing is answered 200 unless it is stored.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PlatformError, WebhookVerificationError } from './errors.js';
+import { WebhookVerificationError } from './errors.js';
+import { numberOption } from './http.js';
 import { consoleLogger, type PlatformLogger } from './log.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
 import { DeliveryQueue, describe, type WebhookEventContext } from './webhook-processing.js';
@@ -68,10 +69,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     ...(options.clockToleranceSec === undefined ? {} : { clockToleranceSec: options.clockToleranceSec }),
   });
   const { store, onEvent } = options;
-  const maxAttempts = atLeastOne(options.maxAttempts ?? 5, 'maxAttempts');
+  const maxAttempts = numberOption(options.maxAttempts ?? 5, 'maxAttempts', '1 or more');
   const retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
-  const maxBodyBytes = atLeastOne(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
+  const maxBodyBytes = numberOption(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes', '1 or more');
   const log = neverThrowing(options.logger ?? consoleLogger);
   const queue = new DeliveryQueue({ store, onEvent, maxAttempts, retryBaseDelayMs, maxRetryDelayMs, log });
   const context: RequestContext = { verify, store, queue, maxBodyBytes, log };
@@ -165,10 +166,4 @@ function neverThrowing(logger: PlatformLogger): PlatformLogger {
       // A broken logger must not stop deliveries from being answered or processed.
     }
   };
-}
-
-function atLeastOne(value: number, what: string): number {
-  if (!Number.isFinite(value) || value < 1)
-    throw new PlatformError('invalid_argument', `${what} must be 1 or more, got ${value}`);
-  return value;
 }

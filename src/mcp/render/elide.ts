@@ -68,16 +68,29 @@ function elided(
   return out.join('\n');
 }
 
+interface Parsed {
+  lines: string[];
+  blocks: Block[];
+}
+
 /** The sections of each result (rank order) with what earlier sections already showed elided, and the characters that freed. */
-export function elideRepeats<T extends ShownSections>(results: readonly T[]): { results: T[]; freed: number } {
+export function elideRepeats<T extends ShownSections>(
+  results: readonly T[],
+  /** Texts already cut into blocks (repeatsElider), filled in as texts are cut. */
+  parsed = new Map<string, Parsed>(),
+): { results: T[]; freed: number } {
   let freed = 0;
   const said = new Map<string, Origin>();
   const shown = results.map((result, i) => {
     const sections = result.sections.map((section) => {
-      const lines = section.text.split('\n');
-      const blocks = blocksOf(lines);
-      const text = elided(lines, blocks, said, i + 1);
-      for (const block of blocks)
+      let cut = parsed.get(section.text);
+      if (cut === undefined) {
+        const lines = section.text.split('\n');
+        cut = { lines, blocks: blocksOf(lines) };
+        parsed.set(section.text, cut);
+      }
+      const text = elided(cut.lines, cut.blocks, said, i + 1);
+      for (const block of cut.blocks)
         for (const k of block.keys) if (!said.has(k)) said.set(k, { rank: i + 1, position: section.position });
       freed += section.text.length - text.length;
       return text === section.text ? section : { ...section, text };
@@ -85,4 +98,13 @@ export function elideRepeats<T extends ShownSections>(results: readonly T[]): { 
     return { ...result, sections };
   });
   return { results: shown, freed };
+}
+
+/**
+ * `elideRepeats` for the choices of one response (render.ts elides a first choice and a second
+ * with the room that freed): most sections of the second are texts of the first, cut once.
+ */
+export function repeatsElider(): <T extends ShownSections>(results: readonly T[]) => { results: T[]; freed: number } {
+  const parsed = new Map<string, Parsed>();
+  return (results) => elideRepeats(results, parsed);
 }

@@ -14,6 +14,10 @@ function label(section: WindowSection): string {
   return oneLine(section.headings.at(-1) ?? '') || '(introduction)';
 }
 
+function sameHeadings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((h, i) => h === b[i]);
+}
+
 /** Runs of consecutive positions with the same heading path. */
 function entries(leftOut: readonly WindowSection[]): string[] {
   const out: string[] = [];
@@ -22,9 +26,7 @@ function entries(leftOut: readonly WindowSection[]): string[] {
     const prev = leftOut[i - 1]!;
     const next = leftOut[i];
     const joins =
-      next !== undefined &&
-      next.position === prev.position + 1 &&
-      next.headings.join('\u0000') === prev.headings.join('\u0000');
+      next !== undefined && next.position === prev.position + 1 && sameHeadings(next.headings, prev.headings);
     if (joins) continue;
     const first = leftOut[start]!.position + 1;
     const last = prev.position + 1;

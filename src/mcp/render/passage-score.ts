@@ -102,7 +102,9 @@ function sharesFn(
       const sets = t < setsOf.length ? setsOf[t]! : 0;
       if (sets !== 0) for (let k = 0; k < sums.length; k++) if (sets & (1 << k)) sums[k]! += weightOf[t]!;
     }
-    return sums.map((s, k) => (totals[k]! <= 0 ? 0 : s / totals[k]!));
+    // In place: one array per passage, not two.
+    for (let k = 0; k < sums.length; k++) sums[k] = totals[k]! <= 0 ? 0 : sums[k]! / totals[k]!;
+    return sums;
   };
   const done = () => {
     for (const set of wanted) for (const t of set) setsOf[t] = 0;

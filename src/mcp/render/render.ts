@@ -14,7 +14,7 @@ import {
   type Selection,
   wholeWindows,
 } from './select.js';
-import { elideRepeats } from './elide.js';
+import { elideRepeats, repeatsElider } from './elide.js';
 import { passageChooser } from './passages.js';
 
 /**
@@ -120,23 +120,47 @@ export function noResultsText(term: string): string {
   );
 }
 
-/** Sizes for the selection, each piece measured at its widest (the text is never longer). */
+/** Characters `clipSection(text, maxChars)` returns, without building it when nothing is cut (most sections). */
+function clippedChars(text: string, maxChars: number): number {
+  const chars = text.trim().length;
+  return chars <= maxChars ? chars : clipSection(text, maxChars).length;
+}
+
+/**
+ * Sizes for the selection, each piece measured at its widest (the text is never longer), as
+ * numbers: a section's marker and a result's header and outline are built once per response and
+ * counted, never the section's text (the choosers ask again for every budget they try).
+ */
 function measureFor(term: string, options: SelectOptions): SelectMeasure {
   const wide = { from: 9997, to: 9998 };
+  const markers = new Map<WindowSection, number>();
+  const headers = new Map<SearchResult, number[]>();
+  const marker = (section: WindowSection): number => {
+    let chars = markers.get(section);
+    if (chars === undefined) {
+      chars = sectionBlock({ ...section, isBest: true, text: '' }, wide, 0).length + 2;
+      markers.set(section, chars);
+    }
+    return chars;
+  };
   return {
     term,
     overhead: headerLine(term, 9, 9).length + 2,
     // A result's header and its outline at most: the outline shrinks as its sections are shown.
-    result: (result, rank) =>
-      resultHeader(result, rank + 1, [9997, 9999]).length +
-      6 +
-      outlineLine(
-        result.sections.filter((s) => !s.isBest),
-        options.outlineChars,
-      ).length,
-    section: (section, rank) =>
-      sectionBlock({ ...section, isBest: true }, wide, clipLimit(section, rank, options)).length + 2,
-    marker: (section) => sectionBlock({ ...section, isBest: true, text: '' }, wide, 0).length + 2,
+    result: (result, rank) => {
+      let byRank = headers.get(result);
+      if (byRank === undefined) headers.set(result, (byRank = []));
+      byRank[rank] ??=
+        resultHeader(result, rank + 1, [9997, 9999]).length +
+        6 +
+        outlineLine(
+          result.sections.filter((s) => !s.isBest),
+          options.outlineChars,
+        ).length;
+      return byRank[rank];
+    },
+    section: (section, rank) => marker(section) + clippedChars(section.text, clipLimit(section, rank, options)),
+    marker,
   };
 }
 
@@ -172,6 +196,7 @@ function structuredResult(c: Chosen, rank: number, options: SelectOptions): Sear
 /**
  * The answer as data, its results built only when read: the search page reads them, while an MCP
  * answer is its text alone, so a SearchDocs call does not clip every shown section a second time.
+ * The first read puts the results in place of the getter (what test/mcp/tools shows).
  */
 function structuredOutput(
   query: string,
@@ -180,16 +205,20 @@ function structuredOutput(
   omittedResults: number,
   options: SelectOptions,
 ): SearchDocsOutput {
-  let results: SearchDocsOutput['results'] | undefined;
-  return {
-    query,
-    covered,
-    omittedResults,
-    get results() {
-      results ??= chosen.map((c, i) => structuredResult(c, i + 1, options));
+  return Object.defineProperty({ query, covered, omittedResults } as SearchDocsOutput, 'results', {
+    configurable: true,
+    enumerable: true,
+    get(this: SearchDocsOutput) {
+      const results = chosen.map((c, i) => structuredResult(c, i + 1, options));
+      Object.defineProperty(this, 'results', { value: results, enumerable: true, writable: true });
       return results;
     },
-  };
+  });
+}
+
+/** The pages a response shows ("<source>/<path>"), in rank order: what the search record keeps. */
+function pagesOf(chosen: readonly Chosen[]): string[] {
+  return chosen.map((c) => `${c.result.source}/${c.result.path}`);
 }
 
 /** The closest pages of a query the docs do not cover: each its best section, quoted short. */
@@ -205,29 +234,27 @@ function responseText(term: string, chosen: readonly Chosen[], omitted: number, 
   return `${headerLine(term, chosen.length, omitted)}\n\n${blocks.join('\n\n')}`;
 }
 
-/** Whole windows when they all fit (select.ts), else passages (passages.ts): chosen on numbers, at any budget. */
-function chooser(
-  results: readonly SearchResult[],
-  options: SelectOptions,
-  measure: SelectMeasure,
-): (budgetChars: number) => Selection {
-  const passages = passageChooser(results, options, measure);
-  return (budgetChars) => wholeWindows(results, { ...options, budgetChars }, measure) ?? passages(budgetChars);
-}
-
 /**
- * The pieces chosen within the budget, with repeated facts elided (elide.ts), rendered once. The
- * room the elision frees (it reports how much) goes back to the chooser once: it chooses again
- * with the budget raised by it, and that choice stands when its cost less what its own elision
- * frees still fits the budget.
+ * The pieces chosen within the budget, with repeated facts elided (elide.ts), rendered once.
+ * Whole windows when they all fit (select.ts): their cost does not depend on the budget, so they
+ * are measured once, and the room their elision frees changes nothing. Else passages
+ * (passages.ts), and the room the elision frees goes back to the chooser once: it chooses again
+ * with the budget raised by it (whole windows, when they fit that), and that choice stands when
+ * its cost less what its own elision frees still fits the budget.
  */
 function fitted(term: string, results: readonly SearchResult[], options: SelectOptions): Selection {
-  const choose = chooser(results, options, measureFor(term, options));
-  const first = choose(options.budgetChars);
-  const once = elideRepeats(first.chosen);
+  const measure = measureFor(term, options);
+  const whole = wholeWindows(results, options, measure);
+  const windows = (budgetChars: number) => (whole.used <= budgetChars ? whole : undefined);
+  if (windows(options.budgetChars)) return { ...whole, chosen: elideRepeats(whole.chosen).results };
+  const passages = passageChooser(results, options, measure);
+  const elide = repeatsElider();
+  const first = passages(options.budgetChars);
+  const once = elide(first.chosen);
   if (once.freed <= 0) return { ...first, chosen: once.results };
-  const second = choose(options.budgetChars + once.freed);
-  const twice = elideRepeats(second.chosen);
+  const budget = options.budgetChars + once.freed;
+  const second = windows(budget) ?? passages(budget);
+  const twice = elide(second.chosen);
   return second.used - twice.freed <= options.budgetChars
     ? { ...second, chosen: twice.results }
     : { ...first, chosen: once.results };
@@ -238,7 +265,7 @@ export function renderSearch(
   term: string,
   results: readonly SearchResult[],
   options: RenderOptions,
-): { text: string; structured: SearchDocsOutput } {
+): { text: string; structured: SearchDocsOutput; pages: string[] } {
   // The shipped numbers (frozen: tuning passes its own copy in `options`).
   const given: SelectOptions = { ...DEFAULT_PASSAGES, ...options };
   // Under a small budget no section takes more than 0.4 of it (but never under 1,500 characters).
@@ -249,13 +276,14 @@ export function renderSearch(
     sectionChars: Math.min(given.sectionChars, cap),
   };
   if (results.length === 0)
-    return { text: noResultsText(term), structured: structuredOutput(term, false, [], 0, select) };
+    return { text: noResultsText(term), structured: structuredOutput(term, false, [], 0, select), pages: [] };
   if (!covered(results, select, term)) {
     const chosen = notCoveredChosen(results);
     const omitted = results.length - chosen.length;
-    return { text: notCoveredText(term, results), structured: structuredOutput(term, false, chosen, omitted, select) };
+    const structured = structuredOutput(term, false, chosen, omitted, select);
+    return { text: notCoveredText(term, results), structured, pages: pagesOf(chosen) };
   }
   const { chosen, omittedResults } = fitted(term, results, select);
   const text = responseText(term, chosen, omittedResults, select);
-  return { text, structured: structuredOutput(term, true, chosen, omittedResults, select) };
+  return { text, structured: structuredOutput(term, true, chosen, omittedResults, select), pages: pagesOf(chosen) };
 }

@@ -50,18 +50,17 @@ export interface Selection {
   used: number;
 }
 
-/** Every kept result's whole window, when they all fit the budget; undefined when they do not. */
+/** Every kept result's whole window, and what it costs (whatever the budget: the caller compares). */
 export function wholeWindows(
   results: readonly SearchResult[],
-  options: SelectOptions,
+  options: Pick<SelectOptions, 'minConfidence'>,
   measure: SelectMeasure,
-): Selection | undefined {
+): Selection {
   const kept = results.filter((r, i) => i === 0 || r.confidence >= options.minConfidence);
   const used = kept.reduce(
     (sum, r, i) => sum + measure.result(r, i) + r.sections.reduce((s, x) => s + measure.section(x, i), 0),
     measure.overhead,
   );
-  if (used > options.budgetChars) return undefined;
   const chosen = kept.map((result) => ({ result, sections: result.sections, leftOut: [] }));
   return { chosen, omittedResults: results.length - kept.length, used };
 }

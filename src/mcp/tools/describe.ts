@@ -1,5 +1,6 @@
 import type { KnowledgeBaseProfile } from '../../index/corpus-profile.js';
 import type { SearchEngine } from '../../search/types.js';
+import { servedSummary } from './search-schema.js';
 
 /**
  * The SearchDocs description, made from what is served: each knowledge base, what it covers and
@@ -18,17 +19,9 @@ function describeKnowledgeBase(kb: KnowledgeBaseProfile): string {
   return `- ${parts.join('')}`;
 }
 
-function servedKnowledgeBases(engine: SearchEngine): KnowledgeBaseProfile[] {
-  try {
-    return engine.summary().profiles;
-  } catch {
-    // The index may be reloading; the guidance below is still useful without the list.
-    return [];
-  }
-}
-
 export function describeTool(engine: SearchEngine, maxResults: number): string {
-  const kbs = servedKnowledgeBases(engine);
+  // While the index reloads there is no list; the guidance below is still useful without it.
+  const kbs = servedSummary(engine)?.profiles ?? [];
   const served =
     kbs.length > 0
       ? `Searches these knowledge bases:\n${kbs.map(describeKnowledgeBase).join('\n')}\nTo search one of them only, pass its name as knowledgeBase (${kbs.map((kb) => `"${kb.name}"`).join(', ')}); without it all are searched.`

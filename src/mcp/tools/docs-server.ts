@@ -9,7 +9,7 @@ import { registerPageResources } from './page-resources.js';
 import type { PageIndex } from './pages.js';
 import { describeTool } from './describe.js';
 import { searchDocs, type SearchDocsSettings } from './search-docs.js';
-import { searchDocsInput, servedNames } from './search-schema.js';
+import { searchDocsInput, servedSummary } from './search-schema.js';
 import { errorText, logLine } from '../../observe/log.js';
 import type { SearchOutcome } from '../../observe/search-outcome.js';
 import { parseServerOptions } from '../../settings/server-options.js';
@@ -70,7 +70,7 @@ function registerSearchTool(server: McpServer, engine: SearchEngine, options: Do
     {
       title: 'Search documentation',
       description: describeTool(engine, options.maxResults),
-      inputSchema: searchDocsInput(servedNames(engine)),
+      inputSchema: searchDocsInput(servedSummary(engine)?.knowledgeBases ?? []),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ searchTerm, knowledgeBase }, ctx) => {

@@ -32,7 +32,7 @@ export async function searchDocs(
 ): Promise<SearchDocsAnswer> {
   const start = performance.now();
   const results = await engine.search(term, { limit: settings.maxResults, client, knowledgeBase });
-  const { text, structured } = renderSearch(term, results, { budgetChars: settings.responseBudgetChars });
+  const { text, structured, pages } = renderSearch(term, results, { budgetChars: settings.responseBudgetChars });
   const confidences = results.map((r) => r.confidence);
   const outcome: SearchOutcome = {
     term,
@@ -40,7 +40,7 @@ export async function searchDocs(
     bestConfidence: confidences.length === 0 ? undefined : Math.max(...confidences),
     notCovered: !structured.covered,
     chars: text.length,
-    pages: structured.results.map((r) => `${r.source}/${r.path}`),
+    pages,
     ms: Math.round((performance.now() - start) * 100) / 100,
   };
   return { results, text, structured, outcome };

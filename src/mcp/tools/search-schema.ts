@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unknownKnowledgeBaseMessage } from '../../search/scope.js';
-import type { SearchEngine } from '../../search/types.js';
+import type { IndexSummary, SearchEngine } from '../../search/types.js';
 
 /**
  * SearchDocs' input: the search term, and optionally the one knowledge base to search, an enum of
@@ -61,11 +61,11 @@ export function searchDocsInput(knowledgeBases: readonly string[]): SearchDocsIn
   return last.schema;
 }
 
-/** The knowledge bases served now; none while the index is (re)loading. */
-export function servedNames(engine: SearchEngine): string[] {
+/** What is served now; undefined while the index is (re)loading. */
+export function servedSummary(engine: SearchEngine): IndexSummary | undefined {
   try {
-    return engine.summary().knowledgeBases;
+    return engine.summary();
   } catch {
-    return [];
+    return undefined;
   }
 }

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { searchDocs } from '../../../src/mcp/tools/search-docs.js';
 import { openEngine } from '../../../src/search/engine.js';
 import { sampleIndex } from '../../helpers/index-fixture.js';
 import { connectClient, connectV2, MODERN_VERSION } from '../../helpers/mcp-client.js';
@@ -28,6 +29,24 @@ describe('SearchDocs output', () => {
     } finally {
       await legacy.close();
       await modern.close();
+    }
+  });
+
+  it('records the pages it showed without building the results as data (only the search page reads them)', async () => {
+    const engine = await openEngine(sampleIndex());
+    try {
+      const answer = await searchDocs(engine, 'skip duplicate event id', {
+        maxResults: 5,
+        responseBudgetChars: 12_000,
+      });
+      const built = () => Object.getOwnPropertyDescriptor(answer.structured, 'results')?.get === undefined;
+      expect(built()).toBe(false);
+      expect(answer.outcome.pages).toEqual(answer.structured.results.map((r) => `${r.source}/${r.path}`));
+      expect(answer.outcome.pages).toContain('platform/webhooks.md');
+      expect(built()).toBe(true);
+      expect(answer.structured.results).toBe(answer.structured.results);
+    } finally {
+      await engine.close();
     }
   });
 });
