@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonOr } from '../../src/record.js';
 import { type ConvertedDocument, FormatError } from './converted.js';
 
 /**
@@ -21,13 +22,7 @@ const notebookSchema = z.object({
 });
 
 export function notebookToMarkdown(text: string): ConvertedDocument {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new FormatError('its text is not JSON');
-  }
-  const parsed = notebookSchema.safeParse(json);
+  const parsed = notebookSchema.safeParse(jsonOr(text, () => new FormatError('its text is not JSON')));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join('.') || 'the file';

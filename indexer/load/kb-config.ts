@@ -2,6 +2,7 @@ import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
 import { CorpusError } from '../../src/corpus-folder.js';
+import { jsonOr } from '../../src/record.js';
 import { URL_STYLES } from './page-url.js';
 import { readRegularFile, SpecialFileError } from './regular-file.js';
 
@@ -72,13 +73,7 @@ export function readKbConfig(kbDir: string): KbConfig {
       );
     throw new CorpusError(`cannot read ${configPath}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the file: say where, not what.
-    throw new CorpusError(`${configPath} is not valid JSON: expected ${SHAPE}`);
-  }
+  const raw = jsonOr(text, () => new CorpusError(`${configPath} is not valid JSON: expected ${SHAPE}`));
   const parsed = kbConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

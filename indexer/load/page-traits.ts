@@ -1,7 +1,8 @@
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { findIncludes } from '../chunk/dialects/include-directives.js';
-import { type Data, record, type SiteGenerator } from './site-readers.js';
+import { record } from '../../src/record.js';
+import type { Data, SiteGenerator } from './site-readers.js';
 
 /**
  * What a page's own text says about how its site treats it, remembered with its digest

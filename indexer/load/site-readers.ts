@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parseDocument } from 'yaml';
+import { record } from '../../src/record.js';
 import { isPublicUrl } from './kb-config.js';
 import { folderUrl, type UrlStyle } from './page-url.js';
 
@@ -32,10 +33,6 @@ export type Data = Record<string, unknown>;
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-export function record(value: unknown): Data | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
 }
 
 function publicBase(url: string | undefined): string | undefined {

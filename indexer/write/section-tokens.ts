@@ -55,13 +55,8 @@ function matchInOrder(
   oldOf: Int32Array,
 ): void {
   const key = (s: StoredSection) => `${s.headings.join('\n')}\0${s.text}`;
-  const at = new Map<string, number[]>();
-  for (let p = old.sectionCount - 1; p >= 0; p--) {
-    const k = key(oldSections[old.firstSection + p]!);
-    const list = at.get(k);
-    if (list) list.push(old.firstSection + p);
-    else at.set(k, [old.firstSection + p]);
-  }
+  const latestFirst = Array.from({ length: old.sectionCount }, (_, p) => old.firstSection + old.sectionCount - 1 - p);
+  const at = Map.groupBy(latestFirst, (i) => key(oldSections[i]!));
   let after = -1;
   for (let p = 0; p < doc.sectionCount; p++) {
     const candidates = at.get(key(sections[doc.firstSection + p]!));

@@ -8,15 +8,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** The host name of a Host header (port dropped, IPv6 in brackets, lower case), or undefined if malformed. */
 export function hostNameOf(hostHeader: string | undefined): string | undefined {
-  if (!hostHeader) return undefined;
-  try {
-    const url = new URL(`http://${hostHeader}`);
-    // A Host header is host[:port] only; anything that parses into more is not one.
-    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
-    return url.hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
+  const url = hostHeader ? URL.parse(`http://${hostHeader}`) : null;
+  // A Host header is host[:port] only; anything that parses into more is not one.
+  if (!url || url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
+  return url.hostname.toLowerCase();
 }
 
 /** Whether an address to listen on is reachable from this machine only. */
@@ -38,13 +33,8 @@ export function hostAllowed(hostHeader: string | undefined, allowedHosts: readon
 export function originAllowed(origin: string | undefined, allowedOrigins: readonly string[]): boolean {
   if (origin === undefined) return true;
   if (allowedOrigins.includes('*')) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (url.origin === 'null') return false;
+  const url = URL.parse(origin);
+  if (!url || url.origin === 'null') return false;
   return allowedOrigins.some((entry) =>
     entry.includes('://') ? entry === url.origin : entry === url.hostname.toLowerCase(),
   );

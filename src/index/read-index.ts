@@ -19,6 +19,7 @@ import { INDEX_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.
 import type { LexicalData } from './lexical-data.js';
 import { decodePostings } from './postings-file.js';
 import { decodeSections } from './sections-file.js';
+import { jsonOr } from '../record.js';
 import { HnswVectorIndex, type VectorMatrix } from './vector-index.js';
 
 /**
@@ -161,12 +162,7 @@ export function checkSectionCount(path: string, sections: number, manifest: Mani
 }
 
 export function parseJson<T>(data: SharedArrayBuffer, schema: z.ZodType<T>, path: string): T {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(data).toString('utf8'));
-  } catch {
-    throw new IndexError(`${path} is not valid JSON`);
-  }
+  const raw = jsonOr(Buffer.from(data).toString('utf8'), () => new IndexError(`${path} is not valid JSON`));
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new IndexError(`${path} is malformed`);
   return parsed.data;

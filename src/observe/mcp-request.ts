@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { record } from '../record.js';
 import type { SearchOutcome } from './search-outcome.js';
 
 /**
@@ -41,12 +42,6 @@ export function inMcpRequest<T>(request: McpRequest, run: () => T): T {
 /** The request being handled, in the handler of any of its messages. */
 export function currentMcpRequest(): McpRequest | undefined {
   return context.getStore();
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
 
 function clientText(value: unknown): string | undefined {

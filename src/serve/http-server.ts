@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SearchEngine } from '../search/types.js';
@@ -95,14 +96,10 @@ function withSlowClientTimeouts(app: App['app'], timeouts: SlowClientTimeouts): 
 }
 
 /** Resolves once the server listens; a bind failure rejects with what to change. */
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, `${host}:${port}`));
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
+async function listen(server: Server, host: string, port: number): Promise<void> {
+  server.listen(port, host);
+  await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, `${host}:${port}`);
   });
 }
 

@@ -11,21 +11,10 @@ import type { FromWorker, ToWorker } from './pool-protocol.js';
  * its own from the build's file; everything else it searches is shared with the other workers.
  */
 
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: Error): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
+function deferred<T>(): PromiseWithResolvers<T> {
+  const slot = Promise.withResolvers<T>();
+  slot.promise.catch(() => undefined);
+  return slot;
 }
 
 const port = parentPort!;
@@ -38,10 +27,10 @@ interface Generation {
   unloaded: boolean;
 }
 const generations = new Map<number, Generation>();
-const vectors = new Map<number, Deferred<Float32Array>>();
+const vectors = new Map<number, PromiseWithResolvers<Float32Array>>();
 
 /** The query's own vector, which the main thread embeds and sends: the only text a search embeds. */
-function embedFor(prefetched: Deferred<Float32Array> | undefined): Embed {
+function embedFor(prefetched: PromiseWithResolvers<Float32Array> | undefined): Embed {
   return async () => {
     if (!prefetched) throw new Error('this search was sent without its query vector');
     return [await prefetched.promise];

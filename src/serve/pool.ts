@@ -101,8 +101,7 @@ export class SearchPool {
       execArgv,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
-    let onReady!: () => void;
-    const ready = new Promise<void>((resolve) => (onReady = resolve));
+    const { promise: ready, resolve: onReady } = Promise.withResolvers<void>();
     const worker: PoolWorker = { thread, ready, inFlight: 0, searching: 0, loading: 0 };
     thread.on('message', (message: FromWorker) => this.onMessage(worker, message, onReady));
     thread.on('error', (error) => this.onExit(worker, `${error.name}: ${error.message}`));

@@ -26,14 +26,8 @@ export function lastCorpusFile(cacheDir: string): string {
 
 /** The record, or undefined when there is none; a damaged one counts as none (the first line says which docs were read). */
 export function readLastCorpus(cacheDir: string): LastCorpus | undefined {
-  let text: string;
   try {
-    text = readFileSync(lastCorpusFile(cacheDir), 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = lastCorpusSchema.safeParse(JSON.parse(text));
+    const parsed = lastCorpusSchema.safeParse(JSON.parse(readFileSync(lastCorpusFile(cacheDir), 'utf8')));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

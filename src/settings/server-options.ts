@@ -64,6 +64,8 @@ const proxyEntry = z
     }
   }, 'expected an IP address, a CIDR block such as 10.0.0.0/8, or loopback, linklocal, uniquelocal');
 
+const positiveInt = z.number().int().positive();
+
 const serverOptionsShape = z
   .object({
     /** Interface to bind. Loopback by default: exposing the server is a deliberate choice. */
@@ -83,23 +85,15 @@ const serverOptionsShape = z
     /** When set, /docs requires `Authorization: Bearer <token>`. */
     authToken: bearerToken.optional(),
     /** A session with no request for this long is closed; its client gets 404 and starts a new one. */
-    sessionIdleMs: z
-      .number()
-      .int()
-      .positive()
-      .default(SETTINGS.sessionIdleSeconds.default * 1000),
+    sessionIdleMs: positiveInt.default(SETTINGS.sessionIdleSeconds.default * 1000),
     /** A response whose client takes none of it for this long is cut off and its memory freed. */
-    writeTimeoutMs: z
-      .number()
-      .int()
-      .positive()
-      .default(SETTINGS.writeTimeoutSeconds.default * 1000),
+    writeTimeoutMs: positiveInt.default(SETTINGS.writeTimeoutSeconds.default * 1000),
     /** Open sessions at most; beyond it, initialize gets 503 with Retry-After. */
-    maxSessions: z.number().int().positive().default(SETTINGS.maxSessions.default),
+    maxSessions: positiveInt.default(SETTINGS.maxSessions.default),
     /** Sessions one client (docs/security.md) holds at most; beyond it, 429. Default: a tenth of maxSessions. */
-    maxSessionsPerClient: z.number().int().positive().optional(),
+    maxSessionsPerClient: positiveInt.optional(),
     /** Requests one client runs at once at most, unread answers included; beyond it, 429. */
-    maxRequestsPerClient: z.number().int().positive().default(SETTINGS.maxRequestsPerClient.default),
+    maxRequestsPerClient: positiveInt.default(SETTINGS.maxRequestsPerClient.default),
     /** Proxies whose X-Forwarded-For names the client; none by default (the peer is the client). */
     trustedProxies: z.array(proxyEntry).default([]),
     /** Largest accepted request body (bytes); larger gets 413. A search call is well under 2 KB. */
@@ -137,11 +131,7 @@ const serverOptionsShape = z
     /** Record each search in <index>/queries.jsonl for the docs-gap report (`svc-docs report`). */
     queryStore: z.boolean().default(SETTINGS.queryStore.default),
     /** The query store's two files together at most this many bytes. */
-    queryStoreMaxBytes: z
-      .number()
-      .int()
-      .min(64 * 1024)
-      .default(SETTINGS.queryStoreMaxBytes.default),
+    queryStoreMaxBytes: z.number().int().min(65_536).default(SETTINGS.queryStoreMaxBytes.default),
     /** The search page for people at / (same Host, Origin and token checks as /docs). */
     webPage: z.boolean().default(SETTINGS.webPage.default),
   })

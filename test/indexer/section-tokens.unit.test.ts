@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexicalData } from '../../indexer/write/section-tokens.js';
+import { carriedSections, lexicalData } from '../../indexer/write/section-tokens.js';
 import { buildLexicalData } from '../../src/index/build-lexical.js';
 import type { StoredDocument, StoredSection } from '../../src/index/format.js';
 import type { FieldTokens } from '../../src/index/lexical-data.js';
@@ -45,5 +45,24 @@ describe('lexical statistics of a reindex', () => {
     const before = everySection(tokenizer(''));
     const after = lexicalData(DOCUMENTS, SECTIONS, { lexical: before, oldOf: OLD_OF }, tokenizer('s'));
     expect(after).toEqual(everySection(tokenizer('s')));
+  });
+
+  it('matches the repeated sections of an edited page to the old ones in order, each used once', () => {
+    const section = (text: string): StoredSection => ({ doc: 0, headings: ['H'], text, role: 'content' });
+    const doc = (firstSection: number, sectionCount: number, hash: string): StoredDocument => ({
+      kb: 'kb',
+      path: 'a.md',
+      title: 'A',
+      hash,
+      firstSection,
+      sectionCount,
+    });
+    // Old: x y x x (numbers 1-4 after an unrelated section 0); new: x x z x.
+    const old = [section('other'), section('x'), section('y'), section('x'), section('x')];
+    const now = [section('x'), section('x'), section('z'), section('x')];
+    const oldDocs = [{ ...doc(0, 1, 'o'), path: 'o.md' }, doc(1, 4, 'before')];
+    expect([...carriedSections([doc(0, 4, 'after')], now, { documents: oldDocs, sections: old })]).toEqual([
+      1, 3, -1, 4,
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { refuse, RpcCode } from '../../http/refuse.js';
+import { record } from '../../record.js';
 
 /**
  * Checks on the parsed JSON-RPC body that the SDK does not make, for both eras: JSON-RPC batches
@@ -16,9 +17,7 @@ interface RpcMessage {
   params?: { name?: unknown; _meta?: unknown };
 }
 
-function isMessage(value: unknown): value is RpcMessage {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isMessage = (value: unknown): value is RpcMessage => record(value) !== undefined;
 
 const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
