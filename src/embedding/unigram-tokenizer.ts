@@ -1,5 +1,7 @@
 import * as tokenizers from '@huggingface/tokenizers';
 import { HASH_START, hashStep, type PieceArrays, PieceTable } from './piece-table.js';
+import { forEachRawWord, splitOnAdded, WordCache, type WordTokens } from './text-words.js';
+import { addedTokens, isRecord, preSequenceOf, sequenceOf, singleTemplate } from './tokenizer-json.js';
 
 /**
  * The two classes used here, typed by hand: the package's own .d.ts files import each other
@@ -53,6 +55,8 @@ export class UnigramTokenizer {
   private readonly scores: Float64Array;
   /** The literal strings of the added (special) tokens, which split the raw text first. */
   private readonly addedTokens: ReadonlyMap<string, number>;
+  /** Their strings, longest first (the order `splitOnAdded` tries them in). */
+  private readonly addedContents: readonly string[];
   private readonly normalize: (text: string) => string;
   private readonly preTokenize: (text: string) => string[];
   /** The single-sequence template: token ids around the text (`null` marks the text). */
@@ -62,11 +66,14 @@ export class UnigramTokenizer {
    * back in query after query (and all through a corpus), so each is split once while it stays here.
    */
   private readonly splits = new Map<string, readonly string[]>();
+  /** Each raw word's pieces and ids (text-words.ts): most of a corpus's words are met many times. */
+  private readonly words = new WordCache((word) => this.tokensOf(word));
 
   private constructor(readonly parts: UnigramParts) {
     this.pieces = PieceTable.fromArrays(parts.pieces);
     this.scores = parts.scores;
     this.addedTokens = new Map(parts.added);
+    this.addedContents = [...this.addedTokens.keys()].sort((a, b) => b.length - a.length);
     this.template = parts.template;
     const normalizer = parts.normalizer === null ? undefined : new SequenceNormalizer(sequenceOf(parts.normalizer));
     const preTokenizer =
@@ -133,22 +140,56 @@ export class UnigramTokenizer {
     return ids;
   }
 
-  /** `Tokenizer.encode_text`: added tokens split the raw text; each other part is normalised, pre-tokenised, split. */
+  /**
+   * `Tokenizer.encode_text`: added tokens split the raw text; each other part is normalised,
+   * pre-tokenised and split, raw word by raw word (text-words.ts says why that is the same).
+   */
   private encodeText(text: string): number[] {
     const ids: number[] = [];
-    for (const section of splitOnAdded(text, this.addedTokens)) {
+    for (const section of splitOnAdded(text, this.addedContents)) {
       if (section.length === 0) continue;
       const added = this.addedTokens.get(section);
       if (added !== undefined) {
         ids.push(added);
         continue;
       }
-      const normalized = this.normalize(section);
-      if (normalized.length === 0) continue;
-      for (const id of this.fuseUnknown(this.preTokenize(normalized).flatMap((word) => this.piecesOf(word))))
-        ids.push(id);
+      this.encodeWords(section, ids);
     }
     return ids;
+  }
+
+  /**
+   * `fuse_unk` joins a run of unknown pieces, which goes on into the next word only when one word
+   * ends and the next begins with one: words are fused apart (each as it is remembered) except there.
+   */
+  private encodeWords(text: string, ids: number[]): void {
+    let run: WordTokens[] = [];
+    const flush = () => {
+      const fused = run.length === 1 ? run[0]!.ids : this.fuseUnknown(run.flatMap((word) => word.pieces));
+      for (const id of fused) ids.push(id);
+    };
+    forEachRawWord(text, (raw) => {
+      const word = this.words.get(raw);
+      if (word.ids.length === 0) return;
+      if (run.length > 0 && run.at(-1)!.unknownLast && word.unknownFirst) run.push(word);
+      else {
+        if (run.length > 0) flush();
+        run = [word];
+      }
+    });
+    if (run.length > 0) flush();
+  }
+
+  /** One raw word normalised, pre-tokenised and split, its runs of unknown pieces fused. */
+  private tokensOf(raw: string): WordTokens {
+    const normalized = this.normalize(raw);
+    const pieces = normalized.length === 0 ? [] : this.preTokenize(normalized).flatMap((word) => this.piecesOf(word));
+    const unknown = (piece: string | undefined) => piece !== undefined && this.idOf(piece) === this.parts.unkId;
+    const unknownFirst = unknown(pieces[0]);
+    const unknownLast = unknown(pieces.at(-1));
+    // The pieces are needed again only to fuse a run across words: most words keep their ids alone.
+    const kept = unknownFirst || unknownLast ? pieces : [];
+    return { pieces: kept, ids: this.fuseUnknown(pieces), unknownFirst, unknownLast };
   }
 
   /** `splitWord`, remembered for the last few thousand distinct words (forgotten all at once when full). */
@@ -229,72 +270,4 @@ export class UnigramTokenizer {
   private lookup(piece: string): number | undefined {
     return this.addedTokens.get(piece) ?? this.pieces.get(piece);
   }
-}
-
-/** The added tokens, when all are special, unnormalised and without strip or single-word rules. */
-function addedTokens(value: unknown): Map<string, number> | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const added = new Map<string, number>();
-  for (const token of value) {
-    if (!isRecord(token) || typeof token.content !== 'string' || typeof token.id !== 'number') return undefined;
-    if (token.special !== true || token.normalized === true) return undefined;
-    if (token.lstrip === true || token.rstrip === true || token.single_word === true) return undefined;
-    added.set(token.content, token.id);
-  }
-  return added;
-}
-
-/** `TemplateProcessing`'s single template as ids around the text; undefined for other post-processors. */
-function singleTemplate(value: unknown, added: ReadonlyMap<string, number>): (number | null)[] | undefined {
-  if (value === null) return [null];
-  if (!isRecord(value) || value.type !== 'TemplateProcessing' || !Array.isArray(value.single)) return undefined;
-  const template: (number | null)[] = [];
-  for (const item of value.single as unknown[]) {
-    if (!isRecord(item)) return undefined;
-    if (isRecord(item.Sequence) && item.Sequence.id === 'A') template.push(null);
-    else if (isRecord(item.SpecialToken) && typeof item.SpecialToken.id === 'string') {
-      const id = added.get(item.SpecialToken.id);
-      if (id === undefined) return undefined;
-      template.push(id);
-    } else return undefined;
-  }
-  return template;
-}
-
-/**
- * `DictionarySplitter.split` over the added tokens' literal strings: at each position the longest
- * added token that starts there is cut out; the text between stays as it is.
- */
-function splitOnAdded(text: string, added: ReadonlyMap<string, number>): string[] {
-  if (added.size === 0) return [text];
-  const contents = [...added.keys()].sort((a, b) => b.length - a.length);
-  const parts: string[] = [];
-  let start = 0;
-  let i = 0;
-  while (i < text.length) {
-    const match = contents.find((content) => content.length > 0 && text.startsWith(content, i));
-    if (match === undefined) {
-      i++;
-      continue;
-    }
-    if (i > start) parts.push(text.slice(start, i));
-    parts.push(match);
-    i += match.length;
-    start = i;
-  }
-  if (start < text.length) parts.push(text.slice(start));
-  return parts;
-}
-
-/** Any normaliser or pre-tokeniser config, run through the library's own Sequence of one. */
-function sequenceOf(config: unknown): unknown {
-  return { type: 'Sequence', normalizers: [config] };
-}
-
-function preSequenceOf(config: unknown): unknown {
-  return { type: 'Sequence', pretokenizers: [config] };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -84,6 +84,19 @@ describe('the static model without Transformers.js', () => {
     expect(used.encode(`${text} ${text}`)).toEqual(fresh().encode(`${text} ${text}`));
   });
 
+  it('tokenizes word by word as the whole text: unknown runs across words', () => {
+    const reference = referenceTokenizer(both.dir);
+    const ours = UnigramTokenizer.fromJson(...tokenizerFiles(both.dir), 2048)!;
+    const same = (text: string): void => {
+      expect(ours.encode(text), text.slice(0, 80)).toEqual(reference.encode(text).ids.slice(0, 2048));
+    };
+    // fuse_unk joins unknown pieces of neighbouring words: each word alone is not the answer.
+    for (const text of ['☃ ☃\t☃\n☃', 's\u0301 ☃ a ☃', 'Σ ΑΣ ΑΣ.Β x\u00a0☃ y', '☃'.repeat(3)]) {
+      same(text);
+      same(text);
+    }
+  });
+
   it('leaves any other model to Transformers.js', async () => {
     const bert = buildTinyBert(scratchDir('lookup-bert'));
     expect(loadLookupEmbedder(bert, bert, 'checksum')).toBeUndefined();

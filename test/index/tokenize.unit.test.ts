@@ -18,6 +18,15 @@ describe('tokenize', () => {
     expect(tokenize('instance_id')).toContain('instanceid');
   });
 
+  it('gives an identifier met again the same terms, whatever a caller did with the last list', () => {
+    const terms = ['svc-account-id', 'svcaccountid', 'svc', 'account', 'id'];
+    const first = tokenize('svc-account-id');
+    expect(first).toEqual(terms);
+    first.push('changed');
+    first[0] = 'changed';
+    expect(tokenize('svc-account-id and svc-account-id')).toEqual([...terms, ...terms]);
+  });
+
   it('stems plain words and drops stop words', () => {
     expect(tokenize('How do I refund the gift cards?')).toEqual(['refund', 'gift', 'card']);
     expect(tokenize('Verifying verified verification')).toEqual(['verifi', 'verifi', 'verif']);
