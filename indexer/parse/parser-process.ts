@@ -1,7 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import * as nodeModule from 'node:module';
 import type { Socket } from 'node:net';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workerEntry } from '../../src/worker-entry.js';
 import { formatOf } from '../formats/supported.js';
@@ -36,17 +34,6 @@ const SEMI_SPACE_MB = 16;
 /** What stderr of a parser process is kept, to tell why it ended: its last characters. */
 const STDERR_TAIL = 4096;
 
-/**
- * The parser's environment: the indexer's, and the indexer's compile cache (cli.ts enables it)
- * when it has one, which a child does not inherit: a parser that starts with micromark and the
- * chunker compiled already, by V8's code cache, is ready sooner.
- */
-export function parserEnv(): NodeJS.ProcessEnv {
-  // Read off the namespace: Node before 22.1 has no getCompileCacheDir (cli.ts checks the version later).
-  const dir = (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
-  return dir === undefined ? process.env : { ...process.env, NODE_COMPILE_CACHE: dirname(dir) };
-}
-
 export const OVER_HEAP = "over the parser's memory limit";
 export const PARSER_EXITED = 'ParserExited';
 
@@ -72,7 +59,6 @@ export class ParserProcess {
         `--max-semi-space-size=${SEMI_SPACE_MB}`,
         `--stack-size=${STACK_KB}`,
       ],
-      env: parserEnv(),
       serialization: 'advanced',
       // A parser's fatal out-of-memory report (a page of GC trace) is kept to be read, not printed.
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
