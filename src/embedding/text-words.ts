@@ -1,3 +1,4 @@
+import { ForgetfulMap } from '../forgetful-map.js';
 import { ownString } from '../own-string.js';
 
 /**
@@ -30,21 +31,17 @@ export interface WordTokens {
 const WORD_CACHE_SIZE = 1 << 16;
 
 export class WordCache {
-  private readonly words = new Map<string, WordTokens>();
+  private readonly words: ForgetfulMap<WordTokens>;
 
   constructor(
     private readonly tokensOf: (word: string) => WordTokens,
-    private readonly size = WORD_CACHE_SIZE,
-  ) {}
+    size = WORD_CACHE_SIZE,
+  ) {
+    this.words = new ForgetfulMap(size, ownString);
+  }
 
   get(word: string): WordTokens {
-    let tokens = this.words.get(word);
-    if (tokens === undefined) {
-      tokens = this.tokensOf(word);
-      if (this.words.size >= this.size) this.words.clear();
-      this.words.set(ownString(word), tokens);
-    }
-    return tokens;
+    return this.words.get(word, this.tokensOf);
   }
 }
 

@@ -1,4 +1,5 @@
 import * as tokenizers from '@huggingface/tokenizers';
+import { ForgetfulMap } from '../forgetful-map.js';
 import { HASH_START, hashStep, type PieceArrays, PieceTable } from './piece-table.js';
 import { forEachRawWord, splitOnAdded, WordCache, type WordTokens } from './text-words.js';
 import { addedTokens, isRecord, preSequenceOf, sequenceOf, singleTemplate } from './tokenizer-json.js';
@@ -65,7 +66,7 @@ export class UnigramTokenizer {
    * Recent pre-tokens' pieces: a word's split depends on the word alone, and the same words come
    * back in query after query (and all through a corpus), so each is split once while it stays here.
    */
-  private readonly splits = new Map<string, readonly string[]>();
+  private readonly splits = new ForgetfulMap<readonly string[]>(SPLIT_CACHE_WORDS);
   /** Each raw word's pieces and ids (text-words.ts): most of a corpus's words are met many times. */
   private readonly words = new WordCache((word) => this.tokensOf(word));
 
@@ -194,13 +195,7 @@ export class UnigramTokenizer {
 
   /** `splitWord`, remembered for the last few thousand distinct words (forgotten all at once when full). */
   private piecesOf(word: string): readonly string[] {
-    let pieces = this.splits.get(word);
-    if (pieces === undefined) {
-      if (this.splits.size >= SPLIT_CACHE_WORDS) this.splits.clear();
-      pieces = this.splitWord(word);
-      this.splits.set(word, pieces);
-    }
-    return pieces;
+    return this.splits.get(word, (w) => this.splitWord(w));
   }
 
   /**

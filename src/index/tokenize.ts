@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { ForgetfulMap } from '../forgetful-map.js';
 import { ownString } from '../own-string.js';
 
 /**
@@ -34,18 +35,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * same words endlessly (stemming was about a quarter of a response's rendering with nothing
  * cached). Cleared whole when full, so memory stays bounded whatever the corpus.
  */
-const STEMS = new Map<string, string>();
-const MAX_STEMS = 100_000;
+const STEMS = new ForgetfulMap<string>(100_000);
 
 export function stem(word: string): string {
   if (word.length <= 3) return word;
-  let stemmed = STEMS.get(word);
-  if (stemmed === undefined) {
-    stemmed = /\d/.test(word) ? word : stemmer(word);
-    if (STEMS.size >= MAX_STEMS) STEMS.clear();
-    STEMS.set(word, stemmed);
-  }
-  return stemmed;
+  return STEMS.get(word, () => (/\d/.test(word) ? word : stemmer(word)));
 }
 
 function addPart(out: string[], part: string): void {
@@ -60,21 +54,14 @@ function addPart(out: string[], part: string): void {
  * whole when full, as STEMS is: full of long identifiers it holds some 10 MB of heap (99,000 took
  * 32 MB more than without it), which a server that tokenizes only queries seldom reaches.
  */
-const COMPOUND_TERMS = new Map<string, readonly string[]>();
-const MAX_COMPOUNDS = 32_768;
+const COMPOUND_TERMS = new ForgetfulMap<readonly string[]>(32_768, ownString);
 
 /** Terms of a text, in order, with repeats (term frequency matters to BM25). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(COMPOUND)) {
     const raw = match[0].slice(0, MAX_TOKEN_LENGTH * 4);
-    let terms = COMPOUND_TERMS.get(raw);
-    if (terms === undefined) {
-      terms = compoundTerms(raw);
-      if (COMPOUND_TERMS.size >= MAX_COMPOUNDS) COMPOUND_TERMS.clear();
-      COMPOUND_TERMS.set(ownString(raw), terms);
-    }
-    for (const term of terms) out.push(term);
+    for (const term of COMPOUND_TERMS.get(raw, compoundTerms)) out.push(term);
   }
   return out;
 }
