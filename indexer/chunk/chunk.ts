@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import type { SectionRole } from '../../src/index/format.js';
 import { cleanDialects } from './dialects/clean.js';
 import { cleanInlineText } from './dialects/edits.js';
+import { guardLiteralAutolinks } from './literal-autolinks.js';
 import { sectionRole } from './section-role.js';
 import { splitLines, splitSection } from './split-section.js';
 import { oneLine } from '../formats/one-line.js';
@@ -55,7 +56,11 @@ export interface ChunkedDocument {
   sections: ChunkedSection[];
 }
 
-const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm);
+const parser = unified()
+  .use(remarkParse)
+  .use(remarkFrontmatter, ['yaml', 'toml'])
+  .use(remarkGfm)
+  .use(guardLiteralAutolinks);
 
 export function parseMarkdown(source: string): Root {
   return parser.parse(source);
