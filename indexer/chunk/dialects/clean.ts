@@ -1,9 +1,9 @@
 import type { Root } from 'mdast';
-import { visit } from 'unist-util-visit';
 import { cleanBlocks } from './blocks.js';
 import { applyEdits, inlineEdits, overlaps, type Range } from './edits.js';
 import { htmlEdits } from './html-nodes.js';
 import { linkTextEdits } from './link-text.js';
+import { walkTree } from './walk-tree.js';
 
 /**
  * A Markdown page of any site generator's dialect → the page as its readers see it, as plain
@@ -42,7 +42,7 @@ export function cleanDialects(source: string, parse: (text: string) => Root): Cl
 /** Code blocks, inline code and frontmatter: sorted, non-overlapping ranges of the text. */
 function codeRanges(tree: Root): Range[] {
   const ranges: Range[] = [];
-  visit(tree, (node) => {
+  walkTree(tree, (node) => {
     const type: string = node.type;
     if (type !== 'code' && type !== 'inlineCode' && type !== 'yaml' && type !== 'toml') return;
     const start = node.position?.start.offset;

@@ -1,7 +1,7 @@
-import type { Heading, Html, Parent, Root } from 'mdast';
-import { visitParents } from 'unist-util-visit-parents';
+import type { Heading, Html, Root } from 'mdast';
 import { htmlToMarkdown } from '../../formats/html.js';
 import { cleanInlineText, type Edit } from './edits.js';
+import { walkTree } from './walk-tree.js';
 
 /**
  * Raw HTML and JSX in a parsed page, as edits to its text that leave what a reader sees:
@@ -23,7 +23,7 @@ const MEANINGFUL_PROPS = /\b(?:label|title|caption)\s*=\s*(?:"([^"]*)"|'([^']*)'
 /** Edits for HTML blocks (`block`: their ranges are converted whole) and for inline tags and heading badges. */
 export function htmlEdits(tree: Root, text: string): { block: Edit[]; inline: Edit[] } {
   const edits = { block: [] as Edit[], inline: [] as Edit[] };
-  visitParents(tree, (node, ancestors) => {
+  walkTree(tree, (node, parent) => {
     if (node.type === 'heading') {
       edits.inline.push(...badgeEdits(node, text));
       return;
@@ -31,10 +31,10 @@ export function htmlEdits(tree: Root, text: string): { block: Edit[]; inline: Ed
     if (node.type !== 'html') return;
     const range = rangeOf(node, text);
     if (range === undefined) return;
-    const parent = ancestors.at(-1) as Parent | undefined;
     const inline = parent !== undefined && PHRASING_PARENTS.has(parent.type);
     if (inline) edits.inline.push({ ...range, text: inlineTag(node.value) });
     else edits.block.push({ ...range, text: blockHtml(node.value, linePrefix(text, range.start)) });
+    return undefined;
   });
   return edits;
 }

@@ -1,6 +1,6 @@
 import type { Root } from 'mdast';
-import { visit } from 'unist-util-visit';
 import type { Edit } from './edits.js';
+import { walkTree } from './walk-tree.js';
 
 /**
  * Inline markup a reader sees as plain text, which a section cut from its page would show raw:
@@ -76,7 +76,7 @@ function innerText(text: string, children: readonly Positioned[]): string {
 
 export function linkTextEdits(tree: Root, text: string): Edit[] {
   const edits: Edit[] = [];
-  visit(tree, (node) => {
+  walkTree(tree, (node) => {
     const range = rangeOf(node);
     if (range === undefined) return;
     if ((node.type === 'link' && node.url === 'g') || node.type === 'linkReference') {
