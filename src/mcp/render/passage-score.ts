@@ -35,7 +35,7 @@ export function says(section: WindowSection): boolean {
   return section.isBest || section.role === 'content';
 }
 
-function candidateSections(result: SearchResult): SectionPassages[] {
+function candidateSections(result: SearchResult, used: Set<readonly Passage[]>): SectionPassages[] {
   const inWindow = new Set(result.sections.map((s) => s.position));
   const excerpts = result.excerpts ?? [];
   const extra = excerpts.filter((e) => !inWindow.has(e.position));
@@ -45,7 +45,7 @@ function candidateSections(result: SearchResult): SectionPassages[] {
   return [...window, ...extra]
     .filter(says)
     .sort((a, b) => a.position - b.position)
-    .map(sectionPassages);
+    .map((s) => sectionPassages(s, used));
 }
 
 /** Each term's passage count over the response's passages (shared: responses are scored one at a time). */
@@ -55,11 +55,10 @@ const tally = new TermTally();
 function idfOf(all: readonly SectionPassages[][]): (id: number) => number {
   let n = 0;
   for (const sections of all)
-    for (const { passages } of sections)
-      for (const p of passages) {
-        n++;
-        for (let i = 0; i < p.terms.length; i++) tally.add(p.terms[i]!);
-      }
+    for (const { passages, df } of sections) {
+      n += passages.length;
+      for (let i = 0; i < df.terms.length; i++) tally.add(df.terms[i]!, df.counts[i]!);
+    }
   return (id) => {
     const d = tally.get(id);
     return d === 0 ? 0 : Math.log(1 + n / d);
@@ -223,7 +222,8 @@ function scoreResult(
 
 export function scorePassages(term: string, results: readonly SearchResult[], options: PassageOptions): ScoredResult[] {
   renewWhenFull();
-  const all = results.map(candidateSections);
+  const used = new Set<readonly Passage[]>();
+  const all = results.map((r) => candidateSections(r, used));
   const idf = idfOf(all);
   try {
     const ids = tokenize(term).flatMap((t) => knownTermId(t) ?? []);
