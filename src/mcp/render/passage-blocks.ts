@@ -166,6 +166,8 @@ export function definitionsOf(
   const found = new Map<Passage, number[]>();
   for (const { passages } of sections)
     for (const passage of passages) {
+      // Most passages define nothing: no array for them.
+      if (passage.cues.length === 0) continue;
       const words = definedFor(passage.cues, query);
       if (words.length > 0) found.set(passage, words);
     }
