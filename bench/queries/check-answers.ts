@@ -1,8 +1,8 @@
 /**
  * Checks the answer labels of labelled query sets against the pages themselves, without running
  * any search engine: every `doc` exists, every answer phrase compiles and occurs in its page's
- * text (as the indexer reads it: an HTML page converted to Markdown first, then as
- * bench/queries/answer-text.ts normalises it), every grade-2 page has at least one phrase, ids
+ * text (as the indexer reads it: the files it includes put in place, an HTML page converted to
+ * Markdown, then as bench/queries/answer-text.ts normalises it), every grade-2 page has at least one phrase, ids
  * (queries and off-topic questions together) are unique, and off-topic questions are given.
  *
  *   npx tsx bench/queries/check-answers.ts bench/queries/vitest.json [...]
@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadCorpus } from '../../indexer/load/load-corpus.js';
 import { asMarkdown, prepareFile } from '../../indexer/parse/chunk-file.js';
 import { answerPattern, answerText } from './answer-text.js';
 import { docPath } from './label-pages.js';
@@ -32,6 +33,9 @@ async function check(file: string): Promise<string[]> {
   const set = JSON.parse(readFileSync(file, 'utf8')) as QueryFile;
   const corpusDir = resolve(repoRoot, set.corpus);
   const problems: string[] = [];
+  // Pages with their includes expanded, by `<knowledge base>/<path>` (a Hugo page's `_common`
+  // fragment holds its answer); a page the site never renders falls back to its own file.
+  const pages = new Map(loadCorpus([corpusDir], { warn: () => {} }).map((d) => [`${d.kb}/${d.path}`, d.source]));
   const ids = new Set<string>();
   const seen = (id: string) => {
     if (ids.has(id)) problems.push(`${id}: duplicate id`);
@@ -47,7 +51,8 @@ async function check(file: string): Promise<string[]> {
       }
       if (r.grade === 2 && (r.answers ?? []).length === 0) problems.push(`${q.id}: ${r.doc} (grade 2) has no answers`);
       await prepareFile(path);
-      const text = answerText(asMarkdown({ path, source: readFileSync(path, 'utf8') }).markdown);
+      const source = pages.get(r.doc) ?? readFileSync(path, 'utf8');
+      const text = answerText(asMarkdown({ path, source }).markdown);
       for (const a of r.answers ?? []) {
         let pattern: RegExp;
         try {
