@@ -32,21 +32,18 @@ export interface SectionPassages {
   /** The heading line, when the section starts with one. */
   heading: string | undefined;
   passages: readonly Passage[];
-  /** How many of its passages hold each term (passage-score.ts counts them per response). */
-  df: PassageCounts;
-}
-
-/** Terms' ids and, at the same index, how many passages of a section hold each. */
-export interface PassageCounts {
-  terms: Int32Array;
-  counts: Int32Array;
+  /**
+   * Each term's id and how many of its passages hold it, in pairs, in first-seen order
+   * (passage-score.ts counts them per response): one array, not two, per cached text.
+   */
+  df: Int32Array;
 }
 
 /** What a section's text alone says: shared by every call that shows it, so never changed. */
 interface SectionText {
   heading: string | undefined;
   passages: readonly Passage[];
-  df: PassageCounts;
+  df: Int32Array;
   /** Every sentence of the text as elide.ts compares them. */
   keys: readonly string[];
   /** Its terms' ids with their counts in first-seen order, stop words and short ones out (made when first asked). */
@@ -101,11 +98,17 @@ function cut(text: string): SectionText {
   return { heading, passages: withTerms, df: passageCounts(withTerms), keys: blocks.flatMap((b) => b.keys) };
 }
 
-/** How many of `passages` hold each term, terms in first-seen order. */
-function passageCounts(passages: readonly Passage[]): PassageCounts {
+/** Each term of `passages` and how many of them hold it, in pairs, terms in first-seen order. */
+function passageCounts(passages: readonly Passage[]): Int32Array {
   const counts = new Map<number, number>();
   for (const { terms } of passages) for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return { terms: Int32Array.from(counts.keys()), counts: Int32Array.from(counts.values()) };
+  const pairs = new Int32Array(counts.size * 2);
+  let i = 0;
+  for (const [t, count] of counts) {
+    pairs[i++] = t;
+    pairs[i++] = count;
+  }
+  return pairs;
 }
 
 /**

@@ -57,7 +57,7 @@ function idfOf(all: readonly SectionPassages[][]): (id: number) => number {
   for (const sections of all)
     for (const { passages, df } of sections) {
       n += passages.length;
-      for (let i = 0; i < df.terms.length; i++) tally.add(df.terms[i]!, df.counts[i]!);
+      for (let i = 0; i < df.length; i += 2) tally.add(df[i]!, df[i + 1]!);
     }
   return (id) => {
     const d = tally.get(id);

@@ -79,9 +79,8 @@ describe('the passage cache', () => {
     const { passages, df } = sectionPassages(section(0, text), new Set());
     const expected = new Map<number, number>();
     for (const p of passages) for (const t of p.terms) expected.set(t, (expected.get(t) ?? 0) + 1);
-    expect([...df.terms]).toEqual([...expected.keys()]);
-    expect([...df.counts]).toEqual([...expected.values()]);
-    expect(Math.max(...df.counts)).toBeGreaterThan(1);
+    expect([...df]).toEqual([...expected].flat());
+    expect(Math.max(...df.filter((_, i) => i % 2 === 1))).toBeGreaterThan(1);
   });
 
   it('gives a headings array seen before the term ids started again its new ids', () => {
