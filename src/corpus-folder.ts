@@ -1,16 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCorpusSpec } from './corpus-spec.js';
-import { SvcDocsError } from './errors.js';
+import { codedError } from './errors.js';
 
 /** A corpus that cannot be indexed: a folder missing, a file unreadable, a bad knowledge-base name or kb.json. */
-export class CorpusError extends SvcDocsError<'invalid_corpus'> {
-  override name = 'CorpusError';
-
-  constructor(message: string) {
-    super('invalid_corpus', message);
-  }
-}
+export class CorpusError extends codedError('CorpusError', 'invalid_corpus') {}
 
 /** The one message for a corpus folder that is not there, wherever it is found missing. */
 export function checkCorpusFolder(dir: string): void {

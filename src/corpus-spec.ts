@@ -74,18 +74,26 @@ export function parseCorpusSpec(text: string): CorpusSpec {
   return { kind: 'git', url, branch: checkBranch(url, branch), subfolder: checkSubfolder(url, subfolder) };
 }
 
-/** Where a subfolder's `:` stands in `git+<url>:<subfolder>` (no `#`), or -1. */
+/** Where a subfolder's `:` stands in `git+<url>:<subfolder>` (no `#`), or -1: the first colon after the host part. */
 function subfolderColon(url: string): number {
+  return url.indexOf(':', (hostPart(url)?.end ?? -1) + 1);
+}
+
+/**
+ * The URL's host part (`[user@]host[:port]`) and where it ends: after `scheme://`, up to the path;
+ * in an scp-like `[user@]host:path`, before the colon. A local path has none.
+ */
+function hostPart(url: string): { text: string; end: number } | undefined {
   const scheme = SCHEME.exec(url);
   if (scheme) {
-    const pathStart = url.indexOf('/', scheme[0].length);
-    return pathStart < 0 ? -1 : url.indexOf(':', pathStart);
+    const slash = url.indexOf('/', scheme[0].length);
+    const end = slash < 0 ? url.length : slash;
+    return { text: url.slice(scheme[0].length, end), end };
   }
-  const first = url.indexOf(':');
+  const colon = url.indexOf(':');
   const slash = url.indexOf('/');
-  // scp-like `[user@]host:path`: git's rule is a colon before any slash.
-  if (first > 0 && (slash < 0 || first < slash)) return url.indexOf(':', first + 1);
-  return first;
+  // scp-like: git's rule is a colon before any slash.
+  return colon > 0 && (slash < 0 || colon < slash) ? { text: url.slice(0, colon), end: colon } : undefined;
 }
 
 function parseWebSpec(text: string): WebSpec {
@@ -106,20 +114,9 @@ function parseWebSpec(text: string): WebSpec {
 
 /** The part before the host: `user` or `user:password`, when the URL has one. */
 function userInfo(url: string): string | undefined {
-  const scheme = SCHEME.exec(url);
-  let authority: string;
-  if (scheme) {
-    const end = url.indexOf('/', scheme[0].length);
-    authority = url.slice(scheme[0].length, end < 0 ? url.length : end);
-  } else {
-    const colon = url.indexOf(':');
-    const slash = url.indexOf('/');
-    // A local path has no user part; an scp-like `user@host:path` has one before its colon.
-    if (colon <= 0 || (slash >= 0 && slash < colon)) return undefined;
-    authority = url.slice(0, colon);
-  }
-  const at = authority.lastIndexOf('@');
-  return at < 0 ? undefined : authority.slice(0, at);
+  const host = hostPart(url)?.text ?? '';
+  const at = host.lastIndexOf('@');
+  return at < 0 ? undefined : host.slice(0, at);
 }
 
 /** The URL as it may be shown: any user name and password replaced by `***`. */

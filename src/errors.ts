@@ -61,6 +61,20 @@ export class SvcDocsError<C extends SvcDocsErrorCode = SvcDocsErrorCode> extends
 }
 
 /**
+ * A named class of SvcDocsError with its code fixed, for an error that is one message:
+ * `class SettingsError extends codedError('SettingsError', 'invalid_setting') {}`.
+ */
+export function codedError<C extends SvcDocsErrorCode>(className: string, code: C) {
+  return class extends SvcDocsError<C> {
+    override name = className;
+
+    constructor(message: string) {
+      super(code, message);
+    }
+  };
+}
+
+/**
  * An error whose message is a problem and what to do about it (`<problem>: <advice>`): `problem`
  * alone is for a caller that does something else about it (rebuilds, and says so).
  */

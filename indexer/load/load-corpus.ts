@@ -10,6 +10,7 @@ import { type CorpusRoot, type KnowledgeBase, knowledgeBase } from './knowledge-
 import { IncludeFiles } from './include-files.js';
 import { pageTraits, traitsOf, traitsText } from './page-traits.js';
 import { CORPUS_INCLUDE_FACTOR, type IncludeContext, pagesAsSeen, type ReadPage } from './pages-as-seen.js';
+import type { PageDocument } from './pages-as-seen.js';
 import { pageUrl } from './page-url.js';
 import { readRegularFile, SpecialFileError } from './regular-file.js';
 import { SkipLog } from './skipped-files.js';
@@ -25,13 +26,7 @@ import { SkipLog } from './skipped-files.js';
  * files over the size limit. No message quotes a file's content.
  */
 
-export interface CorpusDocument {
-  kb: string;
-  /** Path within the knowledge base, forward slashes. */
-  path: string;
-  source: string;
-  /** sha256 of the file's bytes: what incremental reindexing compares. */
-  hash: string;
+export interface CorpusDocument extends PageDocument {
   /** Where the published site shows the page, when its knowledge base declares one. */
   url?: string;
 }

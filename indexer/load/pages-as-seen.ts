@@ -15,11 +15,13 @@ import type { SkipLog } from './skipped-files.js';
  * again when a fragment it includes changes.
  */
 
-/** What of a corpus document this needs (load-corpus.ts's CorpusDocument, which imports this file). */
+/** What of a corpus document this needs (load-corpus.ts's CorpusDocument adds its URL; it imports this file). */
 export interface PageDocument {
   kb: string;
+  /** Path within the knowledge base, forward slashes. */
   path: string;
   source: string;
+  /** sha256 of the file's bytes: what incremental reindexing compares. */
   hash: string;
 }
 

@@ -1,7 +1,7 @@
+import type { IndexContent } from '../../src/index/format.js';
 import { currentBuildDir, readManifest } from '../../src/index/read-index.js';
 import type { HnswVectorIndex } from '../../src/index/vector-index.js';
 import type { PreviousBuild, PreviousData } from './previous-build.js';
-import type { BuildContent } from '../write/write-index.js';
 
 /**
  * The build a long-lived indexer (`serve --watch`'s kept reindexer, src/serve/reindex-process.ts) wrote
@@ -27,7 +27,7 @@ export class KeptBuild {
   }
 
   /** Keeps what a build just wrote to `buildDir` (its manifest read back: the checksums are the writer's). */
-  async keep(buildDir: string, content: BuildContent, graph: HnswVectorIndex | undefined): Promise<void> {
+  async keep(buildDir: string, content: IndexContent, graph: HnswVectorIndex | undefined): Promise<void> {
     this.last = {
       previous: {
         buildDir,

@@ -162,12 +162,8 @@ async function ensureRepo(home: string, spec: GitSpec, run: GitRun): Promise<str
   return repo;
 }
 
-interface Bounds {
-  what: string;
-  run: GitRun;
-  limits: GitLimits;
-  log: (line: string) => void;
-}
+/** What the fetch and the checkout are bounded by, and where they tell what they left out (git-bounds.ts). */
+type Bounds = Parameters<typeof planCheckout>[3];
 
 /**
  * Fetches the branch's commit, no blob over the file limit; a fetch that grows the repository by

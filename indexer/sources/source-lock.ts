@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SourceError } from './git.js';
 import { processAlive } from '../../src/process-alive.js';
 
@@ -37,12 +37,7 @@ export function acquireSourceLock(file: string, what: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     if (held.has(file)) break;
     try {
-      const fd = openSync(file, 'wx');
-      try {
-        writeSync(fd, `${process.pid}\n`);
-      } finally {
-        closeSync(fd);
-      }
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
       held.add(file);
       return () => {
         held.delete(file);

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { corpusKey, type WebSpec } from '../../src/corpus-spec.js';
 import type { WebLimits } from '../../src/settings/web.js';
 import { crawl } from './crawl.js';
+import type { GitSourceOptions } from './git-source.js';
 import { pageLinks } from './page-links.js';
 import { ALLOW_ALL, parseRobots, type Robots } from './robots.js';
 import { readSitemaps } from './sitemap.js';
@@ -18,14 +19,8 @@ import { type PageState, readState, removePage, startFolder, underStart, writePa
  * pages that failed this time (a timeout, a server error) keep their last copy.
  */
 
-export interface WebSourceOptions {
-  /** `<cache>/sources`. */
-  sourcesDir: string;
-  limits: WebLimits;
-  /** False: use the last crawl without asking the site (serve's check of its index). */
-  fetch: boolean;
-  log: (line: string) => void;
-}
+/** A git corpus's options (git-source.ts) but the crawl's bounds; `fetch` false: use the last crawl without asking the site (serve's check of its index). */
+export type WebSourceOptions = Pick<GitSourceOptions, 'sourcesDir' | 'fetch' | 'log'> & { limits: WebLimits };
 
 export interface SyncedSite {
   /** The folder to index. */

@@ -25,37 +25,21 @@ export async function embedThroughCache(
   embedder: Embedder,
   cache: VectorCache,
   options: EmbedOptions,
-  known?: ReadonlyMap<string, Float32Array>,
 ): Promise<{ matrix: VectorMatrix; embedded: number }> {
-  const batchSize = options.batchSize ?? 64;
-  const data = new Float32Array(texts.length * embedder.dimensions);
-  const keys: string[] = [];
-  const missing: number[] = [];
-  texts.forEach((text, i) => {
-    // What the previous build holds needs no hashing for the cache.
-    const v = known?.get(text) ?? cache.get((keys[i] = cacheKey(text)));
-    if (v) data.set(v, i * embedder.dimensions);
-    else missing.push(i);
-  });
-  options.onProgress?.({ phase, done: texts.length - missing.length, total: texts.length });
-  for (let start = 0; start < missing.length; start += batchSize) {
-    const batch = missing.slice(start, start + batchSize);
-    const vectors = await embedder.embed(batch.map((i) => texts[i]!));
-    batch.forEach((i, j) => {
-      data.set(vectors[j]!, i * embedder.dimensions);
-      cache.set(keys[i] ?? cacheKey(texts[i]!), vectors[j]!);
-    });
-    options.onProgress?.({ phase, done: texts.length - missing.length + start + batch.length, total: texts.length });
-    await options.afterBatch?.(start + batch.length);
-  }
-  return { matrix: { dims: embedder.dimensions, data }, embedded: missing.length };
+  const total = texts.length;
+  let cached = 0;
+  const onBatch = (embedded: number) => options.onProgress?.({ phase, done: cached + embedded, total });
+  const embedding = new StreamedEmbedding(embedder, cache, { ...options, onBatch });
+  cached = total - embedding.lookUp(texts);
+  onBatch(0);
+  return embedding.finish();
 }
 
 /**
- * embedThroughCache for texts given a document at a time, in order, while later documents are
- * still being parsed: each text is looked up in the cache as it comes, and the others are embedded
- * in the same batches of `batchSize` embedThroughCache makes of them (the vectors are the same,
- * text by text, whatever the batches).
+ * Texts to vectors through the cache, given a document at a time, in order, while later documents
+ * are still being parsed: each text is looked up in the cache as it comes, and the others are
+ * embedded in batches of `batchSize` (the vectors are the same, text by text, whatever the batches;
+ * embedThroughCache gives all its texts at once).
  */
 export class StreamedEmbedding {
   private data: Float32Array;
@@ -75,7 +59,7 @@ export class StreamedEmbedding {
   constructor(
     private readonly embedder: Embedder,
     private readonly cache: VectorCache,
-    private readonly options: Pick<EmbedOptions, 'batchSize' | 'afterBatch'>,
+    private readonly options: Pick<EmbedOptions, 'batchSize' | 'afterBatch'> & { onBatch?: (embedded: number) => void },
   ) {
     this.batchSize = options.batchSize ?? 64;
     this.data = new Float32Array(1024 * embedder.dimensions);
@@ -83,6 +67,12 @@ export class StreamedEmbedding {
 
   /** Takes the next texts; embeds every full batch of those the cache lacks. */
   async add(texts: readonly string[]): Promise<void> {
+    this.lookUp(texts);
+    while (this.missing.length >= this.batchSize) await this.embedBatch();
+  }
+
+  /** Takes the next texts, the cache's vectors in place; how many of those taken so far wait to be embedded. */
+  lookUp(texts: readonly string[]): number {
     const dims = this.embedder.dimensions;
     if ((this.count + texts.length) * dims > this.data.length) {
       const grown = new Float32Array(Math.max(this.data.length * 2, (this.count + texts.length) * dims));
@@ -98,7 +88,7 @@ export class StreamedEmbedding {
       } else this.missing.push({ at: this.count, key, text });
       this.count++;
     }
-    while (this.missing.length >= this.batchSize) await this.embedBatch();
+    return this.missing.length;
   }
 
   /** Embeds what is left; every text's vector, in the order given. */
@@ -117,6 +107,7 @@ export class StreamedEmbedding {
       this.own.add(vectors[j]!);
     });
     this.embedded += batch.length;
+    this.options.onBatch?.(this.embedded);
     await this.options.afterBatch?.(this.embedded);
   }
 }

@@ -29,9 +29,6 @@ import { hnswFileProblem } from '../../src/index/hnsw-file-check.js';
 
 export type ManifestDraft = Omit<Manifest, 'files' | 'formatVersion'>;
 
-/** What a build writes: what the server reads. */
-export type BuildContent = IndexContent;
-
 /** What to do about a failed write, by error code. */
 const WRITE_FIX: Record<string, string> = {
   ENOSPC: 'free disk space',
@@ -120,7 +117,7 @@ async function syncedBytes(path: string): Promise<Buffer> {
 export async function writeIndex(
   indexDir: string,
   draft: ManifestDraft,
-  content: BuildContent,
+  content: IndexContent,
   hnsw: HnswVectorIndex | undefined,
 ): Promise<string> {
   let name: string;
@@ -172,7 +169,7 @@ async function previousName(indexDir: string): Promise<string | undefined> {
 async function writeBuild(
   indexDir: string,
   draft: ManifestDraft,
-  content: BuildContent,
+  content: IndexContent,
   hnsw: HnswVectorIndex | undefined,
 ): Promise<string> {
   await removeAbandonedTemps(indexDir);
@@ -207,7 +204,7 @@ async function writeBuild(
 }
 
 /** Writes the data files durably, the big tables in pieces; returns their checksums by file name. */
-async function writeDataFiles(dir: string, content: BuildContent): Promise<Record<string, string>> {
+async function writeDataFiles(dir: string, content: IndexContent): Promise<Record<string, string>> {
   const streams: Record<string, Iterable<Uint8Array>> = {
     [INDEX_FILES.sections]: sectionsPieces(content.documents, content.sections),
     [INDEX_FILES.lexical]: postingsPieces(content.lexical),

@@ -49,17 +49,9 @@ function buildOptions(settings: IndexSettings): BuildOptions {
 /** `svc-docs index`: progress on stderr, the report on stdout. */
 export async function buildWithProgress(settings: IndexSettings): Promise<void> {
   const progress = progressReporter(process.stderr);
-  try {
-    const summary = await buildIndex({
-      ...buildOptions(settings),
-      onProgress: progress.update,
-      log: (line) => progress.log(line),
-    });
-    progress.stop();
-    for (const line of describeBuild(summary)) console.log(terminalLines(line));
-  } finally {
-    progress.stop();
-  }
+  const options = { ...buildOptions(settings), onProgress: progress.update, log: (line: string) => progress.log(line) };
+  const summary = await buildIndex(options).finally(() => progress.stop());
+  for (const line of describeBuild(summary)) console.log(terminalLines(line));
 }
 
 /** A build before serving: the indexer's lines and a summary, as entries of the server's log. */
@@ -92,13 +84,8 @@ export async function buildOnRequest(settings: IndexSettings): Promise<void> {
   const answer = (message: FromReindexer) => process.connected && process.send?.(message);
   const log = (line: string) => console.error(terminalLines(line));
   // The model is kept too (loading a sentence model takes seconds), as long as its files are
-  // those it was loaded from.
-  const modelOptions = {
-    model: settings.model,
-    allowRemote: settings.allowRemoteModels,
-    cacheDir: settings.cacheDir,
-    log,
-  };
+  // those it was loaded from. The settings carry model and cacheDir under the loader's names.
+  const modelOptions = { ...settings, allowRemote: settings.allowRemoteModels, log };
   let kept: Embedder | undefined;
   const embedder = async () => {
     const checksum = await modelChecksum(modelOptions).catch(() => undefined);

@@ -5,7 +5,7 @@ import { addServeCommand } from './serve.js';
 import { addStatusCommand } from './status.js';
 import { readsLine } from './reads-line.js';
 import { checkCorpusFolders } from '../corpus-folder.js';
-import { SvcDocsError } from '../errors.js';
+import { codedError } from '../errors.js';
 import { SETTINGS } from '../settings/catalogue.js';
 import { configSettings, debugRequested, indexSettings, searchSettings } from '../settings/commands.js';
 import { addSettingFlags } from '../settings/flags.js';
@@ -19,13 +19,7 @@ import { type Env, unknownVariables } from '../settings/values.js';
  * catalogue (src/settings/); the environment is read once, in `main`'s caller, and passed down.
  */
 
-class UsageError extends SvcDocsError<'invalid_usage'> {
-  override name = 'UsageError';
-
-  constructor(message: string) {
-    super('invalid_usage', message);
-  }
-}
+class UsageError extends codedError('UsageError', 'invalid_usage') {}
 
 export function createProgram(env: Env): Command {
   const program = new Command();

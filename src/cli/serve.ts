@@ -124,14 +124,9 @@ async function startServing({ settings, reindexer, mayBuild, out, log }: Serving
     import('../search/engine.js'),
   ]);
   const start = () =>
-    serve({
-      indexDir: settings.indexDir,
-      server: settings.server,
-      engine: { model: settings.model, allowRemoteModels: settings.allowRemoteModels, cacheDir: settings.cacheDir },
-      searchThreads: settings.searchThreads,
-      watch: reindexer ? watchSpec(settings, reindexer) : undefined,
-      log: out,
-    });
+    // The settings carry indexDir, server and searchThreads, and the engine's options (model,
+    // allowRemoteModels, cacheDir), under the server's own names.
+    serve({ ...settings, engine: settings, watch: reindexer ? watchSpec(settings, reindexer) : undefined, log: out });
   try {
     return await start();
   } catch (error) {
@@ -153,22 +148,14 @@ async function startServing({ settings, reindexer, mayBuild, out, log }: Serving
  */
 function watchSpec(settings: ServeSettings, reindexer: KeptReindexer): ServeOptions['watch'] {
   const specs = settings.corpusDirs.map(parseCorpusSpec);
+  const polls = specs.flatMap((s) =>
+    s.kind === 'git' ? [settings.gitPollMs] : s.kind === 'web' ? [settings.webPollMs] : [],
+  );
   return {
     dirs: specs.flatMap((s) => (s.kind === 'folder' ? [s.path] : [])),
-    pollMs: pollInterval(
-      specs.map((s) => s.kind),
-      settings,
-    ),
+    pollMs: polls.length === 0 ? undefined : Math.min(...polls),
     rebuild: () => reindexer.rebuild(),
   };
-}
-
-function pollInterval(kinds: readonly string[], settings: ServeSettings): number | undefined {
-  const intervals = [
-    ...(kinds.includes('git') ? [settings.gitPollMs] : []),
-    ...(kinds.includes('web') ? [settings.webPollMs] : []),
-  ];
-  return intervals.length === 0 ? undefined : Math.min(...intervals);
 }
 
 function untilSignalled(): Promise<NodeJS.Signals> {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { SvcDocsError } from '../errors.js';
+import { codedError } from '../errors.js';
 import { currentBuildDir, readManifest } from '../index/read-index.js';
 import { queryStoreFiles } from '../observe/query-record.js';
 import { readingSettings } from '../settings/commands.js';
@@ -25,13 +25,7 @@ export function addStatusCommand(program: Command, env: Env): void {
     .action((flags: StatusFlags) => printStatus(flags, env));
 }
 
-class NoIndexError extends SvcDocsError<'index_missing'> {
-  override name = 'NoIndexError';
-
-  constructor(indexDir: string) {
-    super('index_missing', `no index in ${indexDir}: run 'svc-docs index' or 'svc-docs serve' first`);
-  }
-}
+class NoIndexError extends codedError('NoIndexError', 'index_missing') {}
 
 async function printStatus(flags: StatusFlags, env: Env): Promise<void> {
   const settings = readingSettings('status', flags, env);
@@ -51,5 +45,6 @@ async function printStatus(flags: StatusFlags, env: Env): Promise<void> {
         `built ${manifest.builtAt} with ${manifest.model.id}: ${manifest.corpus.documents} pages, ${manifest.sections} sections; ${recorded ? 'searches recorded beside it (svc-docs report)' : 'no searches recorded yet'}`,
       );
   }
-  if (manifest === undefined) throw new NoIndexError(settings.indexDir);
+  if (manifest === undefined)
+    throw new NoIndexError(`no index in ${settings.indexDir}: run 'svc-docs index' or 'svc-docs serve' first`);
 }

@@ -19,11 +19,12 @@ interface CacheEntry {
 /** `compute()`, or the digest it gave last time for the same `key` while `files` are unchanged. */
 export function cachedDigest(folder: string, key: string, files: readonly string[], compute: () => string): string {
   const signature = signatureOf(folder, files);
-  const cache = readCache(folder);
-  const hit = cache[key];
+  const file = join(folder, DIGEST_CACHE_FILE);
+  const hit = readCache(file)[key];
   if (signature !== undefined && hit?.signature === signature) return hit.digest;
   const digest = compute();
-  if (signature !== undefined) writeCache(folder, { ...readCache(folder), [key]: { signature, digest } });
+  if (signature !== undefined)
+    writeCacheFile(file, JSON.stringify({ ...readCache(file), [key]: { signature, digest } }));
   return digest;
 }
 
@@ -41,15 +42,11 @@ function signatureOf(folder: string, files: readonly string[]): string | undefin
   }
 }
 
-function readCache(folder: string): Record<string, CacheEntry | undefined> {
+function readCache(file: string): Record<string, CacheEntry | undefined> {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(join(folder, DIGEST_CACHE_FILE), 'utf8'));
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, CacheEntry>) : {};
   } catch {
     return {};
   }
-}
-
-function writeCache(folder: string, cache: Record<string, CacheEntry | undefined>): void {
-  writeCacheFile(join(folder, DIGEST_CACHE_FILE), JSON.stringify(cache));
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { record } from '../record.js';
 import { type CompiledLookup, readCompiledLookup, writeCompiledLookup } from './lookup-cache.js';
 import { fileRows, memoryRows, readTableAt, type TableRows } from './lookup-table.js';
 import { STATIC_MODEL_TYPE, VECTORS_FILE } from './static-model-settings.js';
@@ -32,7 +33,7 @@ export function loadLookupEmbedder(
   mode: TableRowsMode = 'memory',
 ): Embedder | undefined {
   const vectorsPath = join(dir, VECTORS_FILE);
-  if (!existsSync(vectorsPath) && field(readJsonIfThere(join(dir, 'config.json')), 'model_type') !== STATIC_MODEL_TYPE)
+  if (!existsSync(vectorsPath) && record(readJsonIfThere(join(dir, 'config.json')))?.model_type !== STATIC_MODEL_TYPE)
     return undefined;
   const cached = readCompiledLookup(dir, checksum);
   const compiled = cached ?? compile(dir, vectorsPath);
@@ -45,15 +46,15 @@ export function loadLookupEmbedder(
 
 /** The model's own files parsed: the tokenizer's parts, and the table's shape from config.json. */
 function compile(dir: string, vectorsPath: string): CompiledLookup {
-  const config = readJson(join(dir, 'config.json'));
+  const config = record(readJson(join(dir, 'config.json')));
   const tokenizerConfig = readJson(join(dir, 'tokenizer_config.json'));
   const tokenizerJson = readJson(join(dir, 'tokenizer.json'));
-  const maxTokens = tokenLimit(field(tokenizerConfig, 'model_max_length'), config) ?? Number.POSITIVE_INFINITY;
+  const maxTokens = tokenLimit(record(tokenizerConfig)?.model_max_length, config) ?? Number.POSITIVE_INFINITY;
   const tokenizer = UnigramTokenizer.fromJson(tokenizerJson, tokenizerConfig, maxTokens);
   if (tokenizer === undefined) throw new Error('tokenizer.json is not the Unigram tokenizer the builder writes');
-  const rows = field(config, 'vocab_size');
-  const dimensions = field(config, 'hidden_size');
-  if (field(config, 'model_type') !== STATIC_MODEL_TYPE || !isCount(rows) || !isCount(dimensions))
+  const rows = config?.vocab_size;
+  const dimensions = config?.hidden_size;
+  if (config?.model_type !== STATIC_MODEL_TYPE || !isCount(rows) || !isCount(dimensions))
     throw new Error(
       `config.json does not give the table's shape (model_type ${STATIC_MODEL_TYPE}, vocab_size, hidden_size)`,
     );
@@ -72,7 +73,7 @@ const isCount = (value: unknown): value is number => Number.isInteger(value) && 
 export function tokenLimit(modelMaxLength: unknown, config: unknown): number | undefined {
   if (typeof modelMaxLength === 'number' && modelMaxLength > 0 && modelMaxLength < NO_TOKEN_LIMIT)
     return modelMaxLength;
-  const positions = field(config, 'max_position_embeddings');
+  const positions = record(config)?.max_position_embeddings;
   return typeof positions === 'number' ? positions : undefined;
 }
 
@@ -141,8 +142,4 @@ function readJsonIfThere(path: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }

@@ -92,7 +92,7 @@ function install(tmp: string, dir: string, isCurrent: (provenance: Provenance) =
     try {
       renameSync(dir, old);
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     rmSync(old, { recursive: true, force: true });
   }
@@ -100,7 +100,7 @@ function install(tmp: string, dir: string, isCurrent: (provenance: Provenance) =
     renameSync(tmp, dir);
   } catch (error) {
     // Another builder (one that broke an abandoned lock) got there first: theirs is as good.
-    const code = errorCode(error);
+    const code = (error as NodeJS.ErrnoException).code;
     if ((code === 'ENOTEMPTY' || code === 'EEXIST') && folderProblem(dir, isCurrent) === undefined) return;
     throw error;
   }
@@ -114,7 +114,7 @@ async function withLock(dir: string, log: (line: string) => void, fn: () => Prom
       writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname() }), { flag: 'wx' });
       break;
     } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     if (lockIsAbandoned(lockPath)) {
       log(`removing the abandoned lock ${lockPath}`);
@@ -139,7 +139,7 @@ function lockIsAbandoned(lockPath: string): boolean {
     ageMs = Date.now() - statSync(lockPath).mtimeMs;
     owner = JSON.parse(readFileSync(lockPath, 'utf8')) as typeof owner;
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return false; // just released: retry at once
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false; // just released: retry at once
     // Unreadable: being written this instant, or its writer died between creating and writing it.
     return ageMs > UNREADABLE_LOCK_MAX_AGE_MS;
   }
@@ -155,10 +155,6 @@ function removeLeftovers(dir: string): void {
     const match = pattern.exec(name);
     if (match && !processAlive(Number(match[2]))) rmSync(join(parent, name), { recursive: true, force: true });
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
 function escapeRegExp(text: string): string {

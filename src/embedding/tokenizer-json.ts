@@ -1,11 +1,14 @@
+import { record } from '../record.js';
+
 /** Reading the parts of a tokenizer.json that `UnigramTokenizer.fromJson` accepts (unigram-tokenizer.ts). */
 
 /** The added tokens, when all are special, unnormalised and without strip or single-word rules. */
 export function addedTokens(value: unknown): Map<string, number> | undefined {
   if (!Array.isArray(value)) return undefined;
   const added = new Map<string, number>();
-  for (const token of value) {
-    if (!isRecord(token) || typeof token.content !== 'string' || typeof token.id !== 'number') return undefined;
+  for (const item of value) {
+    const token = record(item);
+    if (typeof token?.content !== 'string' || typeof token.id !== 'number') return undefined;
     if (token.special !== true || token.normalized === true) return undefined;
     if (token.lstrip === true || token.rstrip === true || token.single_word === true) return undefined;
     added.set(token.content, token.id);
@@ -16,13 +19,14 @@ export function addedTokens(value: unknown): Map<string, number> | undefined {
 /** `TemplateProcessing`'s single template as ids around the text; undefined for other post-processors. */
 export function singleTemplate(value: unknown, added: ReadonlyMap<string, number>): (number | null)[] | undefined {
   if (value === null) return [null];
-  if (!isRecord(value) || value.type !== 'TemplateProcessing' || !Array.isArray(value.single)) return undefined;
+  const processor = record(value);
+  if (processor?.type !== 'TemplateProcessing' || !Array.isArray(processor.single)) return undefined;
   const template: (number | null)[] = [];
-  for (const item of value.single as unknown[]) {
-    if (!isRecord(item)) return undefined;
-    if (isRecord(item.Sequence) && item.Sequence.id === 'A') template.push(null);
-    else if (isRecord(item.SpecialToken) && typeof item.SpecialToken.id === 'string') {
-      const id = added.get(item.SpecialToken.id);
+  for (const item of processor.single as unknown[]) {
+    const special = record(record(item)?.SpecialToken)?.id;
+    if (record(record(item)?.Sequence)?.id === 'A') template.push(null);
+    else if (typeof special === 'string') {
+      const id = added.get(special);
       if (id === undefined) return undefined;
       template.push(id);
     } else return undefined;
@@ -37,8 +41,4 @@ export function sequenceOf(config: unknown): unknown {
 
 export function preSequenceOf(config: unknown): unknown {
   return { type: 'Sequence', pretokenizers: [config] };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,7 +2,8 @@ import * as tokenizers from '@huggingface/tokenizers';
 import { ForgetfulMap } from '../forgetful-map.js';
 import { HASH_START, hashStep, type PieceArrays, PieceTable } from './piece-table.js';
 import { forEachRawWord, splitOnAdded, WordCache, type WordTokens } from './text-words.js';
-import { addedTokens, isRecord, preSequenceOf, sequenceOf, singleTemplate } from './tokenizer-json.js';
+import { record } from '../record.js';
+import { addedTokens, preSequenceOf, sequenceOf, singleTemplate } from './tokenizer-json.js';
 
 /**
  * The two classes used here, typed by hand: the package's own .d.ts files import each other
@@ -89,11 +90,12 @@ export class UnigramTokenizer {
   }
 
   /** undefined when tokenizer.json or its config use anything this class does not reproduce. */
-  static fromJson(json: unknown, config: unknown, maxTokens: number): UnigramTokenizer | undefined {
-    if (!isRecord(json) || !isRecord(config)) return undefined;
-    if (config.remove_space === true || config.do_lowercase_and_remove_accent === true) return undefined;
-    const model = json.model;
-    if (!isRecord(model) || model.type !== 'Unigram' || model.byte_fallback === true) return undefined;
+  static fromJson(tokenizerJson: unknown, tokenizerConfig: unknown, maxTokens: number): UnigramTokenizer | undefined {
+    const [json, config] = [record(tokenizerJson), record(tokenizerConfig)];
+    if (!json || !config || config.remove_space === true || config.do_lowercase_and_remove_accent === true)
+      return undefined;
+    const model = record(json.model);
+    if (model?.type !== 'Unigram' || model.byte_fallback === true) return undefined;
     if (!Array.isArray(model.vocab) || typeof model.unk_id !== 'number') return undefined;
     const added = addedTokens(json.added_tokens);
     if (added === undefined || json.truncation !== null || json.padding !== null) return undefined;

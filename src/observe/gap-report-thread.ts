@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { SvcDocsError } from '../errors.js';
+import { codedError } from '../errors.js';
 import { workerEntry } from '../worker-entry.js';
 import type { GapReport } from './gap-report.js';
 
@@ -18,13 +18,7 @@ export interface GapReportRequest {
   limit: number;
 }
 
-class GapReportError extends SvcDocsError<'gap_report_failed'> {
-  override name = 'GapReportError';
-
-  constructor(message: string) {
-    super('gap_report_failed', `the docs-gap report could not be built: ${message}`);
-  }
-}
+class GapReportError extends codedError('GapReportError', 'gap_report_failed') {}
 
 /** The worker's old generation, MB: a full store (tens of MB of JSON lines) parsed with room to spare. */
 const WORKER_HEAP_MB = 512;
@@ -33,12 +27,12 @@ export function gapReportInWorker(request: GapReportRequest): Promise<GapReport>
   const { url, execArgv } = workerEntry('gap-report-worker', import.meta.url);
   const thread = new Worker(url, { execArgv, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   return new Promise<GapReport>((resolve, reject) => {
-    thread.once('message', (answer: { report?: GapReport; error?: string }) => {
-      if (answer.report !== undefined) resolve(answer.report);
-      else reject(new GapReportError(answer.error ?? 'no report'));
-    });
-    thread.once('error', (error) => reject(new GapReportError(error.message)));
-    thread.once('exit', (code) => reject(new GapReportError(`the worker stopped (exit code ${code})`)));
+    const failed = (why: string) => reject(new GapReportError(`the docs-gap report could not be built: ${why}`));
+    thread.once('message', (answer: { report?: GapReport; error?: string }) =>
+      answer.report === undefined ? failed(answer.error ?? 'no report') : resolve(answer.report),
+    );
+    thread.once('error', (error) => failed(error.message));
+    thread.once('exit', (code) => failed(`the worker stopped (exit code ${code})`));
     thread.postMessage(request);
   }).finally(() => void thread.terminate());
 }

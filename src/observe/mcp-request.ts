@@ -1,13 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { record } from '../record.js';
 import type { SearchOutcome } from './search-outcome.js';
 
 /**
  * What an MCP request is, for the log line and the metrics: its era, JSON-RPC method, tool and
  * client, read off its body (and, for a 2025 session, the client that opened it), and what its
- * SearchDocs call found. The HTTP layer describes the request and runs its handling inside
- * inMcpRequest; the SearchDocs handler, deep in the SDK's call chain, adds its outcome to the
- * same object through currentMcpRequest.
+ * SearchDocs call found. The HTTP layer describes the request and runs its handling inside it
+ * (request-observer.ts); the SearchDocs handler, deep in the SDK's call chain, adds its outcome
+ * to the same object.
  */
 
 export const ERAS = ['2025', '2026-07-28'] as const;
@@ -32,17 +31,6 @@ export interface McpRequest {
 const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
 /** Client-chosen text kept in logs and records at most this long. */
 const MAX_CLIENT_TEXT = 100;
-
-const context = new AsyncLocalStorage<McpRequest>();
-
-export function inMcpRequest<T>(request: McpRequest, run: () => T): T {
-  return context.run(request, run);
-}
-
-/** The request being handled, in the handler of any of its messages. */
-export function currentMcpRequest(): McpRequest | undefined {
-  return context.getStore();
-}
 
 function clientText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value.slice(0, MAX_CLIENT_TEXT) : undefined;

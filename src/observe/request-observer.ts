@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LogEntry } from './log.js';
-import { currentMcpRequest, inMcpRequest, type McpRequest, mcpLogFields } from './mcp-request.js';
+import { type McpRequest, mcpLogFields } from './mcp-request.js';
 import type { ServerMetrics } from './metrics.js';
 import type { QueryStore } from './query-store.js';
 import type { SearchOutcome } from './search-outcome.js';
@@ -26,16 +27,19 @@ export interface RequestObserver {
   finish(res: object, entry: LogEntry): LogEntry;
 }
 
+/** The request being handled, in the handler of any of its messages. */
+const current = new AsyncLocalStorage<McpRequest>();
+
 export function requestObserver(options: RequestObserverOptions): RequestObserver {
   const { metrics, store, logQueries } = options;
   const requests = new WeakMap<object, McpRequest>();
   return {
     run(res, request, handle) {
       requests.set(res, request);
-      return inMcpRequest(request, handle);
+      return current.run(request, handle);
     },
     searched(outcome) {
-      const request = currentMcpRequest();
+      const request = current.getStore();
       if (request !== undefined) request.search = outcome;
       metrics?.searched(outcome, request?.era ?? 'unknown');
       store?.record(outcome, request?.client?.name);

@@ -7,8 +7,6 @@ import { SETTINGS } from './catalogue.js';
  * Pure: no I/O here.
  */
 
-export const DEFAULT_OAUTH_SCOPE = SETTINGS.oauthScope.default;
-
 /** Where the metadata documents live (RFC 9728 section 3.1: inserted before the resource's path). */
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
@@ -98,7 +96,7 @@ export function oauthConfigOf(options: OAuthFields & { oauthScope?: string | und
     issuer,
     jwks,
     resources: alias === resource ? [resource] : [resource, alias],
-    scope: options.oauthScope ?? DEFAULT_OAUTH_SCOPE,
+    scope: options.oauthScope ?? SETTINGS.oauthScope.default,
   };
 }
 

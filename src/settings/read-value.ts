@@ -1,4 +1,4 @@
-import { SvcDocsError } from '../errors.js';
+import { codedError } from '../errors.js';
 import type { Kind } from './catalogue.js';
 
 /**
@@ -7,13 +7,7 @@ import type { Kind } from './catalogue.js';
  */
 
 /** A setting that cannot be used: one line naming the variable (or flag) and what it takes. */
-export class SettingsError extends SvcDocsError<'invalid_setting'> {
-  override name = 'SettingsError';
-
-  constructor(message: string) {
-    super('invalid_setting', message);
-  }
-}
+export class SettingsError extends codedError('SettingsError', 'invalid_setting') {}
 
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SvcDocsError } from '../errors.js';
+import { codedError } from '../errors.js';
 import { SETTINGS, type SettingName } from './catalogue.js';
 import { proxyTrust } from '../http/client-identity.js';
 import { checkOAuthSettings, oauthUrl, scopeToken } from './oauth-config.js';
@@ -160,13 +160,7 @@ function optionName(key: PropertyKey | undefined): string {
 }
 
 /** Options the server cannot run with: one line naming each option at fault and its variable. */
-export class ServerOptionsError extends SvcDocsError<'invalid_setting'> {
-  override name = 'ServerOptionsError';
-
-  constructor(message: string) {
-    super('invalid_setting', message);
-  }
-}
+export class ServerOptionsError extends codedError('ServerOptionsError', 'invalid_setting') {}
 
 /** Parses and checks options, with defaults; a mistake is one line naming the option and its variable. */
 export function parseServerOptions(input: ServerOptionsInput): ServerOptions {

@@ -58,16 +58,11 @@ function scopeSelect(names: readonly string[], chosen: string | undefined): Html
 }
 
 export function knowledgeBasesView(summary: IndexSummary, pages: PageIndex): Html {
-  const counts = new Map<string, { pages: number; sections: number }>();
-  for (const doc of pages.documents) {
-    const count = counts.get(doc.kb) ?? { pages: 0, sections: 0 };
-    count.pages++;
-    count.sections += doc.sectionCount;
-    counts.set(doc.kb, count);
-  }
+  const byKb = Map.groupBy(pages.documents, (doc) => doc.kb);
   const rows = summary.knowledgeBases.map((kb) => {
-    const count = counts.get(kb);
-    return html`<tr><td>${kb}</td><td class="n">${count?.pages ?? '-'}</td><td class="n">${count?.sections ?? '-'}</td></tr>`;
+    const docs = byKb.get(kb);
+    const sections = docs?.reduce((sum, doc) => sum + doc.sectionCount, 0);
+    return html`<tr><td>${kb}</td><td class="n">${docs?.length ?? '-'}</td><td class="n">${sections ?? '-'}</td></tr>`;
   });
   return html`<section aria-label="Knowledge bases"><h2>Knowledge bases</h2>
 <div class="table-wrap"><table><thead><tr><th>Knowledge base</th><th class="n">Pages</th><th class="n">Sections</th></tr></thead><tbody>${rows}</tbody></table></div>

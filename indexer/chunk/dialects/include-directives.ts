@@ -128,43 +128,33 @@ function snippetBlock(lines: readonly Line[], at: number, indent: string, found:
 
 function snippetDirective(written: string, line: Line, indent: string): IncludeDirective {
   const range = /^(.*?)(?::(\d*)(?::(\d*))?)?$/.exec(written)!;
-  const from = Number(range[2]) || undefined;
-  const to = Number(range[3]) || undefined;
   return {
     kind: 'snippet',
     target: range[1]!,
     start: line.start,
     end: line.end,
     indent,
-    ...((from !== undefined || to !== undefined) && { lines: { from, to } }),
+    ...keptLines(Number(range[2]) || undefined, Number(range[3]) || undefined),
   };
 }
 
+/** Where match `m` sits in the page: its whole line, and the line's indentation, when it stands alone there. */
+function span(line: Line, m: RegExpExecArray): Pick<IncludeDirective, 'start' | 'end' | 'indent'> {
+  if (line.text.slice(0, m.index).trim() === '' && line.text.slice(m.index + m[0].length).trim() === '')
+    return { start: line.start, end: line.end, indent: /^[ \t]*/.exec(line.text)![0] };
+  return { start: line.start + m.index, end: line.start + m.index + m[0].length };
+}
+
 function inlineDirectives(line: Line, found: IncludeDirective[]): void {
-  const alone = (m: RegExpExecArray) =>
-    line.text.slice(0, m.index).trim() === '' && line.text.slice(m.index + m[0].length).trim() === '';
-  for (const m of line.text.matchAll(HUGO)) {
-    const whole = alone(m);
-    found.push({
-      kind: 'hugo',
-      target: m[1] ?? m[2] ?? m[3]!,
-      start: whole ? line.start : line.start + m.index,
-      end: whole ? line.end : line.start + m.index + m[0].length,
-      ...(whole && { indent: /^[ \t]*/.exec(line.text)![0] }),
-    });
-  }
+  for (const m of line.text.matchAll(HUGO))
+    found.push({ kind: 'hugo', target: m[1] ?? m[2] ?? m[3]!, ...span(line, m) });
   for (const m of line.text.matchAll(VITEPRESS)) {
-    const whole = alone(m);
-    const from = Number(m[3]) || undefined;
-    const to = Number(m[4]) || undefined;
     found.push({
       kind: 'vitepress',
       target: m[1]!.trim(),
-      start: whole ? line.start : line.start + m.index,
-      end: whole ? line.end : line.start + m.index + m[0].length,
-      ...(whole && { indent: /^[ \t]*/.exec(line.text)![0] }),
+      ...span(line, m),
       ...(m[2] !== undefined && { region: m[2] }),
-      ...((from !== undefined || to !== undefined) && { lines: { from, to } }),
+      ...keptLines(Number(m[3]) || undefined, Number(m[4]) || undefined),
     });
   }
 }
@@ -175,16 +165,7 @@ function mdbookDirectives(source: string): IncludeDirective[] {
   const found: IncludeDirective[] = [];
   for (const line of linesOf(source)) {
     for (const m of line.text.matchAll(MDBOOK)) {
-      if (m[1] === '\\') continue;
-      const whole = line.text.slice(0, m.index).trim() === '' && line.text.slice(m.index + m[0].length).trim() === '';
-      found.push({
-        kind: 'mdbook',
-        target: m[2]!,
-        start: whole ? line.start : line.start + m.index,
-        end: whole ? line.end : line.start + m.index + m[0].length,
-        ...(whole && { indent: /^[ \t]*/.exec(line.text)![0] }),
-        ...mdbookSelector(m[3]),
-      });
+      if (m[1] !== '\\') found.push({ kind: 'mdbook', target: m[2]!, ...span(line, m), ...mdbookSelector(m[3]) });
     }
   }
   return found;
@@ -198,5 +179,10 @@ function mdbookSelector(written: string | undefined): Pick<IncludeDirective, 'li
   const from = Number(range[1]) || undefined;
   // `:3` alone is that one line; `:3:` runs to the end.
   const to = range[2] === undefined ? from : Number(range[3]) || undefined;
+  return keptLines(from, to);
+}
+
+/** `lines` from its two ends, unless both are open. */
+function keptLines(from: number | undefined, to: number | undefined): Pick<IncludeDirective, 'lines'> {
   return from === undefined && to === undefined ? {} : { lines: { from, to } };
 }

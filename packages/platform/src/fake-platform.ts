@@ -4,10 +4,9 @@
  * trigger report and signed webhook deliveries. For tests — this module's and
  * apps' own — with switches for the faults a real platform can have.
  */
-import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JWK } from 'jose';
 import {
   createFakeWebhookSender,
   sampleGiftCard,
@@ -23,7 +22,8 @@ import {
   routeRequest,
 } from './fake-platform-routes.js';
 
-export interface FakePlatform {
+export interface FakePlatform
+  extends Pick<FakeWebhookSender, 'publicKeyPem' | 'publicKey' | 'publicJwk' | 'signWebhook' | 'signClaims'> {
   /** Use as both `baseUrl` and `installUrl`. */
   url: string;
   appId: string;
@@ -32,9 +32,6 @@ export interface FakePlatform {
   apiKey: string;
   /** Pass `{ key: publicKeyPem, algorithms: [webhookAlgorithm] }` to verifyWebhook / createWebhookHandler. */
   webhookAlgorithm: FakeWebhookAlgorithm;
-  publicKeyPem: string;
-  publicKey: KeyObject;
-  publicJwk: JWK;
   /** Instance ids of installations (via the install redirect or `addInstallation`). */
   readonly installations: ReadonlySet<string>;
   /** Every token request received, faulty ones included. */
@@ -52,10 +49,6 @@ export interface FakePlatform {
   sendWebhook(callbackUrl: string, event: FakeWebhookEvent): Promise<FakeWebhookResult>;
   /** Like the dashboard's "Test webhook" button: a delivery with sample entity data. */
   sendTestWebhook(callbackUrl: string, event: { instanceId: string; eventType?: string }): Promise<FakeWebhookResult>;
-  /** A signed delivery without sending it. */
-  signWebhook(event: FakeWebhookEvent): Promise<{ jwt: string; eventId: string }>;
-  /** Signs arbitrary claims with the platform key, for malformed-delivery tests. */
-  signClaims(claims: Record<string, unknown>, options?: { issuedAt?: number; expiresInSec?: number }): Promise<string>;
   /** Posts a JWT as a delivery body. */
   postWebhook(callbackUrl: string, jwt: string): Promise<{ status: number; body: string }>;
   close(): Promise<void>;

@@ -50,7 +50,9 @@ export interface FakeWebhookSender {
   publicKey: KeyObject;
   publicKeyPem: string;
   publicJwk: JWK;
+  /** A signed delivery without sending it. */
   signWebhook(event: FakeWebhookEvent): Promise<{ jwt: string; eventId: string }>;
+  /** Signs arbitrary claims with the platform key, for malformed-delivery tests. */
   signClaims(claims: Record<string, unknown>, options?: { issuedAt?: number; expiresInSec?: number }): Promise<string>;
   post(callbackUrl: string, jwt: string): Promise<{ status: number; body: string }>;
 }

@@ -64,10 +64,8 @@ interface RequestContext {
 }
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const verify = createWebhookVerifier(options.key, {
-    algorithms: options.algorithms,
-    ...(options.clockToleranceSec === undefined ? {} : { clockToleranceSec: options.clockToleranceSec }),
-  });
+  // The options carry algorithms and clockToleranceSec under the verifier's own names.
+  const verify = createWebhookVerifier(options.key, options);
   const { store, onEvent } = options;
   const maxAttempts = numberOption(options.maxAttempts ?? 5, 'maxAttempts', '1 or more');
   const retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
@@ -79,10 +77,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      if (req.method !== 'POST') {
-        reply(res, 405, 'use POST', { Allow: 'POST' });
-        return;
-      }
+      if (req.method !== 'POST') return reply(res, 405, 'use POST', { Allow: 'POST' });
       const delivery = await receive(req, res, context);
       if (delivery !== undefined) await storeAndSchedule(delivery, res, context);
     } catch (error) {
@@ -100,25 +95,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 /** The verified delivery, or `undefined` once a 413 or a verification error has been answered. */
 async function receive(req: IncomingMessage, res: ServerResponse, context: RequestContext) {
   const { maxBodyBytes, log } = context;
-  let body: string;
   try {
-    body = await readBody(req as RequestWithBody, maxBodyBytes);
+    return await context.verify(await readBody(req as RequestWithBody, maxBodyBytes));
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       reply(res, 413, `body larger than ${maxBodyBytes} bytes`, { Connection: 'close' });
       return undefined;
     }
-    throw error;
-  }
-  try {
-    return await context.verify(body);
-  } catch (error) {
-    if (error instanceof WebhookVerificationError) {
-      log({ level: 'warn', message: `webhook delivery rejected: ${error.message}`, fields: { code: error.code } });
-      reply(res, error.httpStatus, error.code);
-      return undefined;
-    }
-    throw error;
+    // Only the verifier throws these; what reading throws otherwise goes on to the 500.
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    log({ level: 'warn', message: `webhook delivery rejected: ${error.message}`, fields: { code: error.code } });
+    reply(res, error.httpStatus, error.code);
+    return undefined;
   }
 }
 

@@ -165,9 +165,8 @@ function fromJoseError(error: unknown): WebhookVerificationError {
 
 function toVerificationKey(key: WebhookKey): KeyObject {
   try {
-    if (key instanceof KeyObject) return key.type === 'private' ? createPublicKey(key) : key;
-    if (isCryptoKey(key)) {
-      const keyObject = KeyObject.from(key);
+    if (key instanceof KeyObject || isCryptoKey(key)) {
+      const keyObject = key instanceof KeyObject ? key : KeyObject.from(key);
       return keyObject.type === 'private' ? createPublicKey(keyObject) : keyObject;
     }
     if (key instanceof Uint8Array) return createSecretKey(key);
@@ -187,11 +186,7 @@ function toVerificationKey(key: WebhookKey): KeyObject {
 }
 
 function isCryptoKey(key: unknown): key is webcrypto.CryptoKey {
-  return (
-    typeof key === 'object' &&
-    key !== null &&
-    (key as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'CryptoKey'
-  );
+  return Object.prototype.toString.call(key) === '[object CryptoKey]';
 }
 
 function checkAlgorithms(algorithms: readonly string[], key: KeyObject): readonly string[] {

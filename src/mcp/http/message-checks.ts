@@ -88,8 +88,10 @@ const PARAMS_RULES: Record<string, { schema: z.ZodType; expected: string }> = {
   },
 };
 
-function idOf(message: RpcMessage): string | number | null {
-  return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+/** The JSON-RPC error -32602 answering `message` (HTTP 200, as the SDK answers a request it read). */
+function invalidParams(res: Response, { id }: RpcMessage, error: string): void {
+  const answered = typeof id === 'string' || typeof id === 'number' ? id : null;
+  res.status(200).json({ jsonrpc: '2.0', id: answered, error: { code: RpcCode.InvalidParams, message: error } });
 }
 
 /** The params a message's method needs, when they are wrong: one line saying what it takes. */
@@ -109,26 +111,14 @@ export function paramsRules(req: Request, res: Response, next: NextFunction): vo
   const problem = messages.map((m) => paramsProblem(m, modern)).find((p) => p !== undefined);
   if (problem === undefined) return next();
   if (Array.isArray(body)) return refuse(res, 400, problem, RpcCode.InvalidParams);
-  res
-    .status(200)
-    .json({ jsonrpc: '2.0', id: idOf(body as RpcMessage), error: { code: RpcCode.InvalidParams, message: problem } });
+  invalidParams(res, body as RpcMessage, problem);
 }
 
 /** Answers a tools/call naming an Object.prototype key as what it is: a tool that does not exist. */
 export function unknownPrototypeTools(req: Request, res: Response, next: NextFunction): void {
   const body: unknown = req.body;
-  if (
-    isMessage(body) &&
-    body.method === 'tools/call' &&
-    typeof body.params?.name === 'string' &&
-    PROTOTYPE_KEYS.has(body.params.name)
-  ) {
-    res.status(200).json({
-      jsonrpc: '2.0',
-      id: idOf(body),
-      error: { code: RpcCode.InvalidParams, message: `Tool ${body.params.name} not found` },
-    });
-    return;
-  }
+  const name = isMessage(body) && body.method === 'tools/call' ? body.params?.name : undefined;
+  if (typeof name === 'string' && PROTOTYPE_KEYS.has(name))
+    return invalidParams(res, body as RpcMessage, `Tool ${name} not found`);
   next();
 }

@@ -134,12 +134,9 @@ export class SessionRegistry<T extends Closable> {
     for (const candidate of this.entries) {
       const entry = candidate[1];
       if (entry.busy > 0 || this.ownedBy(entry.owner) < 2) continue;
-      if (chosen === undefined) {
-        chosen = candidate;
-        continue;
-      }
-      const [held, best] = [this.ownedBy(entry.owner), this.ownedBy(chosen[1].owner)];
-      if (held > best || (held === best && entry.lastActive < chosen[1].lastActive)) chosen = candidate;
+      // The first candidate holds two or more, so it beats no choice (0) and chosen is set where held === best.
+      const [held, best] = [this.ownedBy(entry.owner), chosen === undefined ? 0 : this.ownedBy(chosen[1].owner)];
+      if (held > best || (held === best && entry.lastActive < chosen![1].lastActive)) chosen = candidate;
     }
     if (chosen === undefined) return undefined;
     const [id, entry] = chosen;

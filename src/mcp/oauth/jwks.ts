@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
-import { SvcDocsError } from '../../errors.js';
+import { codedError, SvcDocsError } from '../../errors.js';
 
 type Jose = typeof import('jose');
 
@@ -44,13 +44,7 @@ export class KeysUnavailableError extends SvcDocsError<'keys_unavailable'> {
 }
 
 /** A JWKS file that cannot be used; raised at startup. */
-export class JwksFileError extends SvcDocsError<'jwks_file'> {
-  override name = 'JwksFileError';
-
-  constructor(message: string) {
-    super('jwks_file', message);
-  }
-}
+export class JwksFileError extends codedError('JwksFileError', 'jwks_file') {}
 
 /** A key set over the bounds, from the issuer or a file. */
 class KeySetTooBigError extends Error {

@@ -1,4 +1,4 @@
-import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { type KeyTimings, KeysUnavailableError, readJwksFile, remoteKeys } from './jwks.js';
 import type { OAuthConfig } from '../../settings/oauth-config.js';
 import { SvcDocsError } from '../../errors.js';
@@ -71,17 +71,6 @@ export class TokenRefusedError extends SvcDocsError<'invalid_token' | 'insuffici
   }
 }
 
-/** `localSet`: the JWKS file's keys, read (and checked) when the verifier is created. */
-function keyGetter(
-  jose: Jose,
-  jwks: OAuthConfig['jwks'],
-  localSet: JSONWebKeySet | undefined,
-  options: VerifierOptions,
-): JWTVerifyGetKey {
-  if ('file' in jwks) return jose.createLocalJWKSet(localSet ?? readJwksFile(jwks.file));
-  return remoteKeys(jose, jwks.url, options.onKeysStale, options.keyTimings);
-}
-
 /** What a jose failure means for the client. */
 function problemOf(errors: JoseErrors, error: unknown): TokenProblem | undefined {
   if (error instanceof errors.JWTExpired) return 'expired';
@@ -138,12 +127,17 @@ export interface VerifierOptions {
 }
 
 export function createTokenVerifier(config: OAuthConfig, options: VerifierOptions = {}): TokenVerifier {
+  const { jwks } = config;
   // A bad JWKS file is a startup error, so it is read now; jose itself waits for the first token.
-  const localSet = 'file' in config.jwks ? readJwksFile(config.jwks.file) : undefined;
+  const localSet = 'file' in jwks ? readJwksFile(jwks.file) : undefined;
+  const keysFrom = (jose: Jose): JWTVerifyGetKey =>
+    'url' in jwks
+      ? remoteKeys(jose, jwks.url, options.onKeysStale, options.keyTimings)
+      : jose.createLocalJWKSet(localSet!);
   let ready: Promise<{ jose: Jose; keys: JWTVerifyGetKey }> | undefined;
   return {
     async verify(token) {
-      ready ??= loadJose().then((jose) => ({ jose, keys: keyGetter(jose, config.jwks, localSet, options) }));
+      ready ??= loadJose().then((jose) => ({ jose, keys: keysFrom(jose) }));
       const { jose, keys } = await ready;
       let payload: JWTPayload;
       try {

@@ -31,13 +31,19 @@ export interface SectionPassages {
   section: WindowSection;
   /** The heading line, when the section starts with one. */
   heading: string | undefined;
-  passages: Passage[];
+  passages: readonly Passage[];
+  /**
+   * Each term's id and how many of its passages hold it, in pairs, in first-seen order
+   * (passage-score.ts counts them per response): one array, not two, per cached text.
+   */
+  df: Int32Array;
 }
 
 /** What a section's text alone says: shared by every call that shows it, so never changed. */
 interface SectionText {
   heading: string | undefined;
   passages: readonly Passage[];
+  df: Int32Array;
   /** Every sentence of the text as elide.ts compares them. */
   keys: readonly string[];
   /** Its terms' ids with their counts in first-seen order, stop words and short ones out (made when first asked). */
@@ -88,17 +94,32 @@ function cut(text: string): SectionText {
     if (leadsIn) passages[passages.length - 1] = passage;
     else passages.push(passage);
   }
-  return {
-    heading,
-    passages: passages.map((p) => ({ ...p, terms: termsOf(p.text), cues: cuesOf(p.text) })),
-    keys: blocks.flatMap((b) => b.keys),
-  };
+  const withTerms = passages.map((p) => ({ ...p, terms: termsOf(p.text), cues: cuesOf(p.text) }));
+  return { heading, passages: withTerms, df: passageCounts(withTerms), keys: blocks.flatMap((b) => b.keys) };
 }
 
-/** The section's passages: cached, but new objects each call, since callers key maps by passage and two sections may share a text. */
-export function sectionPassages(section: WindowSection): SectionPassages {
-  const { heading, passages } = cache.get(section.text, cut);
-  return { section, heading, passages: passages.map((p) => ({ ...p })) };
+/** Each term of `passages` and how many of them hold it, in pairs, terms in first-seen order. */
+function passageCounts(passages: readonly Passage[]): Int32Array {
+  const counts = new Map<number, number>();
+  for (const { terms } of passages) for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const pairs = new Int32Array(counts.size * 2);
+  let i = 0;
+  for (const [t, count] of counts) {
+    pairs[i++] = t;
+    pairs[i++] = count;
+  }
+  return pairs;
+}
+
+/**
+ * The section's passages, the cached objects themselves: callers key maps by passage, so a text a
+ * response shows twice (`used` holds the ones it has) gets copies the second time.
+ */
+export function sectionPassages(section: WindowSection, used: Set<readonly Passage[]>): SectionPassages {
+  const { heading, passages, df } = cache.get(section.text, cut);
+  const own = used.has(passages) ? passages.map((p) => ({ ...p })) : passages;
+  used.add(passages);
+  return { section, heading, passages: own, df };
 }
 
 /** Every sentence of `text` as elide.ts compares them (its blocks' keys: sentences.ts). */
@@ -120,9 +141,21 @@ export function termCounts(text: string): ReadonlyMap<number, number> {
   return counts;
 }
 
+/**
+ * Heading paths' terms by the headings array itself: a served store hands back the same array for
+ * a section it keeps (src/index/section-cache.ts), so most calls neither join nor hash the path.
+ * Held only while the array lives; a new map when the term ids start again.
+ */
+let headingIds = new WeakMap<readonly string[], Int32Array>();
+
 /** The distinct terms' ids of a heading path, in order (a line break joins headings: no term spans one). */
 export function headingTerms(headings: readonly string[]): Int32Array {
-  return headingCache.get(headings.join('\n'), (path) => distinctIds(tokenize(path)));
+  let ids = headingIds.get(headings);
+  if (ids === undefined) {
+    ids = headingCache.get(headings.join('\n'), (path) => distinctIds(tokenize(path)));
+    headingIds.set(headings, ids);
+  }
+  return ids;
 }
 
 /**
@@ -136,6 +169,8 @@ export function definitionsOf(
   const found = new Map<Passage, number[]>();
   for (const { passages } of sections)
     for (const passage of passages) {
+      // Most passages define nothing: no array for them.
+      if (passage.cues.length === 0) continue;
       const words = definedFor(passage.cues, query);
       if (words.length > 0) found.set(passage, words);
     }
@@ -151,6 +186,7 @@ export function passageCacheSize(): { entries: number; chars: number } {
 export function clearPassageCache(): void {
   cache.clear();
   headingCache.clear();
+  headingIds = new WeakMap();
   clearTermIds();
 }
 

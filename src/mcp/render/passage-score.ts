@@ -35,7 +35,7 @@ export function says(section: WindowSection): boolean {
   return section.isBest || section.role === 'content';
 }
 
-function candidateSections(result: SearchResult): SectionPassages[] {
+function candidateSections(result: SearchResult, used: Set<readonly Passage[]>): SectionPassages[] {
   const inWindow = new Set(result.sections.map((s) => s.position));
   const excerpts = result.excerpts ?? [];
   const extra = excerpts.filter((e) => !inWindow.has(e.position));
@@ -45,7 +45,7 @@ function candidateSections(result: SearchResult): SectionPassages[] {
   return [...window, ...extra]
     .filter(says)
     .sort((a, b) => a.position - b.position)
-    .map(sectionPassages);
+    .map((s) => sectionPassages(s, used));
 }
 
 /** Each term's passage count over the response's passages (shared: responses are scored one at a time). */
@@ -55,11 +55,10 @@ const tally = new TermTally();
 function idfOf(all: readonly SectionPassages[][]): (id: number) => number {
   let n = 0;
   for (const sections of all)
-    for (const { passages } of sections)
-      for (const p of passages) {
-        n++;
-        for (let i = 0; i < p.terms.length; i++) tally.add(p.terms[i]!);
-      }
+    for (const { passages, df } of sections) {
+      n += passages.length;
+      for (let i = 0; i < df.length; i += 2) tally.add(df[i]!, df[i + 1]!);
+    }
   return (id) => {
     const d = tally.get(id);
     return d === 0 ? 0 : Math.log(1 + n / d);
@@ -69,20 +68,23 @@ function idfOf(all: readonly SectionPassages[][]): (id: number) => number {
 /** A term's IDF and a bit for each wanted set that holds it, by term id (zeroed after each result). */
 let weightOf = new Float64Array(0);
 let setsOf = new Uint8Array(0);
+/** The wanted sets' shares of each passage of a section, `WANTED` numbers a passage (reused: numbers, not an array each). */
+let sharesOf = new Float64Array(0);
+
+/** The evidence sets, in the order of their shares: the query's own terms, the best section's distinctive ones, the page's definitions. */
+const [OWN, BEST_TERMS_SET, DEFINITION] = [0, 1, 2];
+const WANTED = 3;
 
 /**
- * For each of `wanted`'s sets, the share of its IDF weight that a passage's terms hold (0 when it
- * wants nothing): all of them in one pass over the terms, each sum still taken in the terms'
- * order. `done` zeroes the tables.
+ * Fills the tables for `wanted` (at most `WANTED` sets) and returns each set's total IDF weight;
+ * `clearWanted` zeroes them again.
  */
-function sharesFn(
-  wanted: readonly ReadonlySet<number>[],
-  idf: (id: number) => number,
-): { shares: (terms: Int32Array) => number[]; done: () => void } {
-  const totals = wanted.map((set) => {
+function fillWanted(wanted: readonly ReadonlySet<number>[], idf: (id: number) => number): Float64Array {
+  const totals = new Float64Array(WANTED);
+  wanted.forEach((set, k) => {
     let total = 0;
     for (const t of set) total += idf(t);
-    return total;
+    totals[k] = total;
   });
   if (weightOf.length < termIdCount()) {
     weightOf = new Float64Array(termIdCount() * 2);
@@ -94,25 +96,41 @@ function sharesFn(
       setsOf[t]! |= 1 << k;
     }
   });
-  const shares = (terms: Int32Array) => {
-    const sums = wanted.map(() => 0);
-    for (let i = 0; i < terms.length; i++) {
-      const t = terms[i]!;
-      // A heading's term may be newer than the tables: no set wants it.
-      const sets = t < setsOf.length ? setsOf[t]! : 0;
-      if (sets !== 0) for (let k = 0; k < sums.length; k++) if (sets & (1 << k)) sums[k]! += weightOf[t]!;
-    }
-    // In place: one array per passage, not two.
-    for (let k = 0; k < sums.length; k++) sums[k] = totals[k]! <= 0 ? 0 : sums[k]! / totals[k]!;
-    return sums;
-  };
-  const done = () => {
-    for (const set of wanted) for (const t of set) setsOf[t] = 0;
-  };
-  return { shares, done };
+  return totals;
 }
 
-/** The best section's most distinctive terms (count × IDF), the query's own aside. */
+function clearWanted(wanted: readonly ReadonlySet<number>[]): void {
+  for (const set of wanted) for (const t of set) setsOf[t] = 0;
+}
+
+/**
+ * For each wanted set, the share of its IDF weight that `terms` hold (0 when it wants nothing),
+ * written to `out` from `at`: all of them in one pass over the terms, each sum still taken in the
+ * terms' order.
+ */
+function sharesInto(terms: Int32Array, totals: Float64Array, out: Float64Array, at: number): void {
+  let own = 0;
+  let best = 0;
+  let definition = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
+    // A heading's term may be newer than the tables: no set wants it.
+    const sets = t < setsOf.length ? setsOf[t]! : 0;
+    if (sets === 0) continue;
+    const w = weightOf[t]!;
+    if (sets & (1 << OWN)) own += w;
+    if (sets & (1 << BEST_TERMS_SET)) best += w;
+    if (sets & (1 << DEFINITION)) definition += w;
+  }
+  out[at + OWN] = totals[OWN]! <= 0 ? 0 : own / totals[OWN]!;
+  out[at + BEST_TERMS_SET] = totals[BEST_TERMS_SET]! <= 0 ? 0 : best / totals[BEST_TERMS_SET]!;
+  out[at + DEFINITION] = totals[DEFINITION]! <= 0 ? 0 : definition / totals[DEFINITION]!;
+}
+
+/**
+ * The best section's most distinctive terms (count × IDF), the query's own aside, most
+ * distinctive first (the order a stable sort gives: ties in first-seen order), chosen in one pass.
+ */
 function bestTermsOf(
   sections: readonly SectionPassages[],
   query: ReadonlySet<number>,
@@ -120,42 +138,67 @@ function bestTermsOf(
 ): Set<number> {
   const best = sections.find((s) => s.section.isBest);
   if (best === undefined) return new Set();
-  const weighed: { t: number; w: number }[] = [];
-  for (const [t, count] of termCounts(best.section.text)) if (!query.has(t)) weighed.push({ t, w: count * idf(t) });
-  const ranked = weighed.sort((a, b) => b.w - a.w);
-  return new Set(ranked.slice(0, BEST_TERMS).map(({ t }) => t));
+  const terms: number[] = [];
+  const weights: number[] = [];
+  for (const [t, count] of termCounts(best.section.text)) {
+    if (query.has(t)) continue;
+    const w = count * idf(t);
+    // After every term weighing as much or more: a later term never passes an equal one.
+    let j = weights.length;
+    while (j > 0 && weights[j - 1]! < w) j--;
+    if (j >= BEST_TERMS) continue;
+    terms.splice(j, 0, t);
+    weights.splice(j, 0, w);
+    if (terms.length > BEST_TERMS) {
+      terms.pop();
+      weights.pop();
+    }
+  }
+  return new Set(terms);
+}
+
+/** Where a section stands: near the best match, or near the page's opening when the query names the page's topic. */
+function nearness(position: number, anchors: readonly number[], options: PassageOptions): number {
+  if (anchors.length === 0) return 0;
+  let distance = Number.POSITIVE_INFINITY;
+  for (const a of anchors) distance = Math.min(distance, Math.abs(position - a));
+  return options.nearBestWeight * options.nearBestDecay ** distance;
 }
 
 /** Every passage's score: its share of each evidence set, and where it stands. */
 function scoreSections(
-  sections: SectionPassages[],
-  shares: (terms: Int32Array) => number[],
+  sections: readonly SectionPassages[],
+  totals: Float64Array,
   options: PassageOptions,
 ): Map<Passage, number> {
-  const [own, bestTerms, definition] = [0, 1, 2];
   const score = new Map<Passage, number>();
-  // Near the best match, or near the page's opening when the query names the page's topic.
-  const anchors = sections.filter((s) => s.section.isBest || s.section.opening).map((s) => s.section.position);
+  const anchors: number[] = [];
+  for (const s of sections) if (s.section.isBest || s.section.opening) anchors.push(s.section.position);
   for (const { section, passages } of sections) {
-    const heading = shares(headingTerms(section.headings))[own]!;
-    const distance = Math.min(...anchors.map((a) => Math.abs(section.position - a)));
-    const near = anchors.length === 0 ? 0 : options.nearBestWeight * options.nearBestDecay ** distance;
-    const each = passages.map((p) => shares(p.terms));
-    passages.forEach((p, i) => {
-      const neighbour = Math.max(each[i - 1]?.[own] ?? 0, each[i + 1]?.[own] ?? 0);
-      const mine = each[i]!;
+    if (sharesOf.length < (passages.length + 1) * WANTED)
+      sharesOf = new Float64Array((passages.length + 1) * WANTED * 2);
+    // The heading's shares go after the passages'.
+    const headingAt = passages.length * WANTED;
+    sharesInto(headingTerms(section.headings), totals, sharesOf, headingAt);
+    const heading = sharesOf[headingAt + OWN]!;
+    const near = nearness(section.position, anchors, options);
+    for (let i = 0; i < passages.length; i++) sharesInto(passages[i]!.terms, totals, sharesOf, i * WANTED);
+    for (let i = 0; i < passages.length; i++) {
+      const at = i * WANTED;
+      const before = i > 0 ? sharesOf[at - WANTED + OWN]! : 0;
+      const after = i + 1 < passages.length ? sharesOf[at + WANTED + OWN]! : 0;
       score.set(
-        p,
-        mine[own]! +
+        passages[i]!,
+        sharesOf[at + OWN]! +
           options.headingWeight * heading +
           options.sectionWeight * section.match +
-          options.neighbourWeight * neighbour +
-          options.bestTermsWeight * mine[bestTerms]! +
-          options.definitionWeight * mine[definition]! +
+          options.neighbourWeight * Math.max(before, after) +
+          options.bestTermsWeight * sharesOf[at + BEST_TERMS_SET]! +
+          options.definitionWeight * sharesOf[at + DEFINITION]! +
           near +
           (i === 0 ? options.leadWeight : 0),
       );
-    });
+    }
   }
   return score;
 }
@@ -167,18 +210,20 @@ function scoreResult(
   options: PassageOptions,
 ): Map<Passage, number> {
   const defined = new Set([...definitionsOf(sections, query).values()].flat());
-  // The query's own terms, the best section's distinctive ones, and the page's definitions of the query's words.
-  const { shares, done } = sharesFn([query, bestTermsOf(sections, query, idf), defined], idf);
+  // In the order OWN, BEST_TERMS_SET, DEFINITION.
+  const wanted = [query, bestTermsOf(sections, query, idf), defined];
+  const totals = fillWanted(wanted, idf);
   try {
-    return scoreSections(sections, shares, options);
+    return scoreSections(sections, totals, options);
   } finally {
-    done();
+    clearWanted(wanted);
   }
 }
 
 export function scorePassages(term: string, results: readonly SearchResult[], options: PassageOptions): ScoredResult[] {
   renewWhenFull();
-  const all = results.map(candidateSections);
+  const used = new Set<readonly Passage[]>();
+  const all = results.map((r) => candidateSections(r, used));
   const idf = idfOf(all);
   try {
     const ids = tokenize(term).flatMap((t) => knownTermId(t) ?? []);

@@ -30,6 +30,8 @@ interface Pick {
   cost: number;
   /** What opening its section costs, when it is not open yet. */
   opening: number;
+  /** Its value per character, once the seeds are chosen (choosePassages). */
+  density: number;
 }
 
 interface Fitting {
@@ -53,7 +55,8 @@ function picksOf(f: Fitting, at: number, options: SelectOptions, measure: Select
         score >= options.minBlockScore
           ? score * weight
           : CONTEXT * weight * (1 / (1 + Math.abs(sp.section.position - best)));
-      return { f, at, sp, passage, value, cost: Math.min(passage.text.length, limit) + GAP_COST, opening };
+      const cost = Math.min(passage.text.length, limit) + GAP_COST;
+      return { f, at, sp, passage, value, cost, opening, density: 0 };
     });
   });
 }
@@ -89,6 +92,10 @@ class Budget {
 
 function byValue(a: Pick, b: Pick): number {
   return b.value - a.value;
+}
+
+function byDensity(a: Pick, b: Pick): number {
+  return b.density - a.density;
 }
 
 /** The kept results, each with its best passage, in rank order as many as fit (the first always, with its best few). */
@@ -178,13 +185,10 @@ function choosePassages(
   const said = new Set<string>();
   const { fitted, rest } = seed(scored, options, measure, budget, said);
   // Most answer per character first; a section not yet open is charged its marker too.
-  const ranked = rest
-    .map((p) => ({
-      p,
-      density: p.value / (Math.max(p.cost, options.minBlockChars) + (p.f.opened.has(p.sp) ? 0 : p.opening)),
-    }))
-    .sort((a, b) => b.density - a.density);
-  for (const { p } of ranked) budget.take(p, said, options);
+  for (const p of rest)
+    p.density = p.value / (Math.max(p.cost, options.minBlockChars) + (p.f.opened.has(p.sp) ? 0 : p.opening));
+  rest.sort(byDensity);
+  for (const p of rest) budget.take(p, said, options);
   return {
     chosen: fitted.map((f, i) => chosenOf(f, i, options)),
     omittedResults: resultCount - fitted.length,

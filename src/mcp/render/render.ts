@@ -5,6 +5,7 @@ import { pageUri } from '../tools/page-uri.js';
 import { cutMarkdown } from './cut-markdown.js';
 import { NOT_COVERED_PAGES, notCoveredText, quoteOf } from './not-covered.js';
 import { oneLine } from './one-line.js';
+import { markerLine, range } from './marker-line.js';
 import { outlineLine } from './outline.js';
 import {
   type Chosen,
@@ -59,10 +60,6 @@ function relevanceLine(relevance: SearchResult['relevance']): string {
   return `Relevance: ${stars ? `${stars} ` : ''}${relevance.label}`;
 }
 
-function range(from: number, to: number): string {
-  return from === to ? `${from}` : `${from}-${to}`;
-}
-
 /** "3, 5-7 and 12": 1-based section numbers of `positions` (ascending), runs joined. */
 function listOf(positions: readonly number[]): string {
   const runs: string[] = [];
@@ -75,15 +72,9 @@ function listOf(positions: readonly number[]): string {
   return runs.length === 1 ? runs[0]! : `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}`;
 }
 
-/** A section's block: the best match marked, others by number, with their heading path after a gap. */
+/** A section's block: its marker line, then its text. */
 function sectionBlock(section: WindowSection, gap: { from: number; to: number } | undefined, maxChars: number): string {
-  const where = `section ${section.position + 1}`;
-  const path = section.headings.length > 0 ? ` | ${oneLine(section.headings.join(' > '))}` : '';
-  const skipped = gap ? ` (section${gap.from === gap.to ? '' : 's'} ${range(gap.from + 1, gap.to + 1)} not shown)` : '';
-  const marker = section.isBest
-    ? `>>>>> BEST MATCH | ${where}${path}${skipped} <<<<<`
-    : `----- ${where}${gap ? `${path}${skipped}` : ''} -----`;
-  return `${marker}\n${clipSection(section.text, maxChars)}`;
+  return `${markerLine(section, section.isBest, gap)}\n${clipSection(section.text, maxChars)}`;
 }
 
 function resultHeader(result: SearchResult, rank: number, shown: readonly number[] | undefined): string {
@@ -138,7 +129,8 @@ function measureFor(term: string, options: SelectOptions): SelectMeasure {
   const marker = (section: WindowSection): number => {
     let chars = markers.get(section);
     if (chars === undefined) {
-      chars = sectionBlock({ ...section, isBest: true, text: '' }, wide, 0).length + 2;
+      // Its block with no text: the marker line and a line break, and the blank line after it.
+      chars = markerLine(section, true, wide).length + 1 + 2;
       markers.set(section, chars);
     }
     return chars;

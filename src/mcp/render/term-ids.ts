@@ -40,14 +40,15 @@ export class TermTally {
   private counts = new Int32Array(1024);
   private readonly used: number[] = [];
 
-  add(id: number): void {
+  /** Counts `id` `times` more. */
+  add(id: number, times = 1): void {
     if (id >= this.counts.length) {
       const grown = new Int32Array(Math.max(id + 1, this.counts.length * 2));
       grown.set(this.counts);
       this.counts = grown;
     }
     if (this.counts[id] === 0) this.used.push(id);
-    this.counts[id]!++;
+    this.counts[id]! += times;
   }
 
   get(id: number): number {

@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearPassageCache, passageCacheSize, sectionPassages } from '../../../src/mcp/render/passage-blocks.js';
+import {
+  clearPassageCache,
+  headingTerms,
+  type Passage,
+  passageCacheSize,
+  sectionPassages,
+} from '../../../src/mcp/render/passage-blocks.js';
 import { renderSearch } from '../../../src/mcp/render/render.js';
 import { MAX_TERMS, termId, termIdCount } from '../../../src/mcp/render/term-ids.js';
 import { TextCache } from '../../../src/mcp/render/text-cache.js';
@@ -59,11 +65,31 @@ describe('TextCache', () => {
 });
 
 describe('the passage cache', () => {
-  it('gives two sections with one text passages of their own', () => {
-    const [a, b] = [sectionPassages(section(0, BODY)), sectionPassages(section(1, BODY))];
+  it('gives two sections of one response with one text passages of their own, and another response the cached ones', () => {
+    const used = new Set<readonly Passage[]>();
+    const [a, b] = [sectionPassages(section(0, BODY), used), sectionPassages(section(1, BODY), used)];
     expect(passageCacheSize().entries).toBe(1);
     expect(a.passages[0]).toEqual(b.passages[0]);
     expect(a.passages[0]).not.toBe(b.passages[0]);
+    expect(sectionPassages(section(2, BODY), new Set()).passages[0]).toBe(a.passages[0]);
+  });
+
+  it("counts each term once per passage that holds it, in the section's first-seen order", () => {
+    const text = `## Retries\n\n${BODY}\n\nA failed sync is retried.\n\n- the policy applies to every sync`;
+    const { passages, df } = sectionPassages(section(0, text), new Set());
+    const expected = new Map<number, number>();
+    for (const p of passages) for (const t of p.terms) expected.set(t, (expected.get(t) ?? 0) + 1);
+    expect([...df]).toEqual([...expected].flat());
+    expect(Math.max(...df.filter((_, i) => i % 2 === 1))).toBeGreaterThan(1);
+  });
+
+  it('gives a headings array seen before the term ids started again its new ids', () => {
+    const headings = ['Retry policy', 'Failed syncs'];
+    headingTerms(headings);
+    clearPassageCache();
+    // Another term takes the first id of the new table.
+    termId('unrelated');
+    expect(headingTerms(headings)).toEqual(headingTerms([...headings]));
   });
 
   it('renders a page the same after other pages were cached as with nothing cached', () => {
