@@ -134,15 +134,19 @@ export class SessionRegistry<T extends Closable> {
     for (const candidate of this.entries) {
       const entry = candidate[1];
       if (entry.busy > 0 || this.ownedBy(entry.owner) < 2) continue;
-      // The first candidate holds two or more, so it beats no choice (0) and chosen is set where held === best.
-      const [held, best] = [this.ownedBy(entry.owner), chosen === undefined ? 0 : this.ownedBy(chosen[1].owner)];
-      if (held > best || (held === best && entry.lastActive < chosen![1].lastActive)) chosen = candidate;
+      if (chosen === undefined || this.evictsBefore(entry, chosen[1])) chosen = candidate;
     }
     if (chosen === undefined) return undefined;
     const [id, entry] = chosen;
     this.delete(id);
     void entry.value.close().catch(() => undefined);
     return id;
+  }
+
+  /** Whether `a` is evicted before `b`: its owner holds more sessions, or as many and it was idle longer. */
+  private evictsBefore(a: Entry<T>, b: Entry<T>): boolean {
+    const [held, other] = [this.ownedBy(a.owner), this.ownedBy(b.owner)];
+    return held > other || (held === other && a.lastActive < b.lastActive);
   }
 
   /** Closes and forgets every session. */
